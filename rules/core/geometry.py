@@ -1,0 +1,99 @@
+"""The geometry questions a game may ask, as a Protocol.
+
+The rules never import the engine. ``engine.geometry.WorldGeometry`` implements
+this protocol over ``engine.World``; tests of a single rule may use a small
+hand-made fake. All lengths are inches; points are (x, y, z) tuples.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Protocol, Sequence
+
+Point = tuple[float, float, float]
+
+
+class Sight(Protocol):
+    los: bool
+    visible_fraction: float
+    in_front_arc: bool
+    distance: float
+    height_difference: float
+    cover: str                 # "none" | "light" | "heavy"
+    cover_piece: str | None
+
+
+class PathSight(Protocol):
+    observer: str
+    had_los: bool
+    first: Point | None        # first point of the path where the observer had LoS
+    last: Point | None
+    entered_awareness: bool
+    awareness_point: Point | None
+
+
+class Fall(Protocol):
+    height: float
+    rolls: int
+
+
+class MoveCheck(Protocol):
+    legal: bool
+    reason: str
+    distance: float
+    allowance: float
+    end: Point
+    falls: Sequence[Fall]
+    ends_on_vertical: bool
+    opportunity_points: Sequence[tuple[str, Point]]   # (enemy id, where the path enters its reach)
+    stopped_by: str | None     # enemy whose base contact ended the move early
+
+
+class TemplateHit(Protocol):
+    id: str
+    covered_fraction: float
+    in_band: bool
+    los_from_origin: bool
+    count: int                 # how many templates hit it
+
+
+class TemplateCheck(Protocol):
+    legal: bool
+    reason: str
+    target_fully_covered: bool
+    affected: Sequence[TemplateHit]
+
+
+class Geometry(Protocol):
+    # state of the table, kept in step by the rules
+    def model_ids(self) -> list[str]: ...
+    def position(self, model: str) -> Point: ...
+    def facing(self, model: str) -> float: ...
+    def place(self, model: str, point: Point, facing: float | None = None) -> None: ...
+    def set_facing(self, model: str, facing: float) -> None: ...
+    def set_states(self, model: str, states: Iterable[str]) -> None: ...
+    def remove(self, model: str) -> None: ...
+
+    # sight
+    def sight(self, viewer: str, target: str, *, moving: bool = False,
+              fraction: bool = False) -> Sight: ...
+    def sight_along_path(self, mover: str, path: Sequence[Point],
+                         observers: Sequence[str]) -> list[PathSight]: ...
+
+    # measuring
+    def distance(self, a: str, b: str) -> float: ...
+    def base_contact(self, a: str, b: str) -> bool: ...
+    def in_awareness(self, observer: str, other: str, extra: float = 0.0) -> bool: ...
+    def in_reach(self, a: str, b: str, rch: float) -> bool: ...
+    def environments(self, model: str) -> frozenset[str]: ...
+
+    # movement
+    def check_move(self, model: str, mode: str, waypoints: Sequence[Point],
+                   speed: float) -> MoveCheck: ...
+    def reachable_points(self, model: str, mode: str, speed: float,
+                         limit: int = 64) -> list[Point]: ...
+
+    # templates
+    def template(self, kind: str, *, user: str, target: str | None = None,
+                 at: Point | None = None, aim: Point | None = None,
+                 band: str = "up", count: int = 1) -> TemplateCheck: ...
+    def best_template(self, kind: str, *, user: str, target: str,
+                      band: str = "up") -> TemplateCheck: ...

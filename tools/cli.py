@@ -1,0 +1,65 @@
+"""The ``eldfall`` command: ``main(argv) -> int``.
+
+Each subcommand lives in its own module ``tools/cmd_<name>.py`` with
+``add_arguments(parser)`` and ``run(args) -> int``. Modules are imported only
+when their subcommand runs, so a command that draws nothing never loads
+panda3d.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine.errors import InputError
+
+COMMANDS = {
+    "check": "validate a scene and print a summary",
+    "los": "line of sight and cover between two models (or --all)",
+    "aoe": "area templates: coverage, legality, best placement",
+    "measure": "distance, reach, awareness and engagement between two models",
+    "move": "check a declared move: walk, run, climb, jump",
+    "reach": "the reachable area of a model",
+    "play": "play a whole game headless (bots)",
+    "replay": "print the state of a logged game at an event",
+    "simulate": "many bot games and their statistics",
+    "view": "the 3D table (window, or --offscreen frames)",
+    "demo": "the main job: the view, or pictures when there is no screen",
+    "bench": "performance figures (medians and ratios to targets)",
+}
+
+
+def _module(name: str):
+    return importlib.import_module(f"tools.cmd_{name}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="eldfall", description="A 3D referee for tabletop miniature games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is None or name == only:
+            _module(name).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = next((a for a in argv if not a.startswith("-")), None)
+    if name not in COMMANDS:
+        build_parser(only="").print_help()
+        return 0 if not argv or argv[0] in ("-h", "--help") else 2
+    parser = build_parser(only=name)
+    args = parser.parse_args(argv)
+    try:
+        return int(_module(name).run(args) or 0)
+    except InputError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
