@@ -3,10 +3,19 @@
 The rules never import the engine. ``engine.geometry.WorldGeometry`` implements
 this protocol over ``engine.World``; tests of a single rule may use a small
 hand-made fake. All lengths are inches; points are (x, y, z) tuples.
+
+Movement: ``mode`` is "walk" | "run" | "climb" | "jump"; ``waypoints`` is the
+route after the model's current position (the last one is the end); ``speed``
+is the allowance in inches the rules computed. ``enemies`` maps each enemy
+model id to its longest melee reach in inches: the route may not pass through
+an enemy, stops at base contact with one (``stopped_by``), and
+``opportunity_points`` lists where it enters each enemy's reach.
+``rules.core.flat.FlatGeometry`` is a pure-Python implementation for an open
+flat table (with optional box obstacles), used by unit tests.
 """
 from __future__ import annotations
 
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Mapping, Protocol, Sequence
 
 Point = tuple[float, float, float]
 
@@ -87,9 +96,10 @@ class Geometry(Protocol):
 
     # movement
     def check_move(self, model: str, mode: str, waypoints: Sequence[Point],
-                   speed: float) -> MoveCheck: ...
+                   speed: float, *, enemies: Mapping[str, float] | None = None) -> MoveCheck: ...
     def reachable_points(self, model: str, mode: str, speed: float,
-                         limit: int = 64) -> list[Point]: ...
+                         limit: int = 64, *,
+                         enemies: Mapping[str, float] | None = None) -> list[Point]: ...
 
     # templates
     def template(self, kind: str, *, user: str, target: str | None = None,

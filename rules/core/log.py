@@ -1,0 +1,139 @@
+"""Append-only JSON-lines game logs.
+
+Line 1 is the header (``{"type": "header", "format": 1, "game": ..., "seed": ...,
+"scene": {"path", "sha256"}, "units": [...], "settings": {...}}``); every
+further line is one event (``{"type": "event", "seq", "kind", "data"}``). The
+file is flushed and fsynced after every line, so a crash loses at most the line
+being written; :func:`read_log` detects such a torn last line and drops it with a
+warning.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from rules.core.errors import LogError
+
+FORMAT = 1
+
+
+def dumps(obj: Any) -> str:
+    """Canonical one-line JSON (sorted keys, no spaces)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+class EventLog:
+    """A log being written. ``path`` None keeps the lines in memory only."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = None if path is None else os.fspath(path)
+        self.lines: list[str] = []
+        self._fh = None
+        self.header: dict | None = None
+        if self.path is not None:
+            d = os.path.dirname(os.path.abspath(self.path))
+            if not os.path.isdir(d):
+                raise LogError(f"folder does not exist: {d}", file=self.path)
+            self._fh = open(self.path, "w", encoding="utf-8")
+
+    def _write(self, obj: dict) -> None:
+        line = dumps(obj)
+        self.lines.append(line)
+        if self._fh is not None:
+            self._fh.write(line + "\n")
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+
+    def write_header(self, header: dict) -> None:
+        if self.header is not None:
+            raise LogError("the header is already written", file=self.path or "<memory>")
+        h = {"type": "header", "format": FORMAT}
+        h.update(header)
+        self.header = h
+        self._write(h)
+
+    def append(self, event) -> None:
+        """Write one event (anything with ``to_dict()``, or a dict)."""
+        if self.header is None:
+            raise LogError("an event before the header", file=self.path or "<memory>")
+        d = event.to_dict() if hasattr(event, "to_dict") else dict(event)
+        d = {"type": "event", **d}
+        self._write(d)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
+    """Read a log: ``(header, events, warnings)``.
+
+    ``events`` are dicts with ``seq``, ``kind`` and ``data``. A last line that
+    is not valid JSON or lacks its newline is a torn write: it is dropped and a
+    warning says so. Anything else wrong raises :class:`LogError`.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise LogError(f"cannot read: {exc.strerror or exc}", file=path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # a torn multi-byte character can only be at the very end
+        text = raw.decode("utf-8", errors="replace")
+    warnings: list[str] = []
+    lines = text.split("\n")
+    complete = lines[:-1]          # every line that ended with a newline
+    tail = lines[-1]
+    if tail.strip():
+        warnings.append(f"{path}:{len(lines)}: torn last line dropped "
+                        f"({len(tail)} characters without a newline)")
+    if not complete:
+        raise LogError("empty log: no header line", file=path, line=1)
+    parsed: list[tuple[int, dict]] = []
+    for i, line in enumerate(complete, start=1):
+        if not line.strip():
+            raise LogError("blank line", file=path, line=i)
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if i == len(complete) and not tail.strip():
+                warnings.append(f"{path}:{i}: torn last line dropped (invalid JSON: {exc.msg})")
+                break
+            raise LogError(f"invalid JSON: {exc.msg}", file=path, line=i) from None
+        if not isinstance(obj, dict):
+            raise LogError("a log line must be a JSON object", file=path, line=i)
+        parsed.append((i, obj))
+    if not parsed:
+        raise LogError("no header line", file=path, line=1)
+    i, header = parsed[0]
+    if header.get("type") != "header":
+        raise LogError("the first line is not a header", file=path, line=i, path="type")
+    if header.get("format") != FORMAT:
+        raise LogError(f"unknown log format {header.get('format')!r} (expected {FORMAT})",
+                       file=path, line=i, path="format")
+    for key in ("game", "seed", "units"):
+        if key not in header:
+            raise LogError("missing", file=path, line=i, path=key)
+    events: list[dict] = []
+    for i, obj in parsed[1:]:
+        if obj.get("type") != "event":
+            raise LogError("not an event line", file=path, line=i, path="type")
+        for key, typ in (("seq", int), ("kind", str), ("data", dict)):
+            if not isinstance(obj.get(key), typ):
+                raise LogError(f"must be {typ.__name__}", file=path, line=i, path=key)
+        if obj["seq"] != len(events):
+            raise LogError(f"event out of order: seq {obj['seq']}, expected {len(events)}",
+                           file=path, line=i, path="seq")
+        events.append({"seq": obj["seq"], "kind": obj["kind"], "data": obj["data"]})
+    return header, events, warnings

@@ -1,0 +1,62 @@
+"""Scene models -> rules units.
+
+The rules never import the engine; this module is the bridge: it turns each
+``engine.scene.ModelSpec`` (with its resolved ``Profile``) into a
+``rules.core.units.Unit`` of plain data.
+"""
+from __future__ import annotations
+
+from engine.units import MM_PER_INCH
+from rules.core.units import Unit, spell_dict, weapon_dict
+
+
+def unit_from_spec(spec, z: float | None = None) -> Unit:
+    """One ``ModelSpec`` -> ``Unit``. ``z`` replaces a spec's ``at`` z of None."""
+    prof = spec.profile
+    x, y, sz = spec.at
+    zz = sz if sz is not None else (0.0 if z is None else float(z))
+    stats = {k: int(v) for k, v in (spec.stats or (prof.stats if prof else {})).items()}
+    weapons, spells = [], []
+    if prof is not None:
+        weapons = [weapon_dict(w.name, w.kind, w.rch, w.pw, w.stk, w.traits, w.bands, w.hands)
+                   for w in prof.weapons]
+        spells = [spell_dict(s.name, s.type, s.affinity, s.mana, s.pw, s.stk, s.rng, s.traits,
+                             s.effect) for s in prof.spells]
+    extra = {}
+    if prof is not None and prof.extra:
+        extra = {k: v for k, v in prof.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}
+    return Unit(
+        id=spec.id, side=spec.side,
+        name=(prof.name if prof else spec.id),
+        size=(spec.size or (prof.size if prof else "M")),
+        base=float(spec.base_mm) / MM_PER_INCH,
+        height=float(spec.height_mm) / MM_PER_INCH,
+        stats=stats,
+        traits=list(prof.traits) if prof else [],
+        skills=list(prof.skills) if prof else [],
+        classes=list(prof.classes) if prof else [],
+        affinities=list(prof.affinities) if prof else [],
+        weapons=weapons, spells=spells,
+        leader=bool(prof.leader) if prof else False,
+        states=list(spec.states),
+        at=(float(x), float(y), float(zz)),
+        facing=float(spec.facing),
+        extra=extra,
+    )
+
+
+def units_from_scene(scene, world=None) -> list[Unit]:
+    """Every model of a scene as a Unit, in scene order.
+
+    With a ``world`` (``engine.world.World``), positions come from its hitboxes
+    (z resolved onto the surface under each base).
+    """
+    out = []
+    for spec in scene.models:
+        u = unit_from_spec(spec)
+        if world is not None:
+            hb = world.hitbox(spec.id)
+            u.at = (float(hb.x), float(hb.y), float(hb.z))
+            u.facing = float(hb.facing)
+        out.append(u)
+    return out
