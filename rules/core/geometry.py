@@ -37,6 +37,7 @@ class PathSight(Protocol):
     last: Point | None
     entered_awareness: bool
     awareness_point: Point | None
+    seen: Sequence[Point]      # the sampled path points where the observer had LoS (in order)
 
 
 class Fall(Protocol):
