@@ -1,0 +1,151 @@
+"""Settings for the Eldfall data tables: the rulings players could disagree on.
+
+Every field is a place where the user's seed pages contradict each other or
+are silent; the default is the ruling recorded in
+``docs/rulings.d/eldfall-tables.md`` (each field names its heading there).
+
+    >>> from rules.eldfall.table_settings import TableSettings
+    >>> s = TableSettings.from_mapping({"trade_as_reaction": True})
+    >>> s.trade_as_reaction
+    True
+
+``from_mapping`` validates a plain mapping (from a scene's or a game's
+``settings:`` block) and raises :class:`TableDataError` naming every bad key.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+
+class TableDataError(ValueError):
+    """Bad table data or bad table settings.
+
+    ``problems`` is a list of ``(file, line, keypath, message)`` tuples, the
+    same shape as ``engine.errors.Problem`` (the rules package may not import
+    the engine; a caller in ``tools/`` converts them with
+    ``InputError([Problem(*p) for p in err.problems])``).
+    """
+
+    def __init__(self, problems: list[tuple[str, int | None, str, str]]):
+        self.problems = list(problems)
+        lines = []
+        for file, line, path, message in self.problems:
+            where = f"{file}:{line}" if line else file
+            lines.append(f"{where}: {path}: {message}" if path else f"{where}: {message}")
+        super().__init__("\n".join(lines))
+
+
+# choices for the string-valued settings
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "shrouded_actions": ("table", "any"),
+    "reaction_qualification": ("all", "table"),
+    "multiple_halving": ("stack", "once"),
+}
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Rulings on the seed tables (defaults = the recorded rulings).
+
+    trade_as_reaction
+        False: Trade is Active Role only (Actions page, "By Role" table).
+        True: Trade may be a Reaction (Reactions page, "Available Reactions").
+        Ruling "Trade as a reaction".
+    engaged_melee_spells
+        True: an Engaged model may declare a Spell Attack with a melee-type
+        spell (a melee spell attack *is* a Melee Attack, Actions page
+        "Melee Attack"); False: Spell Attack is forbidden while Engaged.
+        Ruling "Spell Attack while Engaged".
+    shrouded_actions
+        "table": a Shrouded model may only declare Nothing, Dodge or an Attack
+        (Actions page "By State"); "any": it may declare anything, and any
+        declaration but Nothing cancels Shrouded (States page, Shrouded).
+        Ruling "What a Shrouded model may declare".
+    shrouded_dodge_keeps_state
+        False: declaring Dodge cancels Shrouded like every Normal Action other
+        than Nothing (State Priorities); True: Dodge is "free" (States summary
+        "Dodge only freely"). Ruling "Shrouded and Dodge".
+    crouch_change_after_failed_dodge
+        True: after a Dodge, successful or not, the model may enter or cancel
+        Crouched (Actions page, Dodge); False: only after a successful Dodge
+        (States page, Crouched). Immobilized models need a success either way.
+        Ruling "Crouched after a failed Dodge".
+    panicked_engaged_needs_failed_roll
+        True: the "Panicked and Engaged -> Idle + Dodge" priority applies only
+        on a failed Morale roll (States page, Panicked); False: always (the
+        State Priorities table does not mention the roll).
+        Ruling "Panicked and Engaged".
+    multiple_halving
+        "stack": each halving source halves again (Crouched + Slowed = SPD/4);
+        "once": a stat is halved at most once and doubled at most once.
+        Ruling "Several halvings of one stat".
+    reaction_qualification
+        "all": every Reaction needs LoS to the Activated model at some point
+        of its movement, except Dodge (Awareness suffices) and Nothing;
+        "table": only the rows marked "Yes" in the Reactions table need LoS.
+        Ruling "Which reactions need LoS".
+    awareness_required_for_all_reactions
+        False: only an Engaged model is barred from reacting against models
+        outside its Awareness; True: every reacting model is (the Reactions
+        page "Notes" read literally). Ruling "Reacting outside Awareness".
+    jump_round_up
+        False: Jump distance is SPD / 2 exactly (as printed; Climb and the
+        Dodge move say "rounded up", Jump does not); True: rounded up.
+        Ruling "Jump distance rounding".
+    """
+
+    trade_as_reaction: bool = False
+    engaged_melee_spells: bool = True
+    shrouded_actions: str = "table"
+    shrouded_dodge_keeps_state: bool = False
+    crouch_change_after_failed_dodge: bool = True
+    panicked_engaged_needs_failed_roll: bool = True
+    multiple_halving: str = "stack"
+    reaction_qualification: str = "all"
+    awareness_required_for_all_reactions: bool = False
+    jump_round_up: bool = False
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None, file: str = "<settings>",
+                     prefix: str = "settings") -> "TableSettings":
+        """Build settings from a mapping; unknown keys and bad values raise
+        :class:`TableDataError` listing every problem."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise TableDataError([(file, None, prefix, "must be a mapping of setting: value")])
+        known = {f.name: f for f in fields(cls)}
+        problems = []
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            path = f"{prefix}.{key}"
+            if key not in known:
+                problems.append((file, None, path, "unknown setting; known: " + ", ".join(sorted(known))))
+                continue
+            if key in _CHOICES:
+                if value not in _CHOICES[key]:
+                    problems.append((file, None, path, f"must be one of {', '.join(_CHOICES[key])}, not {value!r}"))
+                    continue
+            elif not isinstance(value, bool):
+                problems.append((file, None, path, f"must be true or false, not {value!r}"))
+                continue
+            values[key] = value
+        if problems:
+            raise TableDataError(problems)
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+DEFAULT_SETTINGS = TableSettings()
+
+
+def resolve(settings: TableSettings | Mapping[str, Any] | None) -> TableSettings:
+    """Accept a TableSettings, a plain mapping, or None (the defaults)."""
+    if settings is None:
+        return DEFAULT_SETTINGS
+    if isinstance(settings, TableSettings):
+        return settings
+    return TableSettings.from_mapping(settings)

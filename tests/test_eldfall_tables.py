@@ -1,0 +1,353 @@
+"""Every table of the Eldfall seed pages, as table-driven tests.
+
+The rows are parsed from ``<repo>/../shared/seeds`` when present, else from
+the verbatim transcription in ``eldfall_seed_transcription.py`` (see
+``eldfall_seed_tables.py``). Each test names the page and section it checks.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from eldfall_seed_tables import PAGES, SEEDS_DIR, parse_page, page_tables, seeds_present, table
+from rules.eldfall import availability as av
+from rules.eldfall.availability import (ACTIONS, ATTACK_ACTIONS, NORMAL_ACTIONS, SPECIAL_ACTIONS,
+                                        allowed_actions, allowed_movements, availability_table,
+                                        strike_cap, target_restrictions, why_not)
+from rules.eldfall.table_settings import TableDataError, TableSettings
+
+ACTIONS_PAGE = "eldfall-actions.txt"
+ALL = frozenset(ACTIONS)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def split_top(cell: str) -> list[str]:
+    """Split a cell on commas outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in cell:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def action_names(cell: str) -> frozenset[str] | None:
+    """The actions a cell of an availability table names.
+
+    "All ..." -> every action (None: "no restriction"); "—" -> none; "Attack"
+    -> the three attack actions; "X (qualifier)" -> X. Phrases that name no
+    action (e.g. "Engage others") are ignored.
+    """
+    cell = cell.strip()
+    if cell in ("—", "-", "--", ""):
+        return frozenset()
+    if re.match(r"^All\b(?! other)", cell):
+        return None
+    names: set[str] = set()
+    for part in split_top(cell.replace(" or ", ", ")):
+        base = re.sub(r"\s*\(.*\)\s*$", "", part).strip()
+        base = re.sub(r"\s+only$", "", base)
+        if base == "Attack":
+            names |= ATTACK_ACTIONS
+        elif base in ACTIONS:
+            names.add(base)
+    return frozenset(names)
+
+
+# --------------------------------------------------------------------------- the seeds themselves
+
+def test_every_page_has_its_tables():
+    counts = {p: len(page_tables(p)) for p in PAGES}
+    assert counts == {"eldfall-actions.txt": 8, "eldfall-actions-attack-section.txt": 2,
+                      "eldfall-reactions.txt": 2, "eldfall-states.txt": 2}
+
+
+@pytest.mark.skipif(not seeds_present(), reason="seed pages not beside the clone")
+@pytest.mark.parametrize("page", PAGES)
+def test_transcription_matches_seeds(page):
+    from eldfall_seed_transcription import TRANSCRIPTION
+    assert parse_page(page, TRANSCRIPTION[page]) == parse_page(page, (SEEDS_DIR / page).read_text(encoding="utf-8"))
+
+
+def test_attack_section_repeats_the_actions_page():
+    """The attack-section page is a repeat: its tables must equal the Actions page's."""
+    full = {t.heading: t for t in page_tables(ACTIONS_PAGE)}
+    for t in page_tables("eldfall-actions-attack-section.txt"):
+        assert t.header == full[t.heading].header
+        assert t.rows == full[t.heading].rows
+
+
+# --------------------------------------------------------------------------- By Role
+
+BY_ROLE = table(ACTIONS_PAGE, "By Role").dicts()
+
+
+def test_by_role_lists_the_thirteen_actions_in_order():
+    assert tuple(r["Action"] for r in BY_ROLE) == ACTIONS
+    assert len(ACTIONS) == 13
+
+
+@pytest.mark.parametrize("row", BY_ROLE, ids=lambda r: r["Action"])
+def test_by_role(row):
+    action = row["Action"]
+    active_ok = action in allowed_actions("active", "Idle", frozenset())
+    reactive_ok = action in allowed_actions("reactive", None, frozenset())
+    assert active_ok == (row["Active Role"] == "✓")
+    assert reactive_ok == (row["Reactive Role"] == "✓")
+    table_row = next(r for r in availability_table()["by_role"] if r["action"] == action)
+    assert table_row["notes"] == row["Notes"]
+    assert table_row["kind"] == ("special" if "Special Action" in row["Notes"] else "normal")
+
+
+def test_special_actions_are_the_three_marked_special():
+    marked = {r["Action"] for r in BY_ROLE if "Special Action" in r["Notes"]}
+    assert SPECIAL_ACTIONS == marked == {"Issue a Duel", "Ritual", "Uncover"}
+    assert NORMAL_ACTIONS == ALL - marked
+
+
+def test_trade_as_reaction_is_a_setting():
+    assert "Trade" not in allowed_actions("reactive", None, frozenset())
+    assert "Trade" in allowed_actions("reactive", None, frozenset(),
+                                      settings=TableSettings(trade_as_reaction=True))
+    assert "Trade" in allowed_actions("reactive", None, frozenset(), settings={"trade_as_reaction": True})
+    assert "not a valid Reaction" in why_not("reactive", None, frozenset(), "Trade")
+
+
+@pytest.mark.parametrize("row", BY_ROLE, ids=lambda r: r["Action"])
+def test_reactive_strike_is_one(row):
+    action = row["Action"]
+    if "Reactive STK = 1" in row["Notes"]:
+        assert strike_cap("reactive", action, frozenset()) == 1
+        assert strike_cap("active", action, frozenset()) is None
+
+
+# --------------------------------------------------------------------------- Run / Special Movement Restriction
+
+BY_MOVEMENT = table(ACTIONS_PAGE, "Run / Special Movement Restriction").dicts()
+
+
+def movement_cell(cell: str) -> frozenset[str]:
+    if cell == "All Normal Actions":
+        return NORMAL_ACTIONS
+    if cell.startswith("All Normal Actions + Special Actions"):
+        return NORMAL_ACTIONS | SPECIAL_ACTIONS
+    if cell == "Nothing only":
+        return frozenset({"Nothing"})
+    raise AssertionError(f"unexpected cell {cell!r}")
+
+
+def test_by_movement_covers_every_movement():
+    assert sorted(r["Movement Declared"] for r in BY_MOVEMENT) == sorted(av.MOVEMENTS)
+
+
+@pytest.mark.parametrize("row", BY_MOVEMENT, ids=lambda r: r["Movement Declared"])
+def test_by_movement(row):
+    movement = row["Movement Declared"]
+    expected = movement_cell(row["Allowed Actions"])
+    assert allowed_actions("active", movement, frozenset()) == expected
+    forbidden = row["Forbidden Actions"]
+    if forbidden == "All other Actions":
+        assert not (ALL - expected) & allowed_actions("active", movement, frozenset())
+    else:
+        assert forbidden == "—"
+    for action in ALL - expected:
+        assert why_not("active", movement, frozenset(), action)
+
+
+def test_key_rule_run_then_nothing():
+    """Activation Sequence key rule: Run in Step 2 -> only Nothing in Step 4."""
+    assert allowed_actions("active", "Run", frozenset()) == {"Nothing"}
+    assert why_not("active", "Run", frozenset(), "Melee Attack") == "Run was declared: only Nothing is allowed"
+
+
+# --------------------------------------------------------------------------- By State
+
+BY_STATE = table(ACTIONS_PAGE, "By State").dicts()
+
+
+def state_of(cell: str) -> tuple[str, str | None]:
+    m = re.match(r"^(\w+)(?:\s*\((.*)\))?$", cell)
+    return m.group(1), m.group(2)
+
+
+def expected_for_state(name: str, allowed_cell: str, settings: TableSettings) -> frozenset[str]:
+    names = action_names(allowed_cell)
+    if names is None:
+        return ALL
+    out = set(names)
+    if out:
+        out.add("Nothing")                       # "Nothing: Always available" (By Role)
+    if name == "Engaged" and settings.engaged_melee_spells:
+        out.add("Spell Attack")                  # a melee-type spell attack is a Melee Attack
+    return frozenset(out)
+
+
+@pytest.mark.parametrize("row", BY_STATE, ids=lambda r: r["State"])
+@pytest.mark.parametrize("settings", [TableSettings(), TableSettings(engaged_melee_spells=False)],
+                         ids=["default", "no-engaged-spells"])
+def test_by_state(row, settings):
+    name, qualifier = state_of(row["State"])
+    st = frozenset({name})
+    if name == "Panicked":
+        if "Reactive" in qualifier:
+            got = allowed_actions("reactive", None, st, panic_failed=True, settings=settings)
+            assert got == action_names(row["Allowed Actions"]) == {"Dodge", "Nothing"}
+            assert "toward the nearest field edge" in target_restrictions(
+                "reactive", st, panic_failed=True)["Dodge"]
+        else:
+            assert row["Allowed Actions"] == "Forced Run toward edge"
+            assert allowed_movements(st, panic_failed=True) == {"Run"}
+            assert allowed_actions("active", "Run", st, panic_failed=True) == {"Nothing"}
+            for m in ("Idle", "Walk", "Climb", "Jump"):
+                assert allowed_actions("active", m, st, panic_failed=True) == frozenset()
+        # a passed Morale roll changes nothing
+        assert allowed_actions("active", "Idle", st) == ALL
+        return
+    expected = expected_for_state(name, row["Allowed Actions"], settings)
+    movement = "Idle" if "Idle" in allowed_movements(st) else None
+    if movement is None:                          # cannot move at all: cannot activate
+        assert expected == frozenset()
+        assert allowed_actions("active", "Idle", st, settings=settings) == frozenset()
+    else:
+        assert allowed_actions("active", movement, st, settings=settings) == expected
+    react = allowed_actions("reactive", None, st, settings=settings)
+    assert react == expected & allowed_actions("reactive", None, frozenset(), settings=settings)
+    forbidden = row["Forbidden Actions"]
+    if forbidden.startswith("All other"):
+        named = ALL - expected
+    elif forbidden.startswith("All Actions"):
+        named = ALL
+    else:
+        named = action_names(forbidden) or frozenset()
+    assert not named & allowed_actions("active", "Idle", st, settings=settings)
+    assert not named & react
+    # qualifiers of the Allowed cell
+    if re.search(r"Assist \(self", row["Allowed Actions"]):
+        assert "self" in target_restrictions("active", st)["Assist"]
+    cap = re.search(r"STK (?:capped at|=) (\d)", row["Allowed Actions"])
+    if cap:
+        melee_only = "Melee STK" in row["Allowed Actions"]
+        assert strike_cap("active", "Melee Attack", st) == int(cap.group(1))
+        assert strike_cap("active", "Ranged Attack", st) == (None if melee_only else int(cap.group(1)))
+
+
+def test_by_state_row_text_is_exposed_for_the_hud():
+    rows = {r["state"]: r for r in availability_table()["by_state"]}
+    for row in BY_STATE:
+        name, _ = state_of(row["State"])
+        if name == "Panicked":
+            continue
+        assert rows[name]["text_allowed"] == row["Allowed Actions"]
+        assert rows[name]["text_forbidden"] == row["Forbidden Actions"]
+
+
+def test_states_combine_by_intersection():
+    assert allowed_actions("active", "Idle", {"Engaged", "Blinded"}) == {"Assist", "Dodge", "Nothing"}
+    assert allowed_actions("active", "Idle", {"Engaged", "Immobilized"}) == {"Dodge", "Nothing"}
+    assert allowed_actions("active", "Walk", {"Crouched", "Shrouded"}) == \
+        {"Melee Attack", "Ranged Attack", "Spell Attack", "Dodge", "Nothing"}
+    assert allowed_actions("active", "Idle", {"Crouched", "Dead"}) == frozenset()
+
+
+def test_shrouded_setting_any():
+    s = TableSettings(shrouded_actions="any")
+    assert allowed_actions("active", "Idle", {"Shrouded"}, settings=s) == ALL
+    assert "Trade" not in allowed_actions("active", "Idle", {"Shrouded"})
+
+
+def test_special_actions_need_idle_and_active_role():
+    for m in ("Walk", "Run", "Climb", "Jump"):
+        assert not SPECIAL_ACTIONS & allowed_actions("active", m, frozenset())
+    assert SPECIAL_ACTIONS <= allowed_actions("active", "Idle", frozenset())
+    assert not SPECIAL_ACTIONS & allowed_actions("reactive", None, frozenset())
+    assert why_not("active", "Walk", frozenset(), "Ritual") == "Special Actions require Idle in the Movement Step"
+
+
+# --------------------------------------------------------------------------- movements by state
+
+SUMMARY = table("eldfall-states.txt", "Summary Table").dicts()
+
+
+@pytest.mark.parametrize("row", SUMMARY, ids=lambda r: r["State"])
+def test_movement_column(row):
+    name = row["State"]
+    got = allowed_movements({name})
+    cell = row["Movement"]
+    if cell in ("Normal", "Halved SPD", "Double SPD; over obstacles"):
+        assert got == set(av.MOVEMENTS)
+    elif cell == "Walk or Idle only":
+        assert got == {"Walk", "Idle"}
+    elif cell.startswith("Idle or Walk"):
+        assert got == {"Idle", "Walk"}
+    elif cell == "None":
+        assert got == {"Idle"}                    # declares Idle: no movement at all
+        assert allowed_actions("active", "Walk", {name}) == frozenset()
+    elif cell == "—":
+        assert got == frozenset()
+    elif name == "Panicked":
+        assert got == set(av.MOVEMENTS)           # only a failed roll forces the Run
+        assert allowed_movements({name}, panic_failed=True) == {"Run"}
+    else:
+        raise AssertionError(f"unexpected cell {cell!r}")
+
+
+def test_movement_outside_the_states_allowance_is_illegal():
+    assert allowed_actions("active", "Run", {"Engaged"}) == frozenset()
+    assert "Run may not be declared while Engaged" in why_not("active", "Run", {"Engaged"}, "Nothing")
+
+
+def test_panicked_and_engaged_declares_idle_and_dodge():
+    st = {"Panicked", "Engaged"}
+    assert allowed_movements(st, panic_failed=True) == {"Idle"}
+    assert allowed_actions("active", "Idle", st, panic_failed=True) == {"Dodge"}
+    # without a failed roll, by default, nothing is forced
+    assert "Melee Attack" in allowed_actions("active", "Idle", st)
+    s = TableSettings(panicked_engaged_needs_failed_roll=False)
+    assert allowed_actions("active", "Idle", st, settings=s) == {"Dodge"}
+
+
+def test_panicked_crouched_stands_up_to_run():
+    f = av.forced_declaration({"Panicked", "Crouched"}, panic_failed=True)
+    assert f.movement == "Run" and f.cancels_crouched and f.toward_edge
+    assert allowed_actions("active", "Run", {"Panicked", "Crouched"}, panic_failed=True) == {"Nothing"}
+
+
+def test_deep_water_environment():
+    env = {"deep-water"}
+    got = allowed_actions("active", "Idle", frozenset(), environment=env)
+    assert not got & (ATTACK_ACTIONS | {"Assist", "Ritual"})
+    assert "Dodge" in got
+    assert "Jump" not in allowed_movements(frozenset(), environment=env)
+
+
+def test_bad_arguments_raise_value_error():
+    with pytest.raises(ValueError, match="role"):
+        allowed_actions("passive", None, frozenset())
+    with pytest.raises(ValueError, match="movement"):
+        allowed_actions("active", "Fly", frozenset())
+    with pytest.raises(ValueError, match="None for a reaction"):
+        allowed_actions("reactive", "Walk", frozenset())
+    with pytest.raises(ValueError, match="unknown state"):
+        allowed_actions("active", "Idle", {"Sleepy"})
+    with pytest.raises(ValueError, match="not Panicked"):
+        allowed_actions("active", "Run", frozenset(), panic_failed=True)
+    assert why_not("active", "Idle", frozenset(), "Fly") .startswith("unknown action")
+
+
+def test_settings_are_validated():
+    with pytest.raises(TableDataError) as e:
+        TableSettings.from_mapping({"trade_as_reaction": "yes", "nope": 1, "shrouded_actions": "some"})
+    msg = str(e.value)
+    assert "settings.trade_as_reaction: must be true or false" in msg
+    assert "settings.nope: unknown setting" in msg
+    assert "settings.shrouded_actions: must be one of table, any" in msg
