@@ -21,7 +21,9 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
         weapons = [weapon_dict(w.name, w.kind, w.rch, w.pw, w.stk, w.traits, w.bands, w.hands)
                    for w in prof.weapons]
         spells = [spell_dict(s.name, s.type, s.affinity, s.mana, s.pw, s.stk, s.rng, s.traits,
-                             s.effect) for s in prof.spells]
+                             s.effect, getattr(s, "target", "enemy"), getattr(s, "melee", False),
+                             getattr(s, "template", ""), getattr(s, "bands", ()))
+                  for s in prof.spells]
     extra = {}
     if prof is not None and prof.extra:
         extra = {k: v for k, v in prof.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}

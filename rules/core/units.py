@@ -8,7 +8,8 @@ them as JSON:
 * weapon: ``{"name", "kind" ("melee"|"ranged"|"spell"), "rch", "pw", "stk",
   "traits": [..], "bands": [[min, max, mod], ..], "hands"}``
 * spell: ``{"name", "type", "affinity", "mana", "pw", "stk", "rng", "traits",
-  "effect"}``
+  "effect", "target" (enemy|ally|self|any), "melee" (a Melee-Type spell: rng is
+  its reach), "template" ("" or circular-s|circular-l|spray-s|spray-l), "bands"}``
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 WEAPON_KEYS = ("name", "kind", "rch", "pw", "stk", "traits", "bands", "hands")
-SPELL_KEYS = ("name", "type", "affinity", "mana", "pw", "stk", "rng", "traits", "effect")
+SPELL_KEYS = ("name", "type", "affinity", "mana", "pw", "stk", "rng", "traits", "effect",
+              "target", "melee", "template", "bands")
 
 
 def weapon_dict(name: str, kind: str, rch: float = 0.0, pw: int | str = 0, stk: int = 1,
@@ -27,10 +29,12 @@ def weapon_dict(name: str, kind: str, rch: float = 0.0, pw: int | str = 0, stk: 
 
 
 def spell_dict(name: str, type: str, affinity: str = "", mana: int = 1, pw: int | str = 0,
-               stk: int = 1, rng: float = 0.0, traits=(), effect: str = "") -> dict:
+               stk: int = 1, rng: float = 0.0, traits=(), effect: str = "", target: str = "enemy",
+               melee: bool = False, template: str = "", bands=()) -> dict:
     return {"name": str(name), "type": str(type), "affinity": str(affinity), "mana": int(mana),
             "pw": pw, "stk": int(stk), "rng": float(rng), "traits": [str(t) for t in traits],
-            "effect": str(effect)}
+            "effect": str(effect), "target": str(target), "melee": bool(melee),
+            "template": str(template), "bands": [[float(a), float(b), int(m)] for a, b, m in bands]}
 
 
 @dataclass

@@ -1,0 +1,321 @@
+"""Eldfall actions: small frozen value objects with a text form that round-trips.
+
+    >>> a = Declare("r1", "Melee Attack", weapon="Long Sword", targets=(("b1", 2),))
+    >>> str(a)
+    "declare r1 'Melee Attack' 'weapon=Long Sword' targets=b1:2"
+    >>> Action.parse(str(a)) == a
+    True
+
+Points are ``x,y,z`` in inches (Python's shortest float repr, so exact).
+The ``Declare`` action names are the seed pages' own ("Melee Attack",
+"Ranged Attack", "Spell Attack", "Assist", "Dodge", "Perceive", "Interact",
+"Trade", "Nothing", "Death Blow", "Issue a Duel", "Ritual", "Uncover").
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+Point = tuple[float, float, float]
+
+MOVEMENTS = ("idle", "walk", "run", "climb", "jump")
+MOVEMENT_NAMES = {"idle": "Idle", "walk": "Walk", "run": "Run", "climb": "Climb", "jump": "Jump"}
+ACTION_NAMES = ("Melee Attack", "Ranged Attack", "Spell Attack", "Assist", "Dodge", "Perceive",
+                "Interact", "Trade", "Nothing", "Death Blow", "Issue a Duel", "Ritual", "Uncover")
+ATTACKS = ("Melee Attack", "Ranged Attack", "Spell Attack")
+SPECIAL = ("Issue a Duel", "Ritual", "Uncover")
+
+
+def fmt_point(p: Point) -> str:
+    return ",".join(repr(float(v)) for v in p)
+
+
+def parse_point(text: str) -> Point:
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise ValueError(f"a point is x,y,z: {text!r}")
+    return tuple(float(v) for v in parts)  # type: ignore[return-value]
+
+
+def _pt(p) -> Point:
+    return (float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 and p[2] is not None else 0.0)
+
+
+def _onoff(v: bool | None) -> str:
+    return "on" if v else "off"
+
+
+def _parse_onoff(v: str) -> bool:
+    if v not in ("on", "off"):
+        raise ValueError(f"expected on or off, not {v!r}")
+    return v == "on"
+
+
+class Action:
+    """Base of every Eldfall action. ``Action.parse(text)`` reads any of them."""
+
+    verb = ""
+
+    def __str__(self) -> str:
+        return " ".join(shlex.quote(t) for t in self.tokens())
+
+    def tokens(self) -> list[str]:
+        raise NotImplementedError
+
+    @staticmethod
+    def parse(text: str) -> "Action":
+        try:
+            toks = shlex.split(text)
+        except ValueError as exc:
+            raise ValueError(f"cannot read action {text!r}: {exc}") from None
+        if not toks:
+            raise ValueError("empty action")
+        cls = VERBS.get(toks[0])
+        if cls is None:
+            raise ValueError(f"unknown action verb {toks[0]!r} (one of {', '.join(VERBS)})")
+        return cls.from_tokens(toks[1:])
+
+
+def _kv(tokens: list[str]) -> tuple[list[str], dict[str, str]]:
+    pos, kw = [], {}
+    for t in tokens:
+        if "=" in t:
+            k, v = t.split("=", 1)
+            if k in kw:
+                raise ValueError(f"{k} given twice")
+            kw[k] = v
+        else:
+            pos.append(t)
+    return pos, kw
+
+
+@dataclass(frozen=True)
+class ChooseOrder(Action):
+    """The initiative winner chooses to play first or second."""
+    side: str
+    first: bool
+    verb = "order"
+
+    def tokens(self):
+        return ["order", self.side, "first" if self.first else "second"]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 2 or t[1] not in ("first", "second"):
+            raise ValueError("order SIDE first|second")
+        return cls(t[0], t[1] == "first")
+
+
+@dataclass(frozen=True)
+class Activate(Action):
+    """Step 1: spend 1 AP to activate a model."""
+    model: str
+    verb = "activate"
+
+    def tokens(self):
+        return ["activate", self.model]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 1:
+            raise ValueError("activate MODEL")
+        return cls(t[0])
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Step 2: the movement (``mode`` one of idle walk run climb jump).
+
+    ``path`` is the route after the current position (its last point is the
+    end); Idle has none. ``crouch_start``/``crouch_end`` enter (True) or cancel
+    (False) the Crouched state at the start or end of the step. ``facing``
+    turns the model (degrees CCW from +x) at the end.
+    """
+    model: str
+    mode: str
+    path: tuple[Point, ...] = ()
+    crouch_start: bool | None = None
+    crouch_end: bool | None = None
+    facing: float | None = None
+    verb = "move"
+
+    def __post_init__(self):
+        object.__setattr__(self, "path", tuple(_pt(p) for p in self.path))
+        if self.facing is not None:
+            object.__setattr__(self, "facing", float(self.facing))
+
+    def tokens(self):
+        t = ["move", self.model, self.mode] + [fmt_point(p) for p in self.path]
+        if self.crouch_start is not None:
+            t.append(f"crouch-start={_onoff(self.crouch_start)}")
+        if self.crouch_end is not None:
+            t.append(f"crouch-end={_onoff(self.crouch_end)}")
+        if self.facing is not None:
+            t.append(f"facing={self.facing!r}")
+        return t
+
+    @classmethod
+    def from_tokens(cls, t):
+        pos, kw = _kv(t)
+        if len(pos) < 2:
+            raise ValueError("move MODEL MODE [x,y,z ...] [crouch-start=on|off] [crouch-end=on|off] [facing=DEG]")
+        unknown = set(kw) - {"crouch-start", "crouch-end", "facing"}
+        if unknown:
+            raise ValueError(f"unknown keys {sorted(unknown)}")
+        return cls(pos[0], pos[1], tuple(parse_point(p) for p in pos[2:]),
+                   _parse_onoff(kw["crouch-start"]) if "crouch-start" in kw else None,
+                   _parse_onoff(kw["crouch-end"]) if "crouch-end" in kw else None,
+                   float(kw["facing"]) if "facing" in kw else None)
+
+
+@dataclass(frozen=True)
+class Declare(Action):
+    """Step 3 (a reaction) or step 4 (the action) of a model.
+
+    ``targets``: ((model id, strikes), ...) for attacks, ((model id, 1), ...)
+    for Assist/Perceive/Death Blow/Duel/Trade. ``weapon``: the Item used (an
+    attack or a Shield Bash / Unarmed profile); ``spell``: the Spell used.
+    ``point``: for a reaction, the point of the mover's path it is aimed at.
+    ``items``: for Trade, the items handed over. ``attribute``: for Dodge, "AG"
+    or "T" (Immobilized models may use T). ``objective``: for Interact.
+    """
+    model: str
+    action: str
+    weapon: str | None = None
+    spell: str | None = None
+    targets: tuple[tuple[str, int], ...] = ()
+    point: Point | None = None
+    items: tuple[str, ...] = ()
+    attribute: str | None = None
+    objective: str | None = None
+    verb = "declare"
+
+    def __post_init__(self):
+        object.__setattr__(self, "targets", tuple((str(m), int(n)) for m, n in self.targets))
+        object.__setattr__(self, "items", tuple(self.items))
+        if self.point is not None:
+            object.__setattr__(self, "point", _pt(self.point))
+
+    @property
+    def target_ids(self) -> tuple[str, ...]:
+        return tuple(m for m, _ in self.targets)
+
+    @property
+    def strikes(self) -> int:
+        return sum(n for _, n in self.targets)
+
+    def tokens(self):
+        t = ["declare", self.model, self.action]
+        if self.weapon is not None:
+            t.append(f"weapon={self.weapon}")
+        if self.spell is not None:
+            t.append(f"spell={self.spell}")
+        if self.targets:
+            t.append("targets=" + ",".join(f"{m}:{n}" for m, n in self.targets))
+        if self.point is not None:
+            t.append(f"at={fmt_point(self.point)}")
+        if self.items:
+            t.append("items=" + "|".join(self.items))
+        if self.attribute is not None:
+            t.append(f"attribute={self.attribute}")
+        if self.objective is not None:
+            t.append(f"objective={self.objective}")
+        return t
+
+    @classmethod
+    def from_tokens(cls, t):
+        pos, kw = _kv(t)
+        if len(pos) != 2:
+            raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z]")
+        unknown = set(kw) - {"weapon", "spell", "targets", "at", "items", "attribute", "objective"}
+        if unknown:
+            raise ValueError(f"unknown keys {sorted(unknown)}")
+        targets = []
+        if kw.get("targets"):
+            for part in kw["targets"].split(","):
+                m, _, n = part.rpartition(":")
+                if not m:
+                    raise ValueError(f"a target is id:strikes, not {part!r}")
+                targets.append((m, int(n)))
+        return cls(pos[0], pos[1], kw.get("weapon"), kw.get("spell"), tuple(targets),
+                   parse_point(kw["at"]) if "at" in kw else None,
+                   tuple(kw["items"].split("|")) if kw.get("items") else (),
+                   kw.get("attribute"), kw.get("objective"))
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """The reactive player declares no (more) reactions in this Reaction Step."""
+    side: str
+    verb = "pass"
+
+    def tokens(self):
+        return ["pass", self.side]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 1:
+            raise ValueError("pass SIDE")
+        return cls(t[0])
+
+
+@dataclass(frozen=True)
+class DodgeMove(Action):
+    """After a Dodge resolves: move up to SPD/2 (``path``) and/or change Crouched."""
+    model: str
+    path: tuple[Point, ...] = ()
+    crouch: bool | None = None
+    verb = "dodge-move"
+
+    def __post_init__(self):
+        object.__setattr__(self, "path", tuple(_pt(p) for p in self.path))
+
+    def tokens(self):
+        t = ["dodge-move", self.model] + [fmt_point(p) for p in self.path]
+        if self.crouch is not None:
+            t.append(f"crouch={_onoff(self.crouch)}")
+        return t
+
+    @classmethod
+    def from_tokens(cls, t):
+        pos, kw = _kv(t)
+        if not pos or set(kw) - {"crouch"}:
+            raise ValueError("dodge-move MODEL [x,y,z ...] [crouch=on|off]")
+        return cls(pos[0], tuple(parse_point(p) for p in pos[1:]),
+                   _parse_onoff(kw["crouch"]) if "crouch" in kw else None)
+
+
+@dataclass(frozen=True)
+class DuelAnswer(Action):
+    """The challenged player accepts or refuses a Duel."""
+    side: str
+    accept: bool
+    verb = "duel"
+
+    def tokens(self):
+        return ["duel", self.side, "accept" if self.accept else "refuse"]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 2 or t[1] not in ("accept", "refuse"):
+            raise ValueError("duel SIDE accept|refuse")
+        return cls(t[0], t[1] == "accept")
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """The active player stops activating: the End Phase follows."""
+    side: str
+    verb = "end"
+
+    def tokens(self):
+        return ["end", self.side]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 1:
+            raise ValueError("end SIDE")
+        return cls(t[0])
+
+
+VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, DodgeMove, DuelAnswer, EndTurn)}
