@@ -1,0 +1,523 @@
+"""numpy -> Panda3D geometry, and the table drawn from the engine's own meshes.
+
+``geom_node`` packs vertices/normals/colours straight from numpy arrays into
+a GeomVertexData (one memory copy, no Python loop per vertex). The table
+scene is built from ``world.terrain`` (the merged mesh the rays are cast
+against, coloured per piece through ``world.tri_piece``) and from the hitbox
+cylinders, so what is drawn is exactly what the engine tests.
+"""
+from __future__ import annotations
+
+import colorsys
+import hashlib
+import math
+
+import numpy as np
+from panda3d.core import (BillboardEffect, Geom, GeomLines, GeomNode,
+                          GeomTriangles, GeomVertexArrayFormat, GeomVertexData,
+                          GeomVertexFormat, InternalName, NodePath, TextNode,
+                          TransparencyAttrib, Vec4)
+
+# ---------------------------------------------------------------- colours
+#: each side its own colour, in the order sides first appear in the scene
+SIDE_PALETTE = (
+    (0.86, 0.22, 0.18, 1.0),   # red
+    (0.20, 0.45, 0.92, 1.0),   # blue
+    (0.95, 0.75, 0.15, 1.0),   # yellow
+    (0.30, 0.75, 0.35, 1.0),   # green
+    (0.70, 0.35, 0.85, 1.0),   # purple
+    (0.15, 0.80, 0.80, 1.0),   # cyan
+)
+NAMED_SIDES = {"red": 0, "blue": 1, "yellow": 2, "green": 3, "purple": 4, "cyan": 5}
+TABLE_COLOUR = (0.40, 0.47, 0.36, 1.0)
+AREA_COLOURS = {
+    "forest": (0.18, 0.45, 0.16, 0.35), "dark": (0.08, 0.06, 0.16, 0.45),
+    "difficult": (0.55, 0.42, 0.22, 0.35), "mountainous": (0.5, 0.45, 0.4, 0.35),
+    "shallow-water": (0.25, 0.5, 0.8, 0.35), "deep-water": (0.1, 0.25, 0.6, 0.45),
+    "dangerous": (0.85, 0.3, 0.1, 0.35), "hazy": (0.8, 0.8, 0.85, 0.3),
+}
+
+
+def side_colours(sides) -> dict[str, tuple[float, float, float, float]]:
+    """A distinct colour for each side: named sides keep their name's colour."""
+    out: dict[str, tuple] = {}
+    used = set()
+    for s in sides:
+        idx = NAMED_SIDES.get(str(s).lower())
+        if idx is not None and idx not in used:
+            out[s] = SIDE_PALETTE[idx]
+            used.add(idx)
+    free = [i for i in range(len(SIDE_PALETTE)) if i not in used]
+    for s in sides:
+        if s not in out:
+            if free:
+                out[s] = SIDE_PALETTE[free.pop(0)]
+            else:
+                h = int(hashlib.md5(str(s).encode()).hexdigest()[:6], 16) / 0xFFFFFF
+                out[s] = (*colorsys.hsv_to_rgb(h, 0.7, 0.9), 1.0)
+    return out
+
+
+def piece_colour(piece_id: str, tags=()) -> tuple[float, float, float, float]:
+    """Stone-like greys/browns, stable per piece id, so pieces are told apart."""
+    h = int(hashlib.md5(str(piece_id).encode()).hexdigest()[:8], 16)
+    base = (0.62, 0.58, 0.52)
+    if "ladder" in tags:
+        base = (0.55, 0.38, 0.2)
+    elif "climbable" in tags:
+        base = (0.58, 0.52, 0.45)
+    jitter = ((h & 0xFF) / 255.0 - 0.5) * 0.14
+    tint = (((h >> 8) & 0xFF) / 255.0 - 0.5) * 0.06
+    return (min(1, max(0, base[0] + jitter + tint)), min(1, max(0, base[1] + jitter)),
+            min(1, max(0, base[2] + jitter - tint)), 1.0)
+
+
+# ---------------------------------------------------------------- geometry
+_FORMATS: dict[tuple[bool, bool], GeomVertexFormat] = {}
+
+
+def _format(normals: bool, colors: bool) -> GeomVertexFormat:
+    key = (normals, colors)
+    if key not in _FORMATS:
+        arr = GeomVertexArrayFormat()
+        arr.addColumn(InternalName.getVertex(), 3, Geom.NTFloat32, Geom.CPoint)
+        if normals:
+            arr.addColumn(InternalName.getNormal(), 3, Geom.NTFloat32, Geom.CNormal)
+        if colors:
+            arr.addColumn(InternalName.getColor(), 4, Geom.NTFloat32, Geom.CColor)
+        _FORMATS[key] = GeomVertexFormat.registerFormat(GeomVertexFormat(arr))
+    return _FORMATS[key]
+
+
+def _vertex_data(name: str, vertices, normals=None, colors=None) -> GeomVertexData:
+    v = np.ascontiguousarray(vertices, dtype=np.float32).reshape(-1, 3)
+    cols = [v]
+    if normals is not None:
+        cols.append(np.ascontiguousarray(normals, dtype=np.float32).reshape(-1, 3))
+    if colors is not None:
+        c = np.asarray(colors, dtype=np.float32)
+        if c.ndim == 1:
+            c = np.broadcast_to(c, (len(v), c.shape[0]))
+        if c.shape[1] == 3:
+            c = np.hstack([c, np.ones((len(c), 1), np.float32)])
+        cols.append(np.ascontiguousarray(c, dtype=np.float32))
+    packed = np.ascontiguousarray(np.hstack(cols), dtype=np.float32)
+    fmt = _format(normals is not None, colors is not None)
+    vdata = GeomVertexData(name, fmt, Geom.UHStatic)
+    vdata.uncleanSetNumRows(len(v))
+    view = memoryview(vdata.modifyArray(0)).cast("B")
+    view[:] = packed.tobytes()
+    return vdata
+
+
+def geom_node(name: str, vertices, faces, normals=None, colors=None) -> GeomNode:
+    """A GeomNode of triangles from numpy: vertices (n,3), faces (m,3) int,
+    optional normals (n,3) and colours (n,4)/(n,3)/(4,)."""
+    faces = np.ascontiguousarray(faces, dtype=np.uint32).reshape(-1)
+    vdata = _vertex_data(name, vertices, normals, colors)
+    prim = GeomTriangles(Geom.UHStatic)
+    prim.setIndexType(Geom.NTUint32)
+    idx = prim.modifyVertices()
+    idx.uncleanSetNumRows(len(faces))
+    memoryview(idx).cast("B")[:] = faces.tobytes()
+    geom = Geom(vdata)
+    geom.addPrimitive(prim)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    return node
+
+
+def flat_mesh_node(name: str, vertices, faces, face_colors=None, color=None) -> GeomNode:
+    """Triangles with flat shading: every triangle gets its own three vertices
+    and its face normal (crisp edges on walls and boxes)."""
+    vertices = np.asarray(vertices, dtype=np.float64)
+    faces = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    tri = vertices[faces]                                     # (m,3,3)
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    ln = np.linalg.norm(n, axis=1, keepdims=True)
+    n = np.divide(n, ln, out=np.zeros_like(n), where=ln > 0)
+    verts = tri.reshape(-1, 3)
+    normals = np.repeat(n, 3, axis=0)
+    if face_colors is not None:
+        colors = np.repeat(np.asarray(face_colors, dtype=np.float32), 3, axis=0)
+    else:
+        colors = np.asarray(color if color is not None else (0.7, 0.7, 0.7, 1.0), np.float32)
+    return geom_node(name, verts, np.arange(len(verts)).reshape(-1, 3), normals, colors)
+
+
+def lines_node(name: str, segments, colors=None, thickness: float = 1.0) -> NodePath:
+    """Line segments (n,2,3) with colours (n,4) or one colour, unlit."""
+    seg = np.asarray(segments, dtype=np.float32).reshape(-1, 2, 3)
+    verts = seg.reshape(-1, 3)
+    if colors is None:
+        colors = (1, 1, 1, 1)
+    c = np.asarray(colors, dtype=np.float32)
+    if c.ndim == 2:
+        c = np.repeat(c, 2, axis=0)
+    vdata = _vertex_data(name, verts, None, c)
+    prim = GeomLines(Geom.UHStatic)
+    prim.setIndexType(Geom.NTUint32)
+    idx = prim.modifyVertices()
+    idx.uncleanSetNumRows(len(verts))
+    memoryview(idx).cast("B")[:] = np.arange(len(verts), dtype=np.uint32).tobytes()
+    geom = Geom(vdata)
+    geom.addPrimitive(prim)
+    node = GeomNode(name)
+    node.addGeom(geom)
+    np_ = NodePath(node)
+    np_.setRenderModeThickness(thickness)
+    np_.setLightOff(1)
+    np_.setShaderOff(1)
+    if c.ndim == 2 and c.shape[-1] == 4 and float(c[:, 3].min()) < 1.0 or (c.ndim == 1 and c[-1] < 1.0):
+        np_.setTransparency(TransparencyAttrib.MAlpha)
+    return np_
+
+
+def cylinder_mesh(radius: float, height: float, segments: int = 32,
+                  z0: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A closed vertical cylinder centred on the z axis, bottom at ``z0``."""
+    a = np.linspace(0.0, 2 * math.pi, segments, endpoint=False)
+    ring = np.stack([radius * np.cos(a), radius * np.sin(a)], axis=1)
+    bottom = np.hstack([ring, np.full((segments, 1), z0)])
+    top = np.hstack([ring, np.full((segments, 1), z0 + height)])
+    verts = np.vstack([bottom, top, [[0, 0, z0]], [[0, 0, z0 + height]]])
+    i = np.arange(segments)
+    j = (i + 1) % segments
+    side = np.concatenate([np.stack([i, j, j + segments], 1), np.stack([i, j + segments, i + segments], 1)])
+    cb, ct = 2 * segments, 2 * segments + 1
+    bot = np.stack([np.full(segments, cb), j, i], 1)
+    tp = np.stack([np.full(segments, ct), i + segments, j + segments], 1)
+    return verts, np.vstack([side, bot, tp])
+
+
+def disc_mesh(radius: float, segments: int = 48, start: float = 0.0,
+              sweep: float = 2 * math.pi, z: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A flat fan (full disc or sector) facing +z."""
+    a = start + np.linspace(0.0, sweep, segments + 1)
+    ring = np.stack([radius * np.cos(a), radius * np.sin(a), np.full_like(a, z)], 1)
+    verts = np.vstack([[[0, 0, z]], ring])
+    i = np.arange(1, segments + 1)
+    return verts, np.stack([np.zeros(segments, int), i, i + 1], 1)
+
+
+def polygon_mesh(points, z: float) -> tuple[np.ndarray, np.ndarray]:
+    """A flat polygon (n,2) at height z, triangulated (ear clipping via shapely)."""
+    from shapely.geometry import Polygon
+    from shapely.ops import triangulate
+    poly = Polygon(points)
+    if not poly.is_valid:
+        poly = poly.buffer(0)
+    verts, faces = [], []
+    for tri in triangulate(poly):
+        if not poly.buffer(1e-6).contains(tri.representative_point()):
+            continue
+        c = np.asarray(tri.exterior.coords)[:3]
+        area = (c[1, 0] - c[0, 0]) * (c[2, 1] - c[0, 1]) - (c[2, 0] - c[0, 0]) * (c[1, 1] - c[0, 1])
+        if area < 0:
+            c = c[::-1]
+        base = len(verts)
+        verts.extend([[p[0], p[1], z] for p in c])
+        faces.append([base, base + 1, base + 2])
+    return np.asarray(verts, float).reshape(-1, 3), np.asarray(faces, int).reshape(-1, 3)
+
+
+def text_node(name: str, text: str, scale: float, fg=(1, 1, 1, 1),
+              card=(0, 0, 0, 0.6), billboard: bool = True) -> NodePath:
+    tn = TextNode(name)
+    tn.setText(text)
+    tn.setAlign(TextNode.ACenter)
+    tn.setTextColor(*fg)
+    if card is not None:
+        tn.setCardColor(*card)
+        tn.setCardAsMargin(0.25, 0.25, 0.12, 0.12)
+        tn.setCardDecal(True)
+    np_ = NodePath(tn)
+    np_.setScale(scale)
+    np_.setLightOff(1)
+    np_.setShaderOff(1)
+    np_.setTransparency(TransparencyAttrib.MAlpha)
+    if billboard:
+        np_.setEffect(BillboardEffect.makePointEye())
+    np_.setBin("fixed", 50)
+    np_.setDepthTest(False)
+    np_.setDepthWrite(False)
+    return np_
+
+
+def grid_segments(width: float, depth: float, step: float = 1.0, z: float = 0.01):
+    xs = np.arange(0.0, width + 1e-9, step)
+    ys = np.arange(0.0, depth + 1e-9, step)
+    vx = np.stack([np.stack([xs, np.zeros_like(xs), np.full_like(xs, z)], 1),
+                   np.stack([xs, np.full_like(xs, depth), np.full_like(xs, z)], 1)], 1)
+    vy = np.stack([np.stack([np.zeros_like(ys), ys, np.full_like(ys, z)], 1),
+                   np.stack([np.full_like(ys, width), ys, np.full_like(ys, z)], 1)], 1)
+    return np.concatenate([vx, vy]), np.concatenate([xs, ys])
+
+
+def grid_node(width: float, depth: float, z: float = 0.01) -> NodePath:
+    """A grid of inches on the table: thin lines every inch, bold every 6"."""
+    root = NodePath("grid")
+    seg, pos = grid_segments(width, depth, 1.0, z)
+    major = np.isclose(np.mod(pos, 6.0), 0.0)
+    minor_np = lines_node("grid-1in", seg[~major], (1, 1, 1, 0.16), 1.0)
+    major_np = lines_node("grid-6in", seg[major], (1, 1, 1, 0.42), 2.0)
+    for n in (minor_np, major_np):
+        n.reparentTo(root)
+        n.setDepthOffset(2)
+    for i in range(0, int(width) + 1, 6):
+        if i == 0:
+            continue
+        t = text_node(f"gx{i}", f'{i}"', 0.55, fg=(1, 1, 1, 0.85), card=None, billboard=False)
+        t.reparentTo(root)
+        t.setPos(i, -0.7, z)
+        t.setP(-90)
+    for j in range(0, int(depth) + 1, 6):
+        if j == 0:
+            continue
+        t = text_node(f"gy{j}", f'{j}"', 0.55, fg=(1, 1, 1, 0.85), card=None, billboard=False)
+        t.reparentTo(root)
+        t.setPos(-0.9, j - 0.2, z)
+        t.setP(-90)
+    return root
+
+
+# ---------------------------------------------------------------- the table
+def _attr(obj, *names, default=None):
+    for n in names:
+        if hasattr(obj, n):
+            v = getattr(obj, n)
+            return v() if callable(v) and n in ("mesh",) else v
+    return default
+
+
+class TableScene:
+    """Everything drawn for one ``World``: terrain, grid, area overlays and
+    model hitboxes. ``sync()`` moves the models to the world's state."""
+
+    def __init__(self, world, parent: NodePath, *, grid: bool = True, labels: bool = True):
+        self.world = world
+        self.root = parent.attachNewNode("table")
+        self.labels = labels
+        width, depth = (float(x) for x in world.table)
+        self.width, self.depth = width, depth
+        ids = list(world.model_ids())
+        sides = []
+        for mid in ids:
+            s = world.hitbox(mid).side
+            if s not in sides:
+                sides.append(s)
+        self.side_colour = side_colours(sides)
+        self.terrain = self._terrain()
+        self.terrain.reparentTo(self.root)
+        self.areas = self._areas()
+        self.areas.reparentTo(self.root)
+        self.grid = grid_node(width, depth, self._table_top() + 0.012)
+        self.grid.reparentTo(self.root)
+        if not grid:
+            self.grid.hide()
+        self.models_root = self.root.attachNewNode("models")
+        self.labels_root = self.root.attachNewNode("labels")
+        if not labels:
+            self.labels_root.hide()
+        self.label_nodes: dict[str, NodePath] = {}
+        self.models: dict[str, NodePath] = {}
+        self._model_key: dict[str, tuple] = {}
+        self.tints: dict[str, tuple] = {}
+        self.highlights: dict[str, tuple] = {}
+        self._version = None
+        self.sync(force=True)
+
+    def _table_top(self) -> float:
+        try:
+            return float(np.min(self.world.surfaces_at(0.5, 0.5)))
+        except Exception:
+            return 0.0
+
+    # terrain --------------------------------------------------------
+    def _terrain(self) -> NodePath:
+        mesh = self.world.terrain
+        tri_piece = np.asarray(self.world.tri_piece)
+        pieces = list(self.world.pieces)
+        cols = np.empty((len(pieces) + 1, 4), np.float32)
+        for i, p in enumerate(pieces):
+            tags = getattr(p, "tags", ()) or ()
+            cols[i] = TABLE_COLOUR if (p.id == "table" or "table" in tags) else piece_colour(p.id, tags)
+        cols[len(pieces)] = TABLE_COLOUR
+        idx = np.where((tri_piece >= 0) & (tri_piece < len(pieces)), tri_piece, len(pieces))
+        face_cols = cols[idx].copy()
+        # the table top: whatever lies flat at the lowest level over most of the table
+        verts = np.asarray(mesh.vertices)
+        faces = np.asarray(mesh.faces)
+        # light shading by slope: tops slightly lighter than walls
+        fn = np.asarray(mesh.face_normals)
+        up = np.clip(fn[:, 2], 0, 1)[:, None]
+        face_cols[:, :3] = np.clip(face_cols[:, :3] * (0.92 + 0.12 * up), 0, 1)
+        node = NodePath(flat_mesh_node("terrain", verts, faces, face_cols))
+        node.setTwoSided(False)
+        return node
+
+    def _areas(self) -> NodePath:
+        """Area pieces (not solid: forests, dark areas...) drawn as tinted footprints."""
+        root = NodePath("areas")
+        top = self._table_top()
+        for p in self.world.pieces:
+            tags = set(getattr(p, "tags", ()) or ())
+            if "area" not in tags or getattr(p, "solid", True):
+                continue
+            kind = next((t for t in AREA_COLOURS if t in tags), None)
+            colour = AREA_COLOURS.get(kind, (0.6, 0.6, 0.2, 0.3))
+            mesh = getattr(p, "mesh", None)
+            if mesh is None:
+                continue
+            try:
+                from shapely.geometry import MultiPoint
+                hull = MultiPoint(np.asarray(mesh.vertices)[:, :2]).convex_hull
+                pts = np.asarray(hull.exterior.coords)[:-1]
+                z = float(np.asarray(mesh.vertices)[:, 2].min()) + 0.02
+            except Exception:
+                continue
+            v, f = polygon_mesh(pts, max(z, top + 0.02))
+            n = root.attachNewNode(geom_node(f"area-{p.id}", v, f, np.tile([0, 0, 1.0], (len(v), 1)), colour))
+            n.setTransparency(TransparencyAttrib.MAlpha)
+            n.setDepthOffset(1)
+            n.setLightOff(1)
+            lbl = text_node(f"area-label-{p.id}", f"{p.id} ({kind or 'area'})", 0.45,
+                            card=(0, 0, 0, 0.35), billboard=True)
+            lbl.reparentTo(root)
+            c = pts.mean(axis=0)
+            lbl.setPos(float(c[0]), float(c[1]), z + 0.3)
+        return root
+
+    # models ---------------------------------------------------------
+    def _model_node(self, mid: str) -> NodePath:
+        hb = self.world.hitbox(mid)
+        colour = self.side_colour.get(hb.side, (0.8, 0.8, 0.8, 1))
+        node = NodePath(f"model-{mid}")
+        r, h = float(hb.radius), float(hb.height)
+        full = float(getattr(hb, "full_height", h) or h)
+        v, f = cylinder_mesh(r, h, 40)
+        body = node.attachNewNode(flat_mesh_node(f"hitbox-{mid}", v, f, color=(1, 1, 1, 1)))
+        body.setName("body")
+        body.setColor(*colour)
+        if full > h + 1e-6:      # crouched/dead: the standing hitbox as a ghost outline
+            gv, gf = cylinder_mesh(r, full, 24)
+            ghost = node.attachNewNode(flat_mesh_node(f"ghost-{mid}", gv, gf, color=(*colour[:3], 0.18)))
+            ghost.setTransparency(TransparencyAttrib.MAlpha)
+            ghost.setDepthWrite(False)
+            ghost.setName("ghost")
+        # facing marker: a bright wedge on top pointing along +x (the node turns with facing)
+        tip = np.array([[r * 1.0, 0, h + 0.02], [r * 0.15, r * 0.45, h + 0.02], [r * 0.15, -r * 0.45, h + 0.02]])
+        marker = node.attachNewNode(geom_node(f"facing-{mid}", tip, [[0, 1, 2]],
+                                              np.tile([0, 0, 1.0], (3, 1)), (1, 1, 1, 1)))
+        marker.setName("facing")
+        marker.setTwoSided(True)
+        marker.setLightOff(1)
+        # a short nose on the base so the facing reads from the side too
+        nose_v, nose_f = cylinder_mesh(r * 0.12, min(h, 0.3), 12)
+        nose_v = nose_v + np.array([r * 1.02, 0, 0])
+        nose = node.attachNewNode(flat_mesh_node(f"nose-{mid}", nose_v, nose_f, color=(1, 1, 1, 1)))
+        nose.setName("nose")
+        return node
+
+    def _label_node(self, mid: str) -> NodePath:
+        colour = self.colour_of(mid)
+        return text_node(f"label-{mid}", mid, 0.5, fg=(1, 1, 1, 1),
+                         card=(*[c * 0.4 for c in colour[:3]], 0.85))
+
+    def _key(self, hb) -> tuple:
+        return (float(hb.radius), float(hb.height), float(getattr(hb, "full_height", hb.height) or hb.height),
+                hb.side, tuple(sorted(getattr(hb, "states", ()) or ())))
+
+    def sync(self, force: bool = False) -> None:
+        """Rebuild/move model nodes after the world changed (cheap when it did not)."""
+        version = getattr(self.world, "version", None)
+        if not force and version is not None and version == self._version:
+            return
+        self._version = version
+        ids = list(self.world.model_ids())
+        for mid in list(self.models):
+            if mid not in ids:
+                self.models.pop(mid).removeNode()
+                self.label_nodes.pop(mid).removeNode()
+                self._model_key.pop(mid, None)
+        for mid in ids:
+            hb = self.world.hitbox(mid)
+            key = self._key(hb)
+            if self._model_key.get(mid) != key:
+                if mid in self.models:
+                    self.models[mid].removeNode()
+                self.models[mid] = self._model_node(mid)
+                self.models[mid].reparentTo(self.models_root)
+                self._model_key[mid] = key
+            node = self.models[mid]
+            node.setPos(float(hb.x), float(hb.y), float(hb.z))
+            if mid not in self.label_nodes:
+                self.label_nodes[mid] = self._label_node(mid)
+                self.label_nodes[mid].reparentTo(self.labels_root)
+            top = max(float(hb.height), float(getattr(hb, "full_height", hb.height) or hb.height))
+            self.label_nodes[mid].setPos(float(hb.x), float(hb.y), float(hb.z) + top + 0.6)
+            node.setH(float(hb.facing))
+            states = set(getattr(hb, "states", ()) or ())
+            if "Dead" in states or "dead" in states:
+                node.find("body").setAlphaScale(0.35)
+                node.find("body").setTransparency(TransparencyAttrib.MAlpha)
+        self._apply_tints()
+
+    def colour_of(self, mid: str) -> tuple:
+        hb = self.world.hitbox(mid)
+        return self.side_colour.get(hb.side, (0.8, 0.8, 0.8, 1))
+
+    def tint(self, mid: str, rgba: tuple | None) -> None:
+        """Override a model's body colour (visibility tint); None restores it."""
+        if rgba is None:
+            self.tints.pop(mid, None)
+        else:
+            self.tints[mid] = tuple(rgba)
+        self._apply_tints()
+
+    def highlight(self, mid: str, rgba: tuple | None) -> None:
+        """A ring on the table around a model (selection, eligible reactors)."""
+        node = self.models.get(mid)
+        if node is None:
+            return
+        old = node.find("ring")
+        if not old.isEmpty():
+            old.removeNode()
+        if rgba is None:
+            self.highlights.pop(mid, None)
+            return
+        self.highlights[mid] = tuple(rgba)
+        hb = self.world.hitbox(mid)
+        r = float(hb.radius)
+        a = np.linspace(0, 2 * math.pi, 49)
+        inner = np.stack([(r + 0.08) * np.cos(a), (r + 0.08) * np.sin(a), np.full_like(a, 0.03)], 1)
+        outer = np.stack([(r + 0.28) * np.cos(a), (r + 0.28) * np.sin(a), np.full_like(a, 0.03)], 1)
+        verts = np.vstack([inner, outer])
+        i = np.arange(48)
+        faces = np.vstack([np.stack([i, i + 1, i + 50], 1), np.stack([i, i + 50, i + 49], 1)])
+        ring = node.attachNewNode(geom_node(f"ring-{mid}", verts, faces, np.tile([0, 0, 1.0], (len(verts), 1)), rgba))
+        ring.setName("ring")
+        ring.setLightOff(1)
+        ring.setTwoSided(True)
+        ring.setTransparency(TransparencyAttrib.MAlpha)
+
+    def clear_marks(self) -> None:
+        for mid in list(self.tints):
+            self.tint(mid, None)
+        for mid in list(self.highlights):
+            self.highlight(mid, None)
+
+    def _apply_tints(self) -> None:
+        for mid, node in self.models.items():
+            body = node.find("body")
+            if body.isEmpty():
+                continue
+            body.setColor(*(self.tints.get(mid) or self.colour_of(mid)))
+
+    def model_at_node(self, node: NodePath) -> str | None:
+        while not node.isEmpty():
+            name = node.getName()
+            if name.startswith("model-"):
+                return name[len("model-"):]
+            node = node.getParent()
+        return None

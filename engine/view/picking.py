@@ -1,0 +1,47 @@
+"""Picking: the mouse ray comes from the camera lens and the engine answers.
+
+``pick_ray`` extrudes the pointer through the lens (``Lens.extrude``) into a
+table-space ray; ``pick`` hands that ray to ``world.pick`` -- the same
+triangles and hitbox cylinders the line-of-sight rays are cast against, so
+what you click is what the rules see. No Panda3D collision system is used.
+"""
+from __future__ import annotations
+
+import numpy as np
+from panda3d.core import Point2, Point3
+
+
+def pick_ray(app, film_xy) -> tuple[np.ndarray, np.ndarray]:
+    """(origin, unit direction) in table coordinates for a film point (-1..1)."""
+    near, far = Point3(), Point3()
+    if not app.camLens.extrude(Point2(float(film_xy[0]), float(film_xy[1])), near, far):
+        raise ValueError(f"the lens cannot extrude {film_xy}")
+    n = app.render.getRelativePoint(app.cam, near)
+    f = app.render.getRelativePoint(app.cam, far)
+    origin = np.array([n.x, n.y, n.z], dtype=float)
+    d = np.array([f.x - n.x, f.y - n.y, f.z - n.z], dtype=float)
+    return origin, d / (np.linalg.norm(d) or 1.0)
+
+
+def pick(app, world, film_xy=None, *, pixel=None):
+    """What is under a film point (or a pixel): ``world.pick``'s answer
+    (kind "model"|"terrain"|"table"|None, id, point, distance)."""
+    if pixel is not None:
+        film_xy = app.pixel_to_film(*pixel)
+    if film_xy is None:
+        film_xy = app.pointer
+    if film_xy is None:
+        return None
+    origin, direction = pick_ray(app, film_xy)
+    return world.pick(origin, direction)
+
+
+def pick_model(app, world, film_xy=None, *, pixel=None) -> str | None:
+    hit = pick(app, world, film_xy, pixel=pixel)
+    return hit.id if hit is not None and hit.kind == "model" else None
+
+
+def pick_point(app, world, film_xy=None, *, pixel=None):
+    """The table point under the pointer (x, y, z) or None (sky)."""
+    hit = pick(app, world, film_xy, pixel=pixel)
+    return None if hit is None or hit.point is None else tuple(hit.point)
