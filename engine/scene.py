@@ -6,7 +6,10 @@ counter-clockwise from +x. See docs/scene-format.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from engine.errors import InputError, Problem
 
 TERRAIN_SHAPES = ("box", "cylinder", "wedge", "prism", "heightfield", "mesh")
 COVER_TAGS = ("auto", "light", "heavy", "none")
@@ -40,6 +43,10 @@ class Spell:
     rng: float = 0.0
     traits: tuple[str, ...] = ()
     effect: str = ""
+    target: str = "enemy"          # enemy (an Attack) | ally | self | any (an Assist)
+    melee: bool = False            # a Melee-Type spell: ``rng`` is its reach
+    template: str = ""             # "", circular-s, circular-l, spray-s, spray-l
+    bands: tuple[tuple[float, float, int], ...] = ()   # as Weapon.bands, when it has bands
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,11 @@ class Profile:
     spells: tuple[Spell, ...] = ()
     leader: bool = False
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    shield: bool = False           # carries a shield: may Shield Bash; a hand is full
+    gear: tuple[str, ...] = ()     # other items, by name
+    party: str = ""                # the party's display name
+    file: str = ""                 # the party file it came from
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,7 @@ class TerrainSpec:
     cover: str = "auto"
     tags: frozenset[str] = frozenset()
     line: int = 0
+    index: int = -1                # position in the scene's terrain list
 
 
 @dataclass(frozen=True)
@@ -102,6 +115,11 @@ class ModelSpec:
     stats: dict[str, int] = field(default_factory=dict, compare=False)
     states: tuple[str, ...] = ()
     line: int = 0
+    index: int = -1                # position in the scene's models list
+    leader: bool = False           # the party's Leader (profile's flag unless the scene says)
+    # every attack profile it has: the profile's weapons, then Shield Bash
+    # (when it has a shield) and Unarmed, built from the merged stats
+    weapons: tuple[Weapon, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -116,3 +134,573 @@ class Scene:
     deployment: dict[str, tuple[tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict, compare=False)
     games: tuple[str, ...] = ("eldfall",)
+    description: str = ""
+    # warnings found while loading (e.g. a mesh that is not watertight): the
+    # scene is valid, but `eldfall check` prints them
+    warnings: tuple[Problem, ...] = field(default=(), compare=False)
+
+
+# --------------------------------------------------------------------------- #
+# loading and checking
+# --------------------------------------------------------------------------- #
+SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models")
+GAMES = ("eldfall", "norova")
+SPECIAL_TAGS = ("climbable", "ladder", "area")
+# the rulebook's environments (Eldfall Core Rules v1.6; docs/architecture.md)
+ENVIRONMENTS = ("forest", "dark", "difficult", "mountainous", "shallow-water", "deep-water",
+                "dense", "hazy", "unscalable", "dangerous")
+TERRAIN_TAGS = SPECIAL_TAGS + ENVIRONMENTS
+# the 16 states of eldfall-states.txt
+STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Crouched", "Dead", "Engaged",
+          "Fatigued", "Flying", "Immobilized", "Incapacitated", "Panicked", "Poisoned",
+          "Shrouded", "Slowed", "Weakened")
+STAT_NAMES = ("STA", "SPD", "ARM", "HP", "OFF", "DEF", "ACC", "INT", "AG", "T", "M")
+MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb")
+MAX_TRIANGLES = 2_000_000
+MAX_MESH_BYTES = 256 * 1024 * 1024
+MAX_GRID = 513                  # heightfield rows and columns
+MAX_POINTS = 256                # prism polygon corners
+MAX_PIECES = 5000
+MAX_MODELS = 500
+PARTY_LIMIT = 10                # an Eldfall party has at most 10 models (facts, p.37)
+
+TERRAIN_COMMON = ("id", "shape", "at", "turn", "cover", "tags")
+SHAPE_KEYS = {
+    "box": ("size",),
+    "cylinder": ("radius", "height"),
+    "wedge": ("size",),
+    "prism": ("points", "height"),
+    "heightfield": ("size", "heights"),
+    "mesh": ("file", "scale"),
+}
+SHAPE_REQUIRED = {
+    "box": ("size",), "cylinder": ("radius", "height"), "wedge": ("size",),
+    "prism": ("points", "height"), "heightfield": ("size", "heights"), "mesh": ("file",),
+}
+SHAPE_HINTS = {
+    "size": {"box": "size: [width, depth, height]", "wedge": "size: [length, width, height]",
+             "heightfield": "size: [width, depth]"},
+    "radius": "radius: inches", "height": "height: inches",
+    "points": "points: [[x, y], ...] relative to at", "heights": "heights: a grid of z values",
+    "file": "file: meshes/NAME.stl",
+}
+MODEL_KEYS = ("id", "side", "size", "base_mm", "height_mm", "at", "facing", "profile",
+              "stats", "states", "leader")
+MODEL_REQUIRED = ("id", "side", "at")
+
+
+def default_models_dir() -> Path:
+    """The repository's ``models/`` folder (next to ``scenes/``)."""
+    return Path(__file__).resolve().parents[1] / "models"
+
+
+def load_scene(path: str | Path, models_dir: str | Path | None = None) -> Scene:
+    """Read and check a scene file; return the :class:`Scene`.
+
+    Raises :class:`~engine.errors.InputError` listing every problem found
+    (``file:line: key.path: what is wrong``). Any unexpected failure while
+    reading the user's files becomes a problem too, never a traceback.
+    Profile references (``party#name``) resolve in ``models_dir`` (default
+    :func:`default_models_dir`). Placement against terrain needs the World:
+    see :func:`engine.validate.check_placement`.
+    """
+    file = str(path)
+    try:
+        return _load_scene(Path(path), file, models_dir)
+    except InputError:
+        raise
+    except RecursionError:
+        raise InputError(Problem(file, None, "", "nested too deeply")) from None
+    except Exception as exc:  # a bug of ours must still not show the user a traceback
+        raise InputError(Problem(file, None, "", f"internal error while loading: {type(exc).__name__}: {exc}")) from None
+
+
+def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
+    import hashlib
+
+    from engine.validate import Checker, read_yaml
+
+    value, lines, raw = read_yaml(path, display=file)
+    ck = Checker(file, lines)
+    doc = ck.mapping(value, (), "a mapping with table, terrain and models")
+    if doc is None:
+        ck.raise_if_any()
+    ck.keys(doc, (), SCENE_KEYS, required=("table",), what="a scene")
+
+    name = ck.string(doc["name"], ("name",)) if "name" in doc else ""
+    description = ck.string(doc["description"], ("description",), allow_empty=True) if "description" in doc else ""
+    table = ck.numbers(doc["table"], ("table",), 2, positive=True, names="width, depth") if "table" in doc else None
+    games: tuple[str, ...] = ("eldfall",)
+    if "games" in doc:
+        games = ck.strings(doc["games"], ("games",), choices=GAMES) or ("eldfall",)
+        if not games:
+            ck.error(("games",), f"expected at least one game (allowed: {', '.join(GAMES)})")
+
+    ids: dict[str, int | None] = {}     # id -> line of first use
+
+    def claim_id(value, p) -> str | None:
+        from engine.validate import ID_RE
+        ident = ck.string(value, p, pattern=ID_RE, what="an id (a text)")
+        if ident is None:
+            return None
+        if ident in ids:
+            ck.error(p, f"duplicate id '{ident}' (first used at line {ids[ident]})")
+            return None
+        ids[ident] = lines.of(p)
+        return ident
+
+    # -- terrain ------------------------------------------------------------ #
+    terrain: list[TerrainSpec] = []
+    raw_terrain = doc.get("terrain", [])
+    if raw_terrain is None:
+        raw_terrain = []
+    items = ck.sequence(raw_terrain, ("terrain",), "a list of terrain pieces")
+    if items is not None and len(items) > MAX_PIECES:
+        ck.error(("terrain",), f"too many pieces ({len(items)}; the limit is {MAX_PIECES})")
+        items = None
+    for i, item in enumerate(items or []):
+        spec = _terrain(ck, item, ("terrain", i), i, path, table, claim_id)
+        if spec is not None:
+            terrain.append(spec)
+
+    # -- models ------------------------------------------------------------- #
+    models: list[ModelSpec] = []
+    raw_models = doc.get("models", [])
+    if raw_models is None:
+        raw_models = []
+    mitems = ck.sequence(raw_models, ("models",), "a list of models")
+    if mitems is not None and len(mitems) > MAX_MODELS:
+        ck.error(("models",), f"too many models ({len(mitems)}; the limit is {MAX_MODELS})")
+        mitems = None
+    mdir = Path(models_dir) if models_dir is not None else default_models_dir()
+    party_problems: set[Problem] = set()
+    for i, item in enumerate(mitems or []):
+        spec = _model(ck, item, ("models", i), i, table, claim_id, mdir, party_problems)
+        if spec is not None:
+            models.append(spec)
+    for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
+        ck.problems.append(prob)
+
+    # -- sides: one Leader each, party size --------------------------------- #
+    by_side: dict[str, list[ModelSpec]] = {}
+    for m in models:
+        by_side.setdefault(m.side, []).append(m)
+    for side, ms in by_side.items():
+        leaders = [m for m in ms if m.leader]
+        if len(leaders) > 1:
+            for m in leaders[1:]:
+                ck.error(("models", m.index, "leader"),
+                         f"side '{side}' already has a Leader ('{leaders[0].id}'); a party has one", line=m.line)
+        if "eldfall" in games and len(ms) > PARTY_LIMIT:
+            ck.warn(("models",), f"side '{side}' has {len(ms)} models; an Eldfall party has at most {PARTY_LIMIT}")
+
+    # -- deployment ---------------------------------------------------------- #
+    deployment: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
+    if "deployment" in doc:
+        dep = ck.mapping(doc["deployment"], ("deployment",), "a mapping side -> [[x0, y0], [x1, y1]]")
+        for side, rect in (dep or {}).items():
+            p = ("deployment", side)
+            if not isinstance(side, str):
+                ck.error(p, f"expected a side name, got {side!r}")
+                continue
+            pts = ck.sequence(rect, p, "[[x0, y0], [x1, y1]]")
+            if pts is None:
+                continue
+            if len(pts) != 2:
+                ck.error(p, f"expected 2 corners [[x0, y0], [x1, y1]], got {len(pts)}")
+                continue
+            a = ck.numbers(pts[0], p + (0,), 2, names="x, y")
+            b = ck.numbers(pts[1], p + (1,), 2, names="x, y")
+            if a is None or b is None:
+                continue
+            (x0, x1), (y0, y1) = sorted((a[0], b[0])), sorted((a[1], b[1]))
+            if x1 - x0 <= 0 or y1 - y0 <= 0:
+                ck.error(p, "the rectangle has no area")
+                continue
+            if table and (x0 < 0 or y0 < 0 or x1 > table[0] or y1 > table[1]):
+                ck.error(p, f"the rectangle x {x0:g}..{x1:g}, y {y0:g}..{y1:g} is not inside the "
+                            f"{table[0]:g} x {table[1]:g} table")
+                continue
+            deployment[side] = ((x0, y0), (x1, y1))
+            if side not in by_side and by_side:
+                ck.warn(p, f"no model is on side '{side}'")
+
+    ck.raise_if_any()
+    return Scene(
+        path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
+        sha256=hashlib.sha256(raw).hexdigest(), name=name or "", deployment=deployment,
+        games=tuple(games), description=description or "", warnings=tuple(ck.warnings))
+
+
+def _point_in_polygon(x: float, y: float, poly) -> bool:
+    inside = False
+    n = len(poly)
+    for k in range(n):
+        (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % n]
+        if (y0 > y) != (y1 > y):
+            if x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+    return inside
+
+
+def _polygon_problem(points) -> str | None:
+    """Why a polygon is unusable as a prism footprint, or None."""
+    n = len(points)
+    area = 0.0
+    for k in range(n):
+        (x0, y0), (x1, y1) = points[k], points[(k + 1) % n]
+        area += x0 * y1 - x1 * y0
+    if abs(area) / 2 < 1e-6:
+        return "the polygon has no area"
+    for k in range(n):
+        if points[k] == points[(k + 1) % n]:
+            return f"corners {k} and {(k + 1) % n} are the same point"
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    def segs_cross(p1, p2, p3, p4):
+        d1, d2 = cross(p3, p4, p1), cross(p3, p4, p2)
+        d3, d4 = cross(p1, p2, p3), cross(p1, p2, p4)
+        if ((d1 > 0 > d2) or (d1 < 0 < d2)) and ((d3 > 0 > d4) or (d3 < 0 < d4)):
+            return True
+
+        def on(p, q, r):  # r on segment pq (collinear assumed)
+            return min(p[0], q[0]) - 1e-12 <= r[0] <= max(p[0], q[0]) + 1e-12 and \
+                min(p[1], q[1]) - 1e-12 <= r[1] <= max(p[1], q[1]) + 1e-12
+        return ((d1 == 0 and on(p3, p4, p1)) or (d2 == 0 and on(p3, p4, p2))
+                or (d3 == 0 and on(p1, p2, p3)) or (d4 == 0 and on(p1, p2, p4)))
+
+    for a in range(n):
+        for b in range(a + 1, n):
+            if b == a + 1 or (a == 0 and b == n - 1):
+                continue            # neighbouring edges share a corner
+            if segs_cross(points[a], points[(a + 1) % n], points[b], points[(b + 1) % n]):
+                return f"edges {a} and {b} cross (the outline must not cross itself)"
+    return None
+
+
+def _terrain(ck, item, p, index: int, scene_path: Path, table, claim_id) -> TerrainSpec | None:
+    d = ck.mapping(item, p, "a terrain piece (a mapping with id, shape, at, ...)")
+    if d is None:
+        return None
+    line = ck.lines.of(p) or 0
+    ok_count = len(ck.problems)
+    ident = claim_id(d["id"], p + ("id",)) if "id" in d else None
+    if "id" not in d:
+        ck.error(p + ("id",), "missing (every piece needs an id)", line=line)
+    shape = None
+    if "shape" in d:
+        shape = ck.string(d["shape"], p + ("shape",), choices=TERRAIN_SHAPES)
+    else:
+        ck.error(p + ("shape",), f"missing (one of {', '.join(TERRAIN_SHAPES)})", line=line)
+    if shape is None:
+        # still report what we can: unknown keys against every shape's keys
+        allowed = set(TERRAIN_COMMON)
+        for keys in SHAPE_KEYS.values():
+            allowed.update(keys)
+        ck.keys(d, p, sorted(allowed))
+        return None
+    allowed = TERRAIN_COMMON + SHAPE_KEYS[shape]
+    hints = {k: (SHAPE_HINTS[k][shape] if isinstance(SHAPE_HINTS.get(k), dict) else SHAPE_HINTS.get(k, k))
+             for k in SHAPE_REQUIRED[shape]}
+    ck.keys(d, p, allowed, required=("at",) + SHAPE_REQUIRED[shape], what=f"a {shape}", hints=hints)
+
+    at = ck.numbers(d["at"], p + ("at",), 3, names="x, y, z") if "at" in d else None
+    if at is not None:
+        if at[2] < 0:
+            ck.error(p + ("at",), f"z must not be below the table top (0), got {at[2]:g}")
+        elif table is not None and not (0 <= at[0] <= table[0] and 0 <= at[1] <= table[1]):
+            ck.error(p + ("at",), f"({at[0]:g}, {at[1]:g}) is off the {table[0]:g} x {table[1]:g} table")
+    turn = ck.number(d["turn"], p + ("turn",)) if "turn" in d else 0.0
+    cover = ck.string(d["cover"], p + ("cover",), choices=COVER_TAGS) if "cover" in d else "auto"
+    tags: tuple[str, ...] | None = ()
+    if "tags" in d:
+        tags = ck.strings(d["tags"], p + ("tags",), choices=TERRAIN_TAGS)
+    kw: dict[str, Any] = {}
+    if shape in ("box", "wedge") and "size" in d:
+        kw["size"] = ck.numbers(d["size"], p + ("size",), 3, positive=True,
+                                names="width, depth, height")
+    if shape == "heightfield" and "size" in d:
+        kw["size"] = ck.numbers(d["size"], p + ("size",), 2, positive=True, names="width, depth")
+    if shape == "cylinder":
+        if "radius" in d:
+            kw["radius"] = ck.number(d["radius"], p + ("radius",), positive=True)
+        if "height" in d:
+            kw["height"] = ck.number(d["height"], p + ("height",), positive=True)
+    if shape == "prism":
+        if "height" in d:
+            kw["height"] = ck.number(d["height"], p + ("height",), positive=True)
+        if "points" in d:
+            kw["points"] = _points(ck, d["points"], p + ("points",))
+    if shape == "heightfield" and "heights" in d:
+        kw["heights"] = _grid(ck, d["heights"], p + ("heights",))
+    if shape == "mesh":
+        if "scale" in d:
+            sc = ck.number(d["scale"], p + ("scale",), positive=True)
+            kw["scale"] = sc
+        if "file" in d:
+            kw["file"] = _mesh_file(ck, d["file"], p + ("file",), scene_path, kw.get("scale") or 1.0)
+    if len(ck.problems) != ok_count or ident is None or at is None or any(v is None for v in kw.values()) \
+            or tags is None or turn is None or cover is None:
+        return None
+    return TerrainSpec(id=ident, shape=shape, at=tuple(at), turn=float(turn), cover=cover,
+                       tags=frozenset(tags), line=line, index=index, **kw)
+
+
+def _points(ck, value, p):
+    pts = ck.sequence(value, p, "a list of [x, y] corners")
+    if pts is None:
+        return None
+    if len(pts) < 3:
+        ck.error(p, f"expected at least 3 corners, got {len(pts)}")
+        return None
+    if len(pts) > MAX_POINTS:
+        ck.error(p, f"too many corners ({len(pts)}; the limit is {MAX_POINTS})")
+        return None
+    out = [ck.numbers(v, p + (k,), 2, names="x, y") for k, v in enumerate(pts)]
+    if any(v is None for v in out):
+        return None
+    why = _polygon_problem(out)
+    if why:
+        ck.error(p, why)
+        return None
+    return tuple(tuple(v) for v in out)
+
+
+def _grid(ck, value, p):
+    rows = ck.sequence(value, p, "a grid (a list of rows of numbers)")
+    if rows is None:
+        return None
+    if len(rows) < 2 or len(rows) > MAX_GRID:
+        ck.error(p, f"expected 2 to {MAX_GRID} rows, got {len(rows)}")
+        return None
+    out = []
+    width = None
+    for r, row in enumerate(rows):
+        if not isinstance(row, list):
+            ck.error(p + (r,), f"expected a row (a list of numbers), got {describe_value(row)}")
+            return None
+        if width is None:
+            width = len(row)
+            if width < 2 or width > MAX_GRID:
+                ck.error(p + (r,), f"expected 2 to {MAX_GRID} values in a row, got {width}")
+                return None
+        elif len(row) != width:
+            ck.error(p + (r,), f"expected {width} values like row 0, got {len(row)}")
+            return None
+        vals = [ck.number(v, p + (r, c), nonneg=True) for c, v in enumerate(row)]
+        if any(v is None for v in vals):
+            return None
+        out.append(tuple(vals))
+    return tuple(out)
+
+
+def describe_value(value) -> str:
+    from engine.validate import describe
+    return describe(value)
+
+
+# meshes: loaded once per (file, mtime, size), shared with engine.shapes if it wants
+_MESH_CACHE: dict[tuple[str, int, int], Any] = {}
+
+
+def cached_mesh(path: str | Path):
+    """The trimesh of a mesh file that :func:`load_scene` checked (already
+    loaded; ``None`` if it was not). ``engine.shapes`` may use it to avoid a
+    second read."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _MESH_CACHE.get((str(Path(path)), st.st_mtime_ns, st.st_size))
+
+
+def _count_triangles_cheaply(real: Path, suffix: str, size: int) -> int | None:
+    """A triangle count from the header where the format has one."""
+    import struct
+    with open(real, "rb") as fh:
+        head = fh.read(4096)
+    if suffix == ".stl" and len(head) >= 84:
+        (n,) = struct.unpack("<I", head[80:84])
+        if 84 + 50 * n == size:            # binary STL
+            return n
+        if not head.lstrip().lower().startswith(b"solid"):
+            raise ValueError(f"not an STL file: binary STL of {size} bytes announces {n} triangles")
+        return None
+    if suffix == ".ply" and head.startswith(b"ply"):
+        for raw in head.split(b"\n"):
+            parts = raw.split()
+            if len(parts) == 3 and parts[0] == b"element" and parts[1] == b"face":
+                return int(parts[2])
+            if raw.strip() == b"end_header":
+                break
+    return None
+
+
+def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
+    import os
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    text = ck.string(value, p, what="a file path relative to the scene")
+    if text is None:
+        return None
+    if os.path.isabs(text) or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive \
+            or text.startswith(("/", "\\", "~")):
+        ck.error(p, f"{text!r}: must be a path relative to the scene's folder, not absolute")
+        return None
+    parts = PurePosixPath(text.replace("\\", "/")).parts
+    if ".." in parts:
+        ck.error(p, f"{text!r}: must not contain '..' (a mesh stays inside the scene's folder)")
+        return None
+    suffix = PurePosixPath(text).suffix.lower()
+    if suffix not in MESH_SUFFIXES:
+        ck.error(p, f"{text!r}: unsupported mesh format {suffix or '(none)'!r} (allowed: {', '.join(MESH_SUFFIXES)})")
+        return None
+    folder = scene_path.parent.resolve()
+    target = folder / Path(*parts)
+    try:
+        real = target.resolve()
+    except (OSError, RuntimeError) as exc:      # a symlink loop
+        ck.error(p, f"{text!r}: cannot resolve ({exc})")
+        return None
+    if not real.is_relative_to(folder):
+        ck.error(p, f"{text!r}: resolves outside the scene's folder (a symlink?)")
+        return None
+    if not real.exists():
+        ck.error(p, f"file not found: {text}")
+        return None
+    if not real.is_file():
+        ck.error(p, f"{text!r}: not a file")
+        return None
+    try:
+        st = real.stat()
+        if st.st_size == 0:
+            ck.error(p, f"{text!r}: empty file")
+            return None
+        if st.st_size > MAX_MESH_BYTES:
+            ck.error(p, f"{text!r}: file too large ({st.st_size} bytes; the limit is {MAX_MESH_BYTES})")
+            return None
+        key = (str(real), st.st_mtime_ns, st.st_size)
+        mesh = _MESH_CACHE.get(key)
+        if mesh is None:
+            n = _count_triangles_cheaply(real, suffix, st.st_size)
+            if n is not None and n > MAX_TRIANGLES:
+                ck.error(p, f"{text!r}: mesh has {n} triangles; the limit is {MAX_TRIANGLES}")
+                return None
+            import numpy as np
+            import trimesh
+            loaded = trimesh.load(str(real), force="mesh", process=True)
+            if not isinstance(loaded, trimesh.Trimesh):
+                raise ValueError(f"no triangles found (got {type(loaded).__name__})")
+            if len(loaded.faces) == 0:
+                raise ValueError("the mesh has no triangles")
+            if len(loaded.faces) > MAX_TRIANGLES:
+                ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
+                return None
+            if not np.all(np.isfinite(loaded.vertices)):
+                raise ValueError("vertices that are not finite numbers")
+            if float(np.max(np.abs(loaded.vertices))) * scale > 1000:
+                raise ValueError(f"the mesh spans more than 1000 inches after scale {scale:g} "
+                                 f"(meshes are in inches)")
+            mesh = loaded
+            if len(_MESH_CACHE) > 64:
+                _MESH_CACHE.clear()
+            _MESH_CACHE[key] = mesh
+    except PermissionError:
+        ck.error(p, f"{text!r}: permission denied")
+        return None
+    except Exception as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        ck.error(p, f"{text!r}: cannot read mesh: {msg}")
+        return None
+    if not mesh.is_watertight:
+        ck.warn(p, f"{text!r}: mesh is not watertight; it loads, but what is inside it may be misjudged")
+    return str(real)
+
+
+def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems: set) -> ModelSpec | None:
+    from engine.units import size_table
+    from engine.profiles import model_weapons, resolve_ref
+
+    d = ck.mapping(item, p, "a model (a mapping with id, side, at, ...)")
+    if d is None:
+        return None
+    line = ck.lines.of(p) or 0
+    before = len(ck.problems)
+    ck.keys(d, p, MODEL_KEYS, required=MODEL_REQUIRED, what="a model",
+            hints={"id": "id: a name", "side": "side: red, blue, ...", "at": "at: [x, y] or [x, y, z]"})
+    from engine.validate import ID_RE
+    ident = claim_id(d["id"], p + ("id",)) if "id" in d else None
+    side = ck.string(d["side"], p + ("side",), pattern=ID_RE) if "side" in d else None
+    at = ck.numbers(d["at"], p + ("at",), (2, 3), names="x, y and optional z") if "at" in d else None
+    facing = ck.number(d["facing"], p + ("facing",)) if "facing" in d else 0.0
+    states = ck.strings(d["states"], p + ("states",), choices=STATES) if "states" in d else ()
+    leader_given = ck.boolean(d["leader"], p + ("leader",)) if "leader" in d else None
+
+    profile = None
+    if "profile" in d:
+        ref = ck.string(d["profile"], p + ("profile",), what="a profile reference party#name")
+        if ref is not None:
+            profile, why, fproblems = resolve_ref(ref, models_dir)
+            party_problems.update(fproblems)
+            if why:
+                ck.error(p + ("profile",), why)
+
+    overrides: dict[str, int] = {}
+    if "stats" in d:
+        sd = ck.mapping(d["stats"], p + ("stats",), "a mapping of stats (STA, SPD, ...)")
+        if sd is not None:
+            ck.keys(sd, p + ("stats",), STAT_NAMES, what="stats")
+            for k, v in sd.items():
+                if k in STAT_NAMES:
+                    n = ck.number(v, p + ("stats", k), integer=True, lo=0, hi=99)
+                    if n is not None:
+                        overrides[k] = int(n)
+
+    sizes = size_table()
+    size = None
+    if "size" in d:
+        size = d["size"]
+        if not isinstance(size, str) or size not in sizes:
+            ck.error(p + ("size",), f"unknown size {describe_value(size)}; allowed: {', '.join(sizes)}")
+            size = None
+            size_bad = True
+        else:
+            size_bad = False
+    else:
+        size_bad = False
+        if profile is not None:
+            size = profile.size
+    base_mm = ck.number(d["base_mm"], p + ("base_mm",), positive=True, hi=2000) if "base_mm" in d else None
+    height_mm = ck.number(d["height_mm"], p + ("height_mm",), positive=True, hi=2000) if "height_mm" in d else None
+    if size is not None:
+        base_mm = base_mm if base_mm is not None else (None if "base_mm" in d else float(sizes[size]["base_mm"]))
+        height_mm = height_mm if height_mm is not None else (None if "height_mm" in d else float(sizes[size]["height_mm"]))
+    elif not size_bad and ("base_mm" in d) != ("height_mm" in d):
+        missing = "height_mm" if "base_mm" in d else "base_mm"
+        ck.error(p + (missing,), "missing (give both base_mm and height_mm, or a size)", line=line)
+    elif not size_bad and "base_mm" not in d and "profile" not in d:
+        ck.error(p + ("size",), f"missing: give size ({', '.join(sizes)}) or base_mm and height_mm", line=line)
+
+    if at is not None and len(at) == 3 and at[2] < 0:
+        ck.error(p + ("at",), f"z must not be below the table top (0), got {at[2]:g}")
+    if at is not None and table is not None and base_mm is not None:
+        from engine.units import mm
+        r = mm(base_mm) / 2
+        x, y = at[0], at[1]
+        if x - r < 0 or y - r < 0 or x + r > table[0] or y + r > table[1]:
+            ck.error(p + ("at",), (
+                f"model '{ident or d.get('id')}' is off the table: its base spans x {x - r:.2f}..{x + r:.2f}, "
+                f"y {y - r:.2f}..{y + r:.2f}; the table is {table[0]:g} x {table[1]:g}"))
+    if len(ck.problems) != before or None in (ident, side, at, facing, states, base_mm, height_mm) \
+            or ("profile" in d and profile is None):
+        return None
+    stats = dict(profile.stats) if profile is not None else {}
+    stats.update(overrides)
+    xyz = (float(at[0]), float(at[1]), float(at[2]) if len(at) == 3 else None)
+    leader = leader_given if leader_given is not None else bool(profile.leader if profile else False)
+    return ModelSpec(id=ident, side=side, base_mm=float(base_mm), height_mm=float(height_mm), at=xyz,
+                     facing=float(facing) % 360.0, size=size, profile=profile, stats=stats,
+                     states=tuple(states), line=line, index=index, leader=leader,
+                     weapons=model_weapons(profile, stats))

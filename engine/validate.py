@@ -1,0 +1,576 @@
+"""Input checking: YAML with line numbers, a small declarative checker, and
+the placement checks that need geometry.
+
+* :func:`read_yaml` parses a file with ``yaml.safe_load`` semantics (the C
+  safe loader when present) and records the line of every key and list item,
+  so that each :class:`~engine.errors.Problem` can name ``file:line``.
+* :class:`Checker` collects *every* problem of a document (it never stops at
+  the first) with a key path such as ``terrain[2].size``.
+* :func:`check_placement` takes a built ``engine.world.World`` and reports
+  models off the table, overlapping each other, floating, or inside solid
+  terrain.
+
+This module imports only the standard library, PyYAML and (inside
+:func:`check_placement`) numpy; it never imports the World itself.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import yaml
+
+from engine.errors import InputError, Problem
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.world import World
+
+KeyPath = tuple[Any, ...]
+
+MAX_FILE_BYTES = 8 * 1024 * 1024      # a scene or party file bigger than this is refused
+MAX_NODES = 200_000                   # YAML nodes, aliases expanded (stops "billion laughs")
+MAX_DEPTH = 64                        # nesting of lists and mappings
+MAX_LENGTH = 10_000.0                 # inches: no coordinate or length beyond this
+WARNING = "warning: "                 # prefix of a warning's message
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# --------------------------------------------------------------------------- #
+# key paths and lines
+# --------------------------------------------------------------------------- #
+def keypath(path: Sequence[Any]) -> str:
+    """``("terrain", 2, "size")`` -> ``"terrain[2].size"``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+class Lines(dict):
+    """Key path (tuple) -> 1-based line: of the key for a mapping entry, of
+    the item for a list item. :meth:`of` falls back to the nearest parent."""
+
+    def of(self, path: Sequence[Any]) -> int | None:
+        path = tuple(path)
+        while path:
+            if path in self:
+                return self[path]
+            path = path[:-1]
+        return self.get((), None)
+
+
+class _YamlProblem(Exception):
+    def __init__(self, line: int | None, message: str):
+        self.line, self.message = line, message
+
+
+def _line(mark) -> int | None:
+    return None if mark is None else mark.line + 1
+
+
+def read_yaml(path: str | Path, display: str | None = None, data: bytes | None = None
+              ) -> tuple[Any, Lines, bytes]:
+    """Read ``path``; return ``(value, lines, raw_bytes)``.
+
+    The value is what ``yaml.safe_load`` gives. Raises ``InputError`` for a
+    missing or unreadable file, a file too large, bad UTF-8, YAML syntax,
+    duplicate keys, tags that safe_load refuses and documents that expand
+    beyond :data:`MAX_NODES` nodes. ``display`` is the name used in problems
+    (default ``str(path)``).
+    """
+    file = str(path) if display is None else display
+    if data is None:
+        p = Path(path)
+        try:
+            if p.is_dir():
+                raise InputError(Problem(file, None, "", "is a folder, not a YAML file"))
+            size = p.stat().st_size
+            if size > MAX_FILE_BYTES:
+                raise InputError(Problem(file, None, "", f"file too large ({size} bytes; the limit is {MAX_FILE_BYTES})"))
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise InputError(Problem(file, None, "", "file not found")) from None
+        except PermissionError:
+            raise InputError(Problem(file, None, "", "permission denied")) from None
+        except OSError as exc:
+            raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(Problem(file, line, "", "not valid UTF-8 text")) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise InputError(Problem(file, line, "", "not a text file (contains a NUL byte)"))
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        what = exc.problem or exc.context or "syntax error"
+        raise InputError(Problem(file, _line(mark), "", f"YAML syntax error: {what}")) from None
+    except yaml.YAMLError as exc:
+        raise InputError(Problem(file, None, "", f"YAML error: {exc}")) from None
+    except RecursionError:
+        raise InputError(Problem(file, None, "", f"YAML nested too deeply (limit {MAX_DEPTH})")) from None
+    finally:
+        loader.dispose()
+    lines = Lines()
+    if node is None:
+        return None, lines, data
+    lines[()] = _line(node.start_mark)
+    builder = _Builder(lines)
+    try:
+        value = builder.build(node, (), 0)
+    except _YamlProblem as exc:
+        raise InputError(Problem(file, exc.line, "", exc.message)) from None
+    if builder.problems:
+        raise InputError([Problem(file, ln, keypath(p), m) for ln, p, m in builder.problems])
+    return value, lines, data
+
+
+class _Builder:
+    """Turns a composed node tree into Python values as ``yaml.safe_load``
+    would, recording lines, refusing duplicate keys and runaway aliases."""
+
+    def __init__(self, lines: Lines):
+        self.lines = lines
+        self.count = 0
+        self.active: set[int] = set()
+        self.problems: list[tuple[int | None, KeyPath, str]] = []
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def scalar(self, node) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            raise _YamlProblem(_line(node.start_mark), f"YAML error: {exc.problem}") from None
+        except Exception as exc:  # e.g. a timestamp such as 2024-13-45
+            raise _YamlProblem(_line(node.start_mark), f"cannot read value {node.value!r}: {exc}") from None
+
+    def build(self, node, path: KeyPath, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _YamlProblem(_line(node.start_mark), f"document too large (over {MAX_NODES} values, aliases expanded)")
+        if depth > MAX_DEPTH:
+            raise _YamlProblem(_line(node.start_mark), f"YAML nested too deeply (limit {MAX_DEPTH})")
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if id(node) in self.active:
+            raise _YamlProblem(_line(node.start_mark), "recursive YAML alias")
+        if node.tag not in ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"):
+            # !!set, !!omap, !!pairs: what safe_load builds, we build with the constructor
+            if node.tag not in ("tag:yaml.org,2002:set", "tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs"):
+                raise _YamlProblem(_line(node.start_mark), f"YAML error: unsupported tag {node.tag!r}")
+            return self.scalar(node)
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                out = []
+                for i, item in enumerate(node.value):
+                    self.lines.setdefault(path + (i,), _line(item.start_mark))
+                    out.append(self.build(item, path + (i,), depth + 1))
+                return out
+            try:
+                self.constructor.flatten_mapping(node)
+            except yaml.constructor.ConstructorError as exc:
+                raise _YamlProblem(_line(exc.problem_mark), f"YAML error: {exc.problem}") from None
+            out: dict = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.problems.append((_line(key_node.start_mark), path, "a key must be a plain value, not a list or mapping"))
+                    continue
+                key = self.scalar(key_node)
+                if isinstance(key, bool) and not key_node.style:
+                    # YAML 1.1 reads a plain OFF / on / yes key as a boolean; no key
+                    # of ours is a boolean, and OFF is a stat: keep the text
+                    key = key_node.value
+                try:
+                    hash(key)
+                except TypeError:
+                    self.problems.append((_line(key_node.start_mark), path, f"unusable key {key_node.value!r}"))
+                    continue
+                if key in out:
+                    first = self.lines.get(path + (key,))
+                    self.problems.append((_line(key_node.start_mark), path + (key,),
+                                          f"duplicate key (first at line {first})"))
+                    continue
+                self.lines[path + (key,)] = _line(key_node.start_mark)
+                out[key] = self.build(value_node, path + (key,), depth + 1)
+            return out
+        finally:
+            self.active.discard(id(node))
+
+
+# --------------------------------------------------------------------------- #
+# the checker
+# --------------------------------------------------------------------------- #
+def describe(value: Any) -> str:
+    """How a wrong value reads in a message: ``'abc'``, ``a list``, ``nothing``."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return repr(shown)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def suggest(word: Any, choices: Iterable[str]) -> str | None:
+    choices = list(choices)
+    if not isinstance(word, str):
+        word = str(word)
+    lower = {c.lower(): c for c in choices}
+    if word.lower() in lower:
+        return lower[word.lower()]
+    hits = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not hits:
+        hits = difflib.get_close_matches(word.lower(), list(lower), n=1, cutoff=0.6)
+        hits = [lower[h] for h in hits]
+    return hits[0] if hits else None
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$")
+
+
+class Checker:
+    """Collects problems for one file. Every method returns the cleaned value
+    or ``None`` after recording what is wrong."""
+
+    def __init__(self, file: str, lines: Lines | None = None):
+        self.file = file
+        self.lines = lines if lines is not None else Lines()
+        self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
+
+    # -- recording -------------------------------------------------------- #
+    def error(self, path: Sequence[Any], message: str, line: int | None = None) -> None:
+        self.problems.append(Problem(self.file, line if line is not None else self.lines.of(path), keypath(path), message))
+
+    def warn(self, path: Sequence[Any], message: str, line: int | None = None) -> None:
+        self.warnings.append(Problem(self.file, line if line is not None else self.lines.of(path), keypath(path), WARNING + message))
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise InputError(self.problems)
+
+    # -- structure -------------------------------------------------------- #
+    def mapping(self, value: Any, path: Sequence[Any], what: str = "a mapping") -> dict | None:
+        if isinstance(value, dict):
+            return value
+        self.error(path, f"expected {what}, got {describe(value)}")
+        return None
+
+    def sequence(self, value: Any, path: Sequence[Any], what: str = "a list") -> list | None:
+        if isinstance(value, list):
+            return value
+        self.error(path, f"expected {what}, got {describe(value)}")
+        return None
+
+    def keys(self, value: dict, path: Sequence[Any], allowed: Iterable[str],
+             required: Iterable[str] = (), what: str = "", hints: dict[str, str] | None = None) -> bool:
+        """Unknown keys (with a 'did you mean') and missing ones. True if clean."""
+        allowed = list(allowed)
+        ok = True
+        for key in value:
+            if key in allowed:
+                continue
+            ok = False
+            guess = suggest(key, allowed)
+            where = f" for {what}" if what else ""
+            if guess is not None:
+                self.error(tuple(path) + (key,), f"unknown key{where}; did you mean '{guess}'?")
+            else:
+                self.error(tuple(path) + (key,), f"unknown key{where}; allowed: {', '.join(sorted(allowed))}")
+        for key in required:
+            if key not in value:
+                ok = False
+                hint = (hints or {}).get(key)
+                where = f" ({what} needs {hint})" if what and hint else (f" ({what})" if what else "")
+                self.error(tuple(path) + (key,), f"missing{where}", line=self.lines.of(path))
+        return ok
+
+    # -- scalars ---------------------------------------------------------- #
+    def number(self, value: Any, path: Sequence[Any], *, positive: bool = False, nonneg: bool = False,
+               integer: bool = False, lo: float | None = None, hi: float | None = None,
+               limit: float | None = MAX_LENGTH) -> float | None:
+        kind = "a whole number" if integer else "a number"
+        if not _is_number(value):
+            self.error(path, f"expected {kind}, got {describe(value)}")
+            return None
+        if integer and isinstance(value, float):
+            if not value.is_integer():
+                self.error(path, f"expected {kind}, got {describe(value)}")
+                return None
+            value = int(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            self.error(path, f"expected a finite number, got {value}")
+            return None
+        if positive and value <= 0:
+            self.error(path, f"must be greater than 0, got {value:g}")
+            return None
+        if nonneg and value < 0:
+            self.error(path, f"must not be negative, got {value:g}")
+            return None
+        if lo is not None and value < lo:
+            self.error(path, f"must be at least {lo:g}, got {value:g}")
+            return None
+        if hi is not None and value > hi:
+            self.error(path, f"must be at most {hi:g}, got {value:g}")
+            return None
+        if limit is not None and abs(value) > limit:
+            self.error(path, f"must be within +-{limit:g}, got {value:g}")
+            return None
+        return int(value) if integer else float(value)
+
+    def numbers(self, value: Any, path: Sequence[Any], count: int | tuple[int, ...], *,
+                positive: bool = False, nonneg: bool = False, names: str = "") -> tuple[float, ...] | None:
+        """A list of ``count`` numbers (or one of several counts)."""
+        counts = (count,) if isinstance(count, int) else tuple(count)
+        want = " or ".join(str(c) for c in counts)
+        label = f"{want} numbers" + (f" ({names})" if names else "")
+        if not isinstance(value, list):
+            self.error(path, f"expected a list of {label}, got {describe(value)}")
+            return None
+        if len(value) not in counts:
+            self.error(path, f"expected {want} numbers, got {len(value)}")
+            return None
+        out = [self.number(v, tuple(path) + (i,), positive=positive, nonneg=nonneg) for i, v in enumerate(value)]
+        if any(v is None for v in out):
+            return None
+        return tuple(out)
+
+    def string(self, value: Any, path: Sequence[Any], *, choices: Sequence[str] | None = None,
+               pattern: re.Pattern | None = None, what: str = "a text", allow_empty: bool = False) -> str | None:
+        if not isinstance(value, str):
+            self.error(path, f"expected {what}, got {describe(value)}")
+            return None
+        if not value.strip() and not allow_empty:
+            self.error(path, f"expected {what}, got an empty text")
+            return None
+        if choices is not None and value not in choices:
+            guess = suggest(value, choices)
+            hint = f"; did you mean '{guess}'?" if guess else ""
+            self.error(path, f"unknown value {value!r}{hint} (allowed: {', '.join(choices)})")
+            return None
+        if pattern is not None and not pattern.match(value):
+            self.error(path, f"{value!r} is not a valid id (letters, digits and - _ . : +, at most 64, starting with a letter or digit)")
+            return None
+        return value
+
+    def boolean(self, value: Any, path: Sequence[Any]) -> bool | None:
+        if isinstance(value, bool):
+            return value
+        self.error(path, f"expected true or false, got {describe(value)}")
+        return None
+
+    def strings(self, value: Any, path: Sequence[Any], *, choices: Sequence[str] | None = None,
+                what: str = "a list of texts", unique: bool = True) -> tuple[str, ...] | None:
+        if isinstance(value, str):      # a single word is fine where a list is expected
+            value = [value]
+        if not isinstance(value, list):
+            self.error(path, f"expected {what}, got {describe(value)}")
+            return None
+        out: list[str] = []
+        ok = True
+        for i, v in enumerate(value):
+            s = self.string(v, tuple(path) + (i,), choices=choices)
+            if s is None:
+                ok = False
+            elif unique and s in out:
+                self.error(tuple(path) + (i,), f"{s!r} is listed twice")
+                ok = False
+            else:
+                out.append(s)
+        return tuple(out) if ok else None
+
+
+# --------------------------------------------------------------------------- #
+# placement (needs the World)
+# --------------------------------------------------------------------------- #
+EPS_SURFACE = 0.02       # inches: a hitbox may touch a surface (stand on it, lean on a wall)
+FLOAT_TOLERANCE = 0.05   # inches: a model whose base is higher than this above its support floats
+OVERLAP_TOLERANCE = 1e-3 # inches: hitboxes closer than this are touching, not overlapping
+
+
+def hitbox_samples(x: float, y: float, z: float, radius: float, height: float,
+                   eps: float = EPS_SURFACE) -> tuple["np.ndarray", "np.ndarray"]:
+    """Segments that sweep the inside of a hitbox (a vertical cylinder),
+    shrunk by ``eps`` on every side so that touching is not "inside".
+
+    Returns ``(starts (n,3), ends (n,3))`` inches: vertical segments on the
+    axis and on two rings (0.5 r and the rim), horizontal chords (8
+    diameters + a rim polygon) at 5 heights. A surface that crosses the
+    shrunk cylinder crosses at least one of them unless it is smaller than
+    the lattice spacing (about r/4 across, height/5 tall).
+    """
+    import numpy as np
+
+    r = max(radius - eps, radius * 0.5)
+    z0, z1 = z + eps, z + max(height - eps, eps * 2)
+    starts, ends = [], []
+    # vertical segments
+    pts = [(0.0, 0.0)]
+    for frac, n in ((0.5, 8), (1.0, 16)):
+        for k in range(n):
+            a = 2 * math.pi * k / n
+            pts.append((frac * r * math.cos(a), frac * r * math.sin(a)))
+    for px, py in pts:
+        starts.append((x + px, y + py, z0))
+        ends.append((x + px, y + py, z1))
+    # horizontal chords and rim polygon at several heights
+    levels = np.linspace(z0, z1, 5)
+    rim = 16
+    for zz in levels:
+        for k in range(8):
+            a = math.pi * k / 8
+            c, s = math.cos(a) * r, math.sin(a) * r
+            starts.append((x - c, y - s, zz))
+            ends.append((x + c, y + s, zz))
+        for k in range(rim):
+            a0, a1 = 2 * math.pi * k / rim, 2 * math.pi * (k + 1) / rim
+            starts.append((x + r * math.cos(a0), y + r * math.sin(a0), zz))
+            ends.append((x + r * math.cos(a1), y + r * math.sin(a1), zz))
+    return np.asarray(starts, float), np.asarray(ends, float)
+
+
+def check_placement(world: "World") -> list[Problem]:
+    """Where models stand, against the table, each other and the terrain.
+
+    * a base footprint that is not inside the table;
+    * two hitboxes (vertical cylinders) that overlap by more than
+      :data:`OVERLAP_TOLERANCE` (touching is base contact, allowed);
+    * a hitbox that a solid terrain surface passes through, or that lies
+      wholly inside a solid piece (standing on a surface or leaning on a
+      wall is allowed: the hitbox is shrunk by :data:`EPS_SURFACE`);
+    * a model not Flying whose base is more than :data:`FLOAT_TOLERANCE`
+      above the highest support under it.
+
+    Everything is measured on the World's own triangles, in one batch of
+    rays for all models. Returns the problems (empty when all is well).
+    """
+    import numpy as np
+
+    scene = world.scene
+    file = scene.path or "<scene>"
+    table_w, table_d = (float(v) for v in world.table)
+    problems: list[Problem] = []
+    ids = list(world.model_ids())
+    boxes = [world.hitbox(i) for i in ids]
+    pieces = list(world.pieces)
+
+    def where(hb, key=""):
+        spec = hb.spec
+        idx = getattr(spec, "index", None)
+        path = f"models[{idx}]" if idx is not None else f"models.{hb.id}"
+        return file, (getattr(spec, "line", 0) or None), path + (f".{key}" if key else "")
+
+    # 1. the table
+    for hb in boxes:
+        x, y, r = float(hb.x), float(hb.y), float(hb.radius)
+        if x - r < -1e-9 or y - r < -1e-9 or x + r > table_w + 1e-9 or y + r > table_d + 1e-9:
+            f, ln, p = where(hb, "at")
+            problems.append(Problem(f, ln, p, (
+                f"model '{hb.id}' is off the table: its base spans x {x - r:.2f}..{x + r:.2f}, "
+                f"y {y - r:.2f}..{y + r:.2f}; the table is {table_w:g} x {table_d:g}")))
+
+    # 2. each other (3D: circles in plan and intervals in z)
+    for a in range(len(boxes)):
+        A = boxes[a]
+        for b in range(a + 1, len(boxes)):
+            B = boxes[b]
+            plan = math.hypot(float(A.x) - float(B.x), float(A.y) - float(B.y))
+            depth_plan = float(A.radius) + float(B.radius) - plan
+            za0, za1 = float(A.z), float(A.z) + float(A.height)
+            zb0, zb1 = float(B.z), float(B.z) + float(B.height)
+            depth_z = min(za1, zb1) - max(za0, zb0)
+            if depth_plan > OVERLAP_TOLERANCE and depth_z > OVERLAP_TOLERANCE:
+                f, ln, p = where(B, "at")
+                problems.append(Problem(f, ln, p, (
+                    f"model '{B.id}' overlaps model '{A.id}' "
+                    f"({depth_plan:.2f}\" in plan, {depth_z:.2f}\" in height)")))
+
+    # 3. terrain: segments through each hitbox, one batch for all models
+    if boxes and len(getattr(world.terrain, "faces", ())) > 0:
+        seg_s, seg_e, owner = [], [], []
+        for k, hb in enumerate(boxes):
+            s, e = hitbox_samples(float(hb.x), float(hb.y), float(hb.z), float(hb.radius), float(hb.height))
+            seg_s.append(s)
+            seg_e.append(e)
+            owner.append(np.full(len(s), k))
+        s = np.concatenate(seg_s)
+        e = np.concatenate(seg_e)
+        owner = np.concatenate(owner)
+        vec = e - s
+        length = np.linalg.norm(vec, axis=1)
+        dirs = vec / np.maximum(length, 1e-12)[:, None]
+        dist, tri = world.rays.first_hit(s, dirs)
+        dist = np.asarray(dist, float)
+        tri = np.asarray(tri, int)
+        hit = (tri >= 0) & (dist <= length)
+        # wholly inside a solid: the first surface straight up (and down, and
+        # sideways) from the hitbox centre faces away from the ray
+        centres = np.array([(float(hb.x), float(hb.y), float(hb.z) + float(hb.height) / 2) for hb in boxes])
+        probe_dirs = np.array([(0, 0, 1), (0, 0, -1), (1, 0, 0), (0, 1, 0), (-1, 0, 0)], float)
+        po = np.repeat(centres, len(probe_dirs), axis=0)
+        pd = np.tile(probe_dirs, (len(boxes), 1))
+        pdist, ptri = world.rays.first_hit(po, pd)
+        ptri = np.asarray(ptri, int)
+        normals = np.asarray(world.terrain.face_normals)
+        facing_away = np.zeros(len(ptri), bool)
+        okp = ptri >= 0
+        facing_away[okp] = np.einsum("ij,ij->i", normals[ptri[okp]], pd[okp]) > 1e-6
+        facing_away = facing_away.reshape(len(boxes), len(probe_dirs))
+        pieces_of_probe = np.full(len(ptri), -1)
+        tri_piece = np.asarray(world.tri_piece)
+        pieces_of_probe[okp] = tri_piece[ptri[okp]]
+        pieces_of_probe = pieces_of_probe.reshape(len(boxes), len(probe_dirs))
+        for k, hb in enumerate(boxes):
+            mine = hit & (owner == k)
+            names: list[str] = []
+            if mine.any():
+                for t in tri[mine]:
+                    pi = int(tri_piece[t])
+                    name = pieces[pi].id if 0 <= pi < len(pieces) else "the table"
+                    if name not in names:
+                        names.append(name)
+            elif facing_away[k].sum() >= 3:
+                for pi in pieces_of_probe[k][facing_away[k]]:
+                    name = pieces[int(pi)].id if 0 <= pi < len(pieces) else "the table"
+                    if name not in names:
+                        names.append(name)
+            if names:
+                f, ln, p = where(hb, "at")
+                quoted = ", ".join(f"'{n}'" if n != "the table" else n for n in names[:3])
+                problems.append(Problem(f, ln, p, f"model '{hb.id}' is inside terrain: its hitbox intersects {quoted}"))
+                continue
+            # 4. floating (only when the scene gave z; else the World put it down)
+            spec = hb.spec
+            given_z = spec.at[2] if spec is not None and len(spec.at) > 2 else None
+            if given_z is None or "Flying" in hb.states:
+                continue
+            support = float(world.stand_z(float(hb.x), float(hb.y), float(hb.radius), near_z=float(hb.z) + 0.05))
+            if float(hb.z) - support > FLOAT_TOLERANCE:
+                f, ln, p = where(hb, "at")
+                problems.append(Problem(f, ln, p, (
+                    f"model '{hb.id}' floats: its base is at z {float(hb.z):.2f} but the surface under it is at "
+                    f"z {support:.2f} (leave z out to stand it on the surface, or give it the Flying state)")))
+    return problems
