@@ -1,0 +1,953 @@
+"""Area templates (AoE): circles and sprays, their coverage and a placement search.
+
+Units are inches, z up. The template dimensions come from
+``engine/data/templates.yaml`` (millimetres, as printed in the book).
+
+* A **circle** is a disc lying on the main target's surface (or, Targetless, on
+  the surface under ``at``). It reaches models ``band_in`` (3") above and below
+  that surface, and only those with LoS from its centre, raised
+  ``settings.centre_lift`` above the surface.
+* A **spray** is a teardrop: the convex hull of a small circle whose edge
+  touches the user's base and a large circle at the far end, along the aim
+  (the axis passes through the centre of the user's base). It reaches models
+  5" above (``band="up"``: [surface, surface + 5]) or below (``"down"``:
+  [surface - 5, surface]) the user's surface; LoS runs from the user.
+
+Every model whose hitbox is at least partly covered, or touching, within the
+band and with LoS, is affected; the user never is. The main target must be
+fully covered (its whole base footprint inside the outline) and in the band,
+or the placement is illegal and ``reason`` says why.
+
+The geometric tests use exact signed distance functions of the outline
+(vectorised numpy); the covered fraction uses the exact lens area for a circle
+and the shapely outline polygon for a spray.
+
+    >>> res = evaluate(world, [place_circle(world, "circle-s", target="blue-1")],
+    ...                target="blue-1", user="red-1")
+    >>> res.legal, [h.id for h in res.affected]
+"""
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import yaml
+
+from engine.errors import InputError, Problem
+from engine.units import DATA, mm
+
+KINDS = ("circle", "spray")
+BANDS = ("up", "down", "both")
+TEMPLATES_FILE = DATA / "templates.yaml"
+# states in which a model is still on the table but never counts for or against a template
+_GONE_STATES = frozenset({"Dead"})
+_ALL_ROUND_TRAITS = frozenset({"vigilance"})
+
+
+# --------------------------------------------------------------------------- data
+@dataclass(frozen=True)
+class TemplateSpec:
+    """One template's dimensions in inches.
+
+    circle: ``diameter``. spray: ``length`` (tip at the user's base to the far
+    end), ``narrow`` and ``wide`` (diameters of the two end circles).
+    ``band`` is the reach above/below the reference surface, inches.
+    """
+    key: str
+    kind: str
+    name: str
+    band: float
+    diameter: float = 0.0
+    length: float = 0.0
+    narrow: float = 0.0
+    wide: float = 0.0
+
+    @property
+    def radius(self) -> float:
+        return self.diameter / 2.0
+
+    def scaled(self, factor: float) -> "TemplateSpec":
+        """The same template enlarged (factor > 1) about its anchor (centre / tip)."""
+        return replace(self, diameter=self.diameter * factor, length=self.length * factor,
+                       narrow=self.narrow * factor, wide=self.wide * factor)
+
+
+def _problem(path: str, line: int | None, key: str, msg: str) -> Problem:
+    return Problem(path, line, key, msg)
+
+
+def parse_templates(data, path: str = str(TEMPLATES_FILE)) -> dict[str, TemplateSpec]:
+    """Validate the mapping of a templates file; raise InputError naming every problem."""
+    problems: list[Problem] = []
+    if not isinstance(data, dict) or not data:
+        raise InputError(_problem(path, None, "", "expected a mapping of template names"))
+    out: dict[str, TemplateSpec] = {}
+    need = {"circle": ("diameter_mm", "band_in"), "spray": ("length_mm", "narrow_mm", "wide_mm", "band_in")}
+    for key, entry in data.items():
+        if not isinstance(entry, dict):
+            problems.append(_problem(path, None, str(key), "expected a mapping"))
+            continue
+        kind = entry.get("kind")
+        if kind not in KINDS:
+            problems.append(_problem(path, None, f"{key}.kind", f"{kind!r} is not one of {', '.join(KINDS)}"))
+            continue
+        vals = {}
+        for f in need[kind]:
+            v = entry.get(f)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+                problems.append(_problem(path, None, f"{key}.{f}", f"must be a positive number, got {v!r}"))
+            else:
+                vals[f] = float(v)
+        extra = set(entry) - set(need[kind]) - {"kind", "name"}
+        for f in sorted(extra):
+            problems.append(_problem(path, None, f"{key}.{f}", f"unknown key (allowed: kind, name, {', '.join(need[kind])})"))
+        if len(vals) != len(need[kind]):
+            continue
+        name = str(entry.get("name", key))
+        if kind == "circle":
+            out[key] = TemplateSpec(key, kind, name, vals["band_in"], diameter=mm(vals["diameter_mm"]))
+        else:
+            length, narrow, wide = vals["length_mm"], vals["narrow_mm"], vals["wide_mm"]
+            if narrow > wide:
+                problems.append(_problem(path, None, f"{key}.narrow_mm", "must not exceed wide_mm"))
+                continue
+            if length <= wide:
+                problems.append(_problem(path, None, f"{key}.length_mm", "must exceed wide_mm (a teardrop)"))
+                continue
+            out[key] = TemplateSpec(key, kind, name, vals["band_in"], length=mm(length),
+                                    narrow=mm(narrow), wide=mm(wide))
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path: str) -> dict[str, TemplateSpec]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except OSError as exc:
+        raise InputError(_problem(path, None, "", f"cannot read: {exc.strerror}")) from None
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        raise InputError(_problem(path, None if line is None else line + 1, "", "not valid YAML")) from None
+    return parse_templates(data, path)
+
+
+def template_specs(path: str | Path | None = None) -> dict[str, TemplateSpec]:
+    """Every template in the data file, by key (``circle-s`` ...)."""
+    return dict(_load(str(path or TEMPLATES_FILE)))
+
+
+def template_spec(key: str | TemplateSpec) -> TemplateSpec:
+    if isinstance(key, TemplateSpec):
+        return key
+    specs = template_specs()
+    if key not in specs:
+        raise InputError(f"unknown template {key!r} (known: {', '.join(specs)})")
+    return specs[key]
+
+
+@dataclass(frozen=True)
+class TemplateSettings:
+    """Choices players could disagree on (docs/rulings.d/templates.md).
+
+    centre_lift : inches above the surface of the circle's LoS point.
+    band_test : "hitbox" (any part of the hitbox within the band) or "base"
+        (the model's base height within the band).
+    models_block : whether other models block the template's LoS (default: only
+        scenery does).
+    front_arc : a spray must point into its user's front arc.
+    """
+    centre_lift: float = 0.25
+    band_test: str = "hitbox"
+    models_block: bool = False
+    front_arc: bool = True
+    contact_tol: float = 1e-3
+    outline_segments: int = 256          # segments of a full circle in the outlines
+    search_step: float = 0.04            # inches between candidate circle centres (~1 mm)
+    search_ring: int = 720               # candidates on the edge of the feasible region
+    search_angle_step: float = 0.1       # degrees between candidate spray aims
+    search_verify: int = 12              # candidates re-checked with the full evaluation
+    los_settings: object = None          # passed through to engine.sight
+
+
+# --------------------------------------------------------------------------- geometry
+def circle_sdf(xy: np.ndarray, centre, radius: float) -> np.ndarray:
+    """Signed distance (negative inside) from points (..., 2) to a disc."""
+    xy = np.asarray(xy, dtype=float)
+    return np.linalg.norm(xy - np.asarray(centre, dtype=float), axis=-1) - radius
+
+
+def teardrop_sdf(xy: np.ndarray, apex, angle_deg, length: float, narrow: float, wide: float) -> np.ndarray:
+    """Signed distance from points (..., 2) to a teardrop (exact; broadcasts over angle).
+
+    The teardrop is the convex hull of a circle of diameter ``narrow`` whose
+    edge touches ``apex`` and one of diameter ``wide`` whose far edge is
+    ``length`` from ``apex``, both centred on the ray from ``apex`` at
+    ``angle_deg``. ``apex`` (..., 2) and ``angle_deg`` (...) broadcast with xy.
+    """
+    xy = np.asarray(xy, dtype=float)
+    a = np.radians(np.asarray(angle_deg, dtype=float))
+    ux, uy = np.cos(a), np.sin(a)
+    apex = np.asarray(apex, dtype=float)
+    r1, r2 = narrow / 2.0, wide / 2.0
+    h = length - r1 - r2
+    dx = xy[..., 0] - (apex[..., 0] + r1 * ux)
+    dy = xy[..., 1] - (apex[..., 1] + r1 * uy)
+    along = dx * ux + dy * uy
+    across = np.abs(dx * uy - dy * ux)
+    b = (r1 - r2) / h
+    k_a = math.sqrt(max(0.0, 1.0 - b * b))
+    k = across * -b + along * k_a
+    d_near = np.hypot(across, along) - r1
+    d_far = np.hypot(across, along - h) - r2
+    d_side = across * k_a + along * b - r1
+    return np.where(k < 0, d_near, np.where(k > k_a * h, d_far, d_side))
+
+
+def lens_fraction(d: np.ndarray, big: float, small: np.ndarray) -> np.ndarray:
+    """Fraction of a disc (radius ``small``) covered by a disc (radius ``big``) whose
+    centre is ``d`` away. Exact; vectorised."""
+    d = np.asarray(d, dtype=float)
+    r = np.broadcast_to(np.asarray(small, dtype=float), d.shape)
+    R = float(big)
+    out = np.zeros(d.shape)
+    inside = d <= R - r
+    out[inside] = 1.0
+    swallowed = d <= r - R
+    out[swallowed] = (R * R) / (r[swallowed] ** 2)
+    part = (d < R + r) & ~inside & ~swallowed
+    if part.any():
+        dd, rr = d[part], r[part]
+        c1 = np.clip((dd * dd + rr * rr - R * R) / (2 * dd * rr), -1, 1)
+        c2 = np.clip((dd * dd + R * R - rr * rr) / (2 * dd * R), -1, 1)
+        area = rr * rr * np.arccos(c1) + R * R * np.arccos(c2) - 0.5 * np.sqrt(
+            np.maximum(0.0, (-dd + rr + R) * (dd + rr - R) * (dd - rr + R) * (dd + rr + R)))
+        out[part] = area / (math.pi * rr * rr)
+    return np.clip(out, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One template on the table.
+
+    circle: ``centre`` (x, y) and ``surface`` (z of the disc). spray: ``user``,
+    ``apex`` (x, y) where its narrow end touches the user's base, ``angle``
+    (degrees CCW from +x) and ``surface`` (the user's base height).
+    ``band`` is the absolute (lo, hi) z range it reaches; ``band_choice`` is
+    "around" for a circle, up/down/both for a spray.
+    """
+    spec: TemplateSpec
+    surface: float
+    band: tuple[float, float]
+    band_choice: str
+    centre: tuple[float, float] | None = None
+    user: str | None = None
+    apex: tuple[float, float] | None = None
+    angle: float | None = None
+    lift: float = 0.25
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    def sdf(self, xy) -> np.ndarray:
+        """Signed distance (inches, negative inside) of points (..., 2) to the outline."""
+        if self.kind == "circle":
+            return circle_sdf(xy, self.centre, self.spec.radius)
+        s = self.spec
+        return teardrop_sdf(xy, self.apex, self.angle, s.length, s.narrow, s.wide)
+
+    def polygon(self, segments: int = 256):
+        """The outline as a shapely Polygon."""
+        from shapely.geometry import Point
+        q = max(4, segments // 4)
+        if self.kind == "circle":
+            return Point(self.centre).buffer(self.spec.radius, quad_segs=q)
+        s = self.spec
+        a = math.radians(self.angle)
+        u = np.array([math.cos(a), math.sin(a)])
+        p1 = np.asarray(self.apex) + u * (s.narrow / 2.0)
+        p2 = np.asarray(self.apex) + u * (s.length - s.wide / 2.0)
+        near = Point(p1).buffer(s.narrow / 2.0, quad_segs=q)
+        far = Point(p2).buffer(s.wide / 2.0, quad_segs=q)
+        return near.union(far).convex_hull
+
+    @property
+    def origin(self) -> tuple[float, float, float]:
+        """Where its LoS starts: the circle's raised centre; a spray's tip at the user's base."""
+        if self.kind == "circle":
+            return (float(self.centre[0]), float(self.centre[1]), float(self.surface + self.lift))
+        return (float(self.apex[0]), float(self.apex[1]), float(self.surface))
+
+    def to_json(self) -> dict:
+        d = {"template": self.spec.key, "kind": self.kind, "surface": round(self.surface, 4),
+             "band": [round(self.band[0], 4), round(self.band[1], 4)], "band_choice": self.band_choice}
+        if self.kind == "circle":
+            d["at"] = [round(self.centre[0], 4), round(self.centre[1], 4)]
+        else:
+            d.update(user=self.user, apex=[round(self.apex[0], 4), round(self.apex[1], 4)],
+                     angle=round(self.angle, 3))
+        return d
+
+
+def _band(surface: float, spec: TemplateSpec, choice: str) -> tuple[float, float]:
+    if spec.kind == "circle":
+        return (surface - spec.band, surface + spec.band)
+    if choice == "up":
+        return (surface, surface + spec.band)
+    if choice == "down":
+        return (surface - spec.band, surface)
+    if choice == "both":
+        return (surface - spec.band, surface + spec.band)
+    raise InputError(f"--band: {choice!r} is not one of up, down")
+
+
+def _model(world, mid: str, what: str):
+    if mid not in world.models:
+        raise InputError(f"{what}: unknown model {mid!r} (known: {', '.join(world.model_ids())})")
+    return world.hitbox(mid)
+
+
+def _xy(value, what: str) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(v) for v in value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}: expected numbers, got {value!r}") from None
+    if len(vals) not in (2, 3) or not all(math.isfinite(v) for v in vals):
+        raise InputError(f"{what}: expected X,Y or X,Y,Z, got {value!r}")
+    return vals
+
+
+def place_circle(world, template: str | TemplateSpec, *, target: str | None = None,
+                 at: Sequence[float] | None = None, settings: TemplateSettings | None = None) -> Placement:
+    """A circle centred at ``at`` (default: the target's centre) on the target's surface.
+
+    Without a target (Targetless) the disc lies on the highest surface under
+    ``at`` (at or below ``at``'s z when given).
+    """
+    settings = settings or TemplateSettings()
+    spec = template_spec(template)
+    if spec.kind != "circle":
+        raise InputError(f"template {spec.key!r} is a {spec.kind}, not a circle")
+    tb = _model(world, target, "--target") if target is not None else None
+    if at is None and tb is None:
+        raise InputError("a circle needs a main target (--target) or a centre (--at X,Y[,Z])")
+    if at is not None:
+        at = _xy(at, "--at")
+        cx, cy = at[0], at[1]
+    else:
+        cx, cy = tb.x, tb.y
+    if not (0.0 <= cx <= world.table[0] and 0.0 <= cy <= world.table[1]):
+        raise InputError(f"--at: ({cx:g}, {cy:g}) is off the {world.table[0]:g}x{world.table[1]:g} table")
+    if at is not None and len(at) == 3:
+        surface = float(world.surface_height([[cx, cy]], below=at[2])[0])
+        if not math.isfinite(surface):
+            raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
+    elif tb is not None:
+        surface = float(tb.z)
+    else:
+        surface = float(world.surface_height([[cx, cy]])[0])
+    return Placement(spec, surface, _band(surface, spec, "around"), "around",
+                     centre=(float(cx), float(cy)), lift=settings.centre_lift)
+
+
+def place_spray(world, template: str | TemplateSpec, *, user: str, aim=None, target: str | None = None,
+                angle: float | None = None, band: str = "up") -> Placement:
+    """A spray from ``user`` toward ``aim`` (x, y), or toward ``target``, or at ``angle`` degrees."""
+    spec = template_spec(template)
+    if spec.kind != "spray":
+        raise InputError(f"template {spec.key!r} is a {spec.kind}, not a spray")
+    if user is None:
+        raise InputError("a spray needs its user (--by ID)")
+    ub = _model(world, user, "--by")
+    if angle is None:
+        if aim is not None:
+            ax, ay = _xy(aim, "--aim")[:2]
+        elif target is not None:
+            tb = _model(world, target, "--target")
+            ax, ay = tb.x, tb.y
+        else:
+            raise InputError("a spray needs a direction: --aim X,Y or --target ID")
+        dx, dy = ax - ub.x, ay - ub.y
+        if math.hypot(dx, dy) < 1e-9:
+            raise InputError("--aim: the aim point is the user's own centre; give a direction")
+        angle = math.degrees(math.atan2(dy, dx))
+    angle = float(angle) % 360.0
+    a = math.radians(angle)
+    apex = (ub.x + ub.radius * math.cos(a), ub.y + ub.radius * math.sin(a))
+    return Placement(spec, float(ub.z), _band(float(ub.z), spec, band), band,
+                     user=user, apex=apex, angle=angle)
+
+
+# --------------------------------------------------------------------------- line of sight
+def _hitbox_lattice(cx, cy, z, r, h, rings: int = 16) -> np.ndarray:
+    """Points just inside a hitbox's surface: top and base discs, and side rings."""
+    a = np.arange(rings) * (2 * math.pi / rings)
+    ring = np.column_stack([np.cos(a), np.sin(a)])
+    rr = r * (1 - 1e-3)
+    pts = []
+    eps = min(1e-3, h * 0.25)
+    for f in (0.0, 0.25, 0.5, 0.75, 1.0):
+        zz = z + eps + (h - 2 * eps) * f
+        pts.append(np.column_stack([cx + rr * ring[:, 0], cy + rr * ring[:, 1], np.full(rings, zz)]))
+    half = ring[::2] * (rr * 0.5)
+    for zz in (z + eps, z + h - eps):
+        pts.append(np.column_stack([cx + half[:, 0], cy + half[:, 1], np.full(len(half), zz)]))
+        pts.append(np.array([[cx, cy, zz]]))
+    return np.vstack(pts)
+
+
+def points_see_hitboxes(world, origins: np.ndarray, model_ids: Sequence[str], *,
+                        models_block: bool = False, exclude: Iterable[str] = ()) -> np.ndarray:
+    """Batched LoS from points to hitboxes: (n, 3) origins, n model ids -> (n,) bool.
+
+    A pair has LoS when a segment from the origin to some point of the hitbox
+    (its axis at mid-height first; then a lattice on its surface) meets no
+    terrain (and, with ``models_block``, no other model outside ``exclude``).
+    One ray query per stage.
+    """
+    origins = np.asarray(origins, dtype=float).reshape(-1, 3)
+    n = len(origins)
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    hbs = [world.hitbox(m) for m in model_ids]
+    mid = np.array([[h.x, h.y, h.z + h.height / 2.0] for h in hbs])
+    excl = set(exclude)
+
+    def clear(o, e, owner):
+        ok = ~world.rays.occluded(o, e)
+        if models_block and ok.any():
+            idx = np.flatnonzero(ok)
+            ids = world.model_ids()
+            for m in set(owner[idx]):
+                sel = idx[owner[idx] == m]
+                blk = world.models_blocking(o[sel], e[sel], exclude=excl | {m})
+                ok[sel[blk >= 0]] = False
+        return ok
+
+    owner = np.asarray(list(model_ids), dtype=object)
+    out[:] = clear(origins, mid, owner)
+    todo = np.flatnonzero(~out)
+    if len(todo) == 0:
+        return out
+    lat = {}
+    o_list, e_list, pair = [], [], []
+    for i in todo:
+        m = model_ids[i]
+        if m not in lat:
+            h = hbs[i]
+            lat[m] = _hitbox_lattice(h.x, h.y, h.z, h.radius, h.height)
+        pts = lat[m]
+        o_list.append(np.broadcast_to(origins[i], pts.shape))
+        e_list.append(pts)
+        pair.append(np.full(len(pts), i))
+    o = np.vstack(o_list)
+    e = np.vstack(e_list)
+    p = np.concatenate(pair)
+    ok = clear(o, e, owner[p])
+    seen = np.zeros(n, dtype=bool)
+    np.logical_or.at(seen, p, ok)
+    out[todo] = seen[todo]
+    return out
+
+
+def _sight():
+    try:
+        from engine import sight
+    except ImportError:
+        return None
+    return sight
+
+
+def _los_from_point(world, origin, mid: str, *, settings: TemplateSettings, exclude: set[str]) -> bool:
+    sight = _sight()
+    if sight is not None and hasattr(sight, "point_los"):
+        ok, _frac = sight.point_los(world, np.asarray(origin, dtype=float), mid,
+                                    exclude=tuple(sorted(exclude)), settings=settings.los_settings)
+        return bool(ok)
+    return bool(points_see_hitboxes(world, np.asarray(origin, dtype=float)[None], [mid],
+                                    models_block=settings.models_block, exclude=exclude)[0])
+
+
+def _los_from_user(world, user: str, mid: str, *, settings: TemplateSettings, exclude: set[str]) -> bool:
+    """The user's LoS to a model (the spray rule: LoS from the attacker to each model)."""
+    sight = _sight()
+    if sight is not None and hasattr(sight, "los"):
+        import inspect
+        params = inspect.signature(sight.los).parameters
+        kw = {}
+        if "exclude" in params:
+            kw["exclude"] = tuple(sorted(exclude))
+        if "settings" in params and settings.los_settings is not None:
+            kw["settings"] = settings.los_settings
+        return bool(sight.los(world, user, mid, **kw).los)
+    ub = world.hitbox(user)
+    pts = _hitbox_lattice(ub.x, ub.y, ub.z, ub.radius, ub.height, rings=8)
+    return bool(points_see_hitboxes(world, pts, [mid] * len(pts), models_block=settings.models_block,
+                                    exclude=exclude | {user}).any())
+
+
+def _los_exclusions(world, placement: Placement, settings: TemplateSettings) -> set[str]:
+    """Models that do not block this template's LoS."""
+    if not settings.models_block:
+        return set(world.model_ids())
+    excl = set()
+    if placement.user:
+        excl.add(placement.user)
+    if placement.kind == "circle":   # a model whose hitbox holds the centre point cannot hide it
+        ox, oy, oz = placement.origin
+        for mid in world.model_ids():
+            h = world.hitbox(mid)
+            if math.hypot(h.x - ox, h.y - oy) <= h.radius and h.z <= oz <= h.top:
+                excl.add(mid)
+    return excl
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class TemplateHit:
+    id: str
+    side: str
+    covered_fraction: float      # the largest fraction of its base under any one template
+    full: bool                   # its whole base under one template
+    in_band: bool
+    los_from_origin: bool
+    count: int                   # how many templates hit it
+    templates: tuple[int, ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        return not self.full
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "side": self.side, "covered_fraction": round(self.covered_fraction, 4),
+                "coverage": "full" if self.full else "partial", "in_band": self.in_band,
+                "los_from_origin": self.los_from_origin, "count": self.count,
+                "templates": list(self.templates)}
+
+
+@dataclass(frozen=True)
+class TemplateMiss:
+    id: str
+    side: str
+    why: str
+    covered_fraction: float = 0.0
+    in_band: bool | None = None
+    los_from_origin: bool | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "side": self.side, "why": self.why,
+                "covered_fraction": round(self.covered_fraction, 4), "in_band": self.in_band,
+                "los_from_origin": self.los_from_origin}
+
+
+@dataclass(frozen=True)
+class TemplateResult:
+    """The verdict on one or several templates (STK > 1) placed together."""
+    template: str
+    legal: bool
+    reason: str
+    target: str | None
+    user: str | None
+    target_fully_covered: bool | None      # None when Targetless
+    affected: tuple[TemplateHit, ...]
+    not_affected: tuple[TemplateMiss, ...]
+    placements: tuple[Placement, ...]
+    outlines: tuple[tuple[tuple[float, float], ...], ...]
+    search: dict | None = None
+
+    @property
+    def targetless(self) -> bool:
+        return self.target is None
+
+    @property
+    def outline(self) -> tuple[tuple[float, float], ...]:
+        return self.outlines[0]
+
+    @property
+    def origin(self) -> tuple[float, float, float]:
+        return self.placements[0].origin
+
+    @property
+    def count(self) -> int:
+        return len(self.placements)
+
+    def hit(self, mid: str) -> TemplateHit | None:
+        return next((h for h in self.affected if h.id == mid), None)
+
+    def miss(self, mid: str) -> TemplateMiss | None:
+        return next((m for m in self.not_affected if m.id == mid), None)
+
+    def to_json(self) -> dict:
+        d = {"template": self.template, "legal": self.legal, "reason": self.reason,
+             "target": self.target, "user": self.user, "targetless": self.targetless,
+             "target_fully_covered": self.target_fully_covered, "count": self.count,
+             "affected": [h.to_json() for h in self.affected],
+             "not_affected": [m.to_json() for m in self.not_affected],
+             "origin": [round(v, 4) for v in self.origin],
+             "outline": [[round(x, 4), round(y, 4)] for x, y in self.outline],
+             "placements": [p.to_json() for p in self.placements]}
+        if self.count > 1:
+            d["outlines"] = [[[round(x, 4), round(y, 4)] for x, y in o] for o in self.outlines]
+            d["origins"] = [[round(v, 4) for v in p.origin] for p in self.placements]
+        if self.search is not None:
+            d["search"] = self.search
+        return d
+
+
+@dataclass
+class _Assessment:
+    ids: list[str]
+    sdf: np.ndarray          # distance from the base centre to the outline
+    touching: np.ndarray
+    full: np.ndarray
+    fraction: np.ndarray
+    in_band: np.ndarray
+    gap: np.ndarray          # vertical distance from the band to the hitbox (0 inside)
+    los: dict[str, bool]
+
+
+def _in_band(z, top, band, settings: TemplateSettings) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = band
+    tol = settings.contact_tol
+    if settings.band_test == "base":
+        gap = np.maximum(0.0, np.maximum(lo - z, z - hi))
+    else:
+        gap = np.maximum(0.0, np.maximum(lo - top, z - hi))
+    return gap <= tol, gap
+
+
+def _assess(world, pl: Placement, settings: TemplateSettings, *, user: str | None,
+            need_los: Iterable[str] = ()) -> _Assessment:
+    ids, centers, radii, heights = world.model_arrays()
+    tol = settings.contact_tol
+    sdf = pl.sdf(centers[:, :2]) if len(ids) else np.zeros(0)
+    touching = sdf - radii <= tol
+    full = sdf + radii <= tol
+    in_band, gap = _in_band(centers[:, 2], centers[:, 2] + heights, pl.band, settings)
+    frac = np.zeros(len(ids))
+    if touching.any():
+        if pl.kind == "circle":
+            d = np.linalg.norm(centers[:, :2] - np.asarray(pl.centre), axis=1)
+            frac[touching] = lens_fraction(d[touching], pl.spec.radius, radii[touching])
+        else:
+            import shapely
+            poly = pl.polygon(settings.outline_segments)
+            q = max(4, settings.outline_segments // 4)
+            idx = np.flatnonzero(touching)
+            discs = shapely.buffer(shapely.points(centers[idx, :2]), radii[idx], quad_segs=q)
+            inter = shapely.area(shapely.intersection(discs, poly))
+            frac[idx] = np.clip(inter / shapely.area(discs), 0.0, 1.0)
+        frac[full] = 1.0
+    los: dict[str, bool] = {}
+    excl = _los_exclusions(world, pl, settings)
+    want = {ids[i] for i in np.flatnonzero(touching & in_band)} | set(need_los)
+    for mid in ids:
+        if mid not in want or mid == user:
+            continue
+        if pl.kind == "circle":
+            los[mid] = _los_from_point(world, pl.origin, mid, settings=settings, exclude=excl)
+        else:
+            los[mid] = _los_from_user(world, pl.user, mid, settings=settings, exclude=excl)
+    return _Assessment(ids, sdf, touching, full, frac, in_band, gap, los)
+
+
+def _fmt(v: float) -> str:
+    return f'{v:.2f}"'
+
+
+def _front_arc_ok(world, pl: Placement) -> bool:
+    ub = world.hitbox(pl.user)
+    traits = {t.lower() for t in ub.traits} | {s.lower() for s in ub.states}
+    if traits & _ALL_ROUND_TRAITS:
+        return True
+    diff = (pl.angle - ub.facing + 180.0) % 360.0 - 180.0
+    return abs(diff) <= 90.0 + 1e-6
+
+
+def evaluate(world, placements: Placement | Sequence[Placement], *, target: str | None = None,
+             user: str | None = None, settings: TemplateSettings | None = None,
+             search: dict | None = None) -> TemplateResult:
+    """Coverage, band, LoS and legality of one or several templates.
+
+    ``target`` is the main target (None: Targetless); ``user`` is never affected.
+    """
+    settings = settings or TemplateSettings()
+    if isinstance(placements, Placement):
+        placements = [placements]
+    placements = list(placements)
+    if not placements:
+        raise InputError("--count: at least one template")
+    if target is not None:
+        _model(world, target, "--target")
+    if user is not None:
+        _model(world, user, "--by")
+    spec = placements[0].spec
+    reasons: list[str] = []
+    ids = world.model_ids()
+    side = {m: world.hitbox(m).side for m in ids}
+    n_hits = {m: [] for m in ids}
+    best_frac = {m: 0.0 for m in ids}
+    full_any = {m: False for m in ids}
+    last: dict[str, tuple] = {}
+    target_full: bool | None = None if target is None else True
+    for k, pl in enumerate(placements):
+        tag = f"template {k + 1}: " if len(placements) > 1 else ""
+        a = _assess(world, pl, settings, user=user, need_los=[target] if target and target != user else [])
+        if pl.kind == "spray" and settings.front_arc and not _front_arc_ok(world, pl):
+            reasons.append(f"{tag}the spray points into {pl.user}'s back arc "
+                           f"(aim {pl.angle:.1f} deg, facing {world.hitbox(pl.user).facing:.1f} deg)")
+        if target is not None:
+            i = ids.index(target)
+            if target == user:
+                reasons.append(f"{tag}the user cannot be its own main target")
+            if not a.full[i]:
+                target_full = False
+                reasons.append(f"{tag}main target {target} is not fully covered: "
+                               f"{a.fraction[i] * 100:.0f}% of its base is under the template, "
+                               f"its edge is {_fmt(a.sdf[i] + world.hitbox(target).radius)} outside")
+            elif not a.in_band[i]:
+                target_full = False
+                reasons.append(f"{tag}main target {target} is out of the template's height band "
+                               f"({_fmt(a.gap[i])} beyond it)")
+            elif target != user and not a.los.get(target, False):
+                reasons.append(f"{tag}main target {target} has no LoS from the template's "
+                               f"{'centre' if pl.kind == 'circle' else 'user'}")
+        for i, mid in enumerate(ids):
+            if mid == user:
+                continue
+            hit = bool(a.touching[i] and a.in_band[i] and a.los.get(mid, False))
+            if hit:
+                n_hits[mid].append(k)
+                best_frac[mid] = max(best_frac[mid], float(a.fraction[i]))
+                full_any[mid] = full_any[mid] or bool(a.full[i])
+            last.setdefault(mid, [])
+            last[mid].append((a, i, pl))
+    affected, missed = [], []
+    for mid in ids:
+        hb = world.hitbox(mid)
+        if mid == user:
+            missed.append(TemplateMiss(mid, side[mid], "the user of the template is never affected"))
+            continue
+        if n_hits[mid]:
+            k0 = n_hits[mid][0]
+            a, i, _pl = last[mid][k0]
+            affected.append(TemplateHit(mid, side[mid], best_frac[mid], full_any[mid], True, True,
+                                        len(n_hits[mid]), tuple(n_hits[mid])))
+            continue
+        # the reason from the template that came closest
+        a, i, pl = min(last[mid], key=lambda t: (not t[0].touching[t[1]], not t[0].in_band[t[1]],
+                                                   float(t[0].sdf[t[1]])))
+        if not a.touching[i]:
+            why = f"outside the template ({_fmt(a.sdf[i] - hb.radius)} from its edge)"
+        elif not a.in_band[i]:
+            lo, hi = pl.band
+            where = "above" if hb.z > hi else "below"
+            why = (f"out of the height band: {_fmt(a.gap[i])} {where} it "
+                   f"(band z {lo:.2f} to {hi:.2f}, base at z {hb.z:.2f})")
+        else:
+            why = ("no LoS from the template's centre" if pl.kind == "circle"
+                   else f"no LoS from {pl.user}")
+        missed.append(TemplateMiss(mid, side[mid], why, float(a.fraction[i]), bool(a.in_band[i]),
+                                   a.los.get(mid)))
+    outlines = tuple(tuple((float(x), float(y)) for x, y in pl.polygon(settings.outline_segments).exterior.coords)
+                     for pl in placements)
+    return TemplateResult(spec.key, not reasons, "; ".join(reasons), target, user, target_full,
+                          tuple(affected), tuple(missed), tuple(placements), outlines, search)
+
+
+def template(world, kind: str, *, user: str | None = None, target: str | None = None,
+             at=None, aim=None, band: str = "up", count: int = 1,
+             settings: TemplateSettings | None = None) -> TemplateResult:
+    """The one-call form (the Geometry protocol): place ``count`` templates and judge them.
+
+    ``at`` and ``aim`` may each be one point or a list of points, one per
+    template (the last one repeats when fewer are given).
+    """
+    settings = settings or TemplateSettings()
+    spec = template_spec(kind)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise InputError(f"--count: expected a whole number >= 1, got {count!r}")
+    if band not in ("up", "down", "both"):
+        raise InputError(f"--band: {band!r} is not one of up, down")
+
+    def per(value, k):
+        if value is None:
+            return None
+        if len(value) and isinstance(value[0], (list, tuple, np.ndarray)):
+            return value[min(k, len(value) - 1)]
+        return value
+
+    placements = []
+    for k in range(count):
+        if spec.kind == "circle":
+            placements.append(place_circle(world, spec, target=target, at=per(at, k), settings=settings))
+        else:
+            placements.append(place_spray(world, spec, user=user, aim=per(aim, k), target=target, band=band))
+    return evaluate(world, placements, target=target, user=user, settings=settings)
+
+
+# --------------------------------------------------------------------------- placement search
+def _score(hit: np.ndarray, enemy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (hit & enemy[None]).sum(1), (hit & ~enemy[None]).sum(1)
+
+
+def best_placement(world, kind: str, *, user: str, target: str, band: str | None = None,
+                   count: int = 1, settings: TemplateSettings | None = None) -> TemplateResult:
+    """The placement that fully covers ``target`` and hits the most enemies, then the fewest allies.
+
+    Enemies are the models of any side other than the user's. Ties go to the
+    placement that puts the target's base deepest inside the template. With
+    ``count`` > 1 every template goes to the same best spot (each is judged
+    on its own, so the best spot for one is the best for each). For a spray,
+    ``band`` None tries up and down. The result's ``search`` holds the number
+    of candidates, the time, and the estimated score.
+    """
+    settings = settings or TemplateSettings()
+    spec = template_spec(kind)
+    ub = _model(world, user, "--by")
+    tb = _model(world, target, "--target")
+    if target == user:
+        raise InputError("--target: the user cannot be its own main target")
+    t0 = time.perf_counter()
+    ids, centers, radii, heights = world.model_arrays()
+    side = np.array([world.hitbox(m).side for m in ids])
+    enemy = side != ub.side
+    live = np.array([not (world.hitbox(m).states & _GONE_STATES) for m in ids])
+    others = np.array([m != user for m in ids]) & live
+    ti = ids.index(target)
+    tol = settings.contact_tol
+    tops = centers[:, 2] + heights
+
+    cands: list[tuple[tuple, Placement]] = []
+    n_cand = 0
+    if spec.kind == "circle":
+        rho = spec.radius - tb.radius
+        if rho < -tol:
+            res = evaluate(world, place_circle(world, spec, target=target, settings=settings),
+                           target=target, user=user, settings=settings)
+            return replace(res, search={"candidates": 0, "feasible": 0,
+                                        "ms": round((time.perf_counter() - t0) * 1e3, 2),
+                                        "note": "the template is smaller than the target's base"})
+        rho = max(rho, 0.0) * (1 - 1e-9)
+        step = settings.search_step
+        g = np.arange(-rho, rho + step / 2, step)
+        gx, gy = np.meshgrid(g, g)
+        grid = np.column_stack([gx.ravel(), gy.ravel()])
+        grid = grid[np.hypot(grid[:, 0], grid[:, 1]) <= rho]
+        ang = np.arange(settings.search_ring) * (2 * math.pi / settings.search_ring)
+        ring = rho * np.column_stack([np.cos(ang), np.sin(ang)])
+        offs = np.vstack([[0.0, 0.0], grid, ring])
+        cxy = np.array([tb.x, tb.y]) + offs
+        inside = (cxy[:, 0] >= 0) & (cxy[:, 0] <= world.table[0]) & (cxy[:, 1] >= 0) & (cxy[:, 1] <= world.table[1])
+        cxy, offs = cxy[inside], offs[inside]
+        n_cand = len(cxy)
+        surface = float(tb.z)
+        bandz = _band(surface, spec, "around")
+        in_band, _ = _in_band(centers[:, 2], tops, bandz, settings)
+        d = np.linalg.norm(cxy[:, None, :] - centers[None, :, :2], axis=2)
+        touch = d - spec.radius - radii[None] <= tol
+        geo = touch & (in_band & others)[None]
+        # LoS from each candidate centre to each model it touches: one batched query
+        pc, pm = np.nonzero(geo)
+        origins = np.column_stack([cxy[pc], np.full(len(pc), surface + settings.centre_lift)])
+        excl = set(ids) if not settings.models_block else {user}
+        vis = points_see_hitboxes(world, origins, [ids[j] for j in pm],
+                                  models_block=settings.models_block, exclude=excl)
+        hit = np.zeros_like(geo)
+        hit[pc[vis], pm[vis]] = True
+        en, al = _score(hit, enemy)
+        depth = rho - np.hypot(offs[:, 0], offs[:, 1])
+        order = np.lexsort((-depth, al, -en))
+        est = {"enemies": int(en[order[0]]), "allies": int(al[order[0]])} if n_cand else {}
+        seen = set()
+        for j in order:
+            key = tuple(np.flatnonzero(hit[j]))
+            if key in seen:
+                continue
+            seen.add(key)
+            pl = Placement(spec, surface, bandz, "around", centre=(float(cxy[j, 0]), float(cxy[j, 1])),
+                           lift=settings.centre_lift)
+            cands.append(((int(en[j]), int(al[j])), pl))
+            if len(cands) >= settings.search_verify:
+                break
+        feasible = n_cand
+    else:
+        choices = [band] if band else ["up", "down"]
+        step = settings.search_angle_step
+        angles = np.arange(0.0, 360.0, step)
+        to_t = math.degrees(math.atan2(tb.y - ub.y, tb.x - ub.x)) % 360.0
+        angles = np.concatenate([[to_t], angles])
+        apex = np.column_stack([ub.x + ub.radius * np.cos(np.radians(angles)),
+                                ub.y + ub.radius * np.sin(np.radians(angles))])
+        sdf = teardrop_sdf(centers[None, :, :2], apex[:, None, :], angles[:, None],
+                           spec.length, spec.narrow, spec.wide)          # (n_angles, m)
+        touch = sdf - radii[None] <= tol
+        ok = sdf[:, ti] + tb.radius <= tol
+        if settings.front_arc and not ({t.lower() for t in ub.traits} & _ALL_ROUND_TRAITS):
+            diff = (angles - ub.facing + 180.0) % 360.0 - 180.0
+            ok &= np.abs(diff) <= 90.0 + 1e-6
+        n_cand = len(angles) * len(choices)
+        feasible = int(ok.sum()) * len(choices)
+        # LoS from the user does not depend on the aim: once per model
+        maybe = np.flatnonzero((touch[ok].any(0) if ok.any() else np.zeros(len(ids), bool)) & others)
+        excl = set(ids) if not settings.models_block else {user}
+        los = np.zeros(len(ids), dtype=bool)
+        for j in maybe:
+            los[j] = _los_from_user(world, user, ids[j], settings=settings, exclude=excl)
+        best_est = None
+        scored = []
+        for ch in choices:
+            bandz = _band(float(ub.z), spec, ch)
+            in_band, _ = _in_band(centers[:, 2], tops, bandz, settings)
+            if not in_band[ti]:
+                continue
+            hit = touch & (in_band & others & los)[None]
+            en, al = _score(hit, enemy)
+            depth = -(sdf[:, ti] + tb.radius)
+            for j in np.flatnonzero(ok):
+                scored.append(((int(en[j]), -int(al[j]), float(depth[j])), ch, j, tuple(np.flatnonzero(hit[j]))))
+        scored.sort(key=lambda s: s[0], reverse=True)
+        seen = set()
+        for sc, ch, j, key in scored:
+            if (ch, key) in seen:
+                continue
+            seen.add((ch, key))
+            pl = place_spray(world, spec, user=user, angle=float(angles[j]), band=ch)
+            cands.append(((sc[0], -sc[1]), pl))
+            if best_est is None:
+                best_est = {"enemies": sc[0], "allies": -sc[1]}
+            if len(cands) >= settings.search_verify:
+                break
+        est = best_est or {}
+    search = {"candidates": int(n_cand), "feasible": int(feasible), "estimate": est}
+    if not cands:
+        pl = (place_circle(world, spec, target=target, settings=settings) if spec.kind == "circle"
+              else place_spray(world, spec, user=user, target=target, band=band or "up"))
+        search["ms"] = round((time.perf_counter() - t0) * 1e3, 2)
+        search["note"] = "no placement covers the main target fully"
+        return evaluate(world, [pl] * count, target=target, user=user, settings=settings, search=search)
+    best = None
+    for est_score, pl in cands:
+        res = evaluate(world, pl, target=target, user=user, settings=settings)
+        if not res.legal:
+            continue
+        en_ = sum(1 for h in res.affected if enemy[ids.index(h.id)])
+        al_ = len(res.affected) - en_
+        sc = (en_, -al_)
+        if best is None or sc > best[0]:
+            best = (sc, pl)
+        if sc >= (est_score[0], -est_score[1]):
+            break
+    if best is None:
+        best = (None, cands[0][1])
+    search["ms"] = round((time.perf_counter() - t0) * 1e3, 2)
+    return evaluate(world, [best[1]] * count, target=target, user=user, settings=settings, search=search)
