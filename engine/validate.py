@@ -409,6 +409,7 @@ class Checker:
 EPS_SURFACE = 0.02       # inches: a hitbox may touch a surface (stand on it, lean on a wall)
 FLOAT_TOLERANCE = 0.05   # inches: a model whose base is higher than this above its support floats
 OVERLAP_TOLERANCE = 1e-3 # inches: hitboxes closer than this are touching, not overlapping
+WALKABLE_MIN_NZ = 0.5    # a surface a model may stand on (as engine.world): slopes up to 60 degrees
 
 
 def hitbox_samples(x: float, y: float, z: float, radius: float, height: float,
@@ -450,6 +451,12 @@ def hitbox_samples(x: float, y: float, z: float, radius: float, height: float,
             starts.append((x + r * math.cos(a0), y + r * math.sin(a0), zz))
             ends.append((x + r * math.cos(a1), y + r * math.sin(a1), zz))
     return np.asarray(starts, float), np.asarray(ends, float)
+
+
+def _piece_name(pieces, index: int) -> str:
+    if 0 <= index < len(pieces) and pieces[index].id != "table":
+        return pieces[index].id
+    return "the table"
 
 
 def check_placement(world: "World") -> list[Problem]:
@@ -526,6 +533,18 @@ def check_placement(world: "World") -> list[Problem]:
         dist = np.asarray(dist, float)
         tri = np.asarray(tri, int)
         hit = (tri >= 0) & (dist <= length)
+        # a base on a slope: the walkable surface it stands on rises under the
+        # uphill half of the base by up to radius * tan(slope); that is not "inside"
+        normals = np.asarray(world.terrain.face_normals)
+        if hit.any():
+            nz = normals[np.maximum(tri, 0), 2]
+            hit_z = s[:, 2] + dirs[:, 2] * np.where(hit, dist, 0.0)
+            base_z = np.array([float(hb.z) for hb in boxes])[owner]
+            radius = np.array([float(hb.radius) for hb in boxes])[owner]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rise = radius * np.sqrt(np.maximum(0.0, 1 - nz * nz)) / np.maximum(nz, 1e-9)
+            standing = (nz >= WALKABLE_MIN_NZ) & (hit_z <= base_z + rise + 2 * EPS_SURFACE)
+            hit &= ~standing
         # wholly inside a solid: the first surface straight up (and down, and
         # sideways) from the hitbox centre faces away from the ray
         centres = np.array([(float(hb.x), float(hb.y), float(hb.z) + float(hb.height) / 2) for hb in boxes])
@@ -534,7 +553,6 @@ def check_placement(world: "World") -> list[Problem]:
         pd = np.tile(probe_dirs, (len(boxes), 1))
         pdist, ptri = world.rays.first_hit(po, pd)
         ptri = np.asarray(ptri, int)
-        normals = np.asarray(world.terrain.face_normals)
         facing_away = np.zeros(len(ptri), bool)
         okp = ptri >= 0
         facing_away[okp] = np.einsum("ij,ij->i", normals[ptri[okp]], pd[okp]) > 1e-6
@@ -549,12 +567,12 @@ def check_placement(world: "World") -> list[Problem]:
             if mine.any():
                 for t in tri[mine]:
                     pi = int(tri_piece[t])
-                    name = pieces[pi].id if 0 <= pi < len(pieces) else "the table"
+                    name = _piece_name(pieces, pi)
                     if name not in names:
                         names.append(name)
             elif facing_away[k].sum() >= 3:
                 for pi in pieces_of_probe[k][facing_away[k]]:
-                    name = pieces[int(pi)].id if 0 <= pi < len(pieces) else "the table"
+                    name = _piece_name(pieces, int(pi))
                     if name not in names:
                         names.append(name)
             if names:
@@ -562,15 +580,15 @@ def check_placement(world: "World") -> list[Problem]:
                 quoted = ", ".join(f"'{n}'" if n != "the table" else n for n in names[:3])
                 problems.append(Problem(f, ln, p, f"model '{hb.id}' is inside terrain: its hitbox intersects {quoted}"))
                 continue
-            # 4. floating (only when the scene gave z; else the World put it down)
+            # 4. floating: the scene gave z, and the World found no support there
             spec = hb.spec
             given_z = spec.at[2] if spec is not None and len(spec.at) > 2 else None
             if given_z is None or "Flying" in hb.states:
                 continue
-            support = float(world.stand_z(float(hb.x), float(hb.y), float(hb.radius), near_z=float(hb.z) + 0.05))
-            if float(hb.z) - support > FLOAT_TOLERANCE:
+            if float(given_z) - float(hb.z) > FLOAT_TOLERANCE:
                 f, ln, p = where(hb, "at")
                 problems.append(Problem(f, ln, p, (
-                    f"model '{hb.id}' floats: its base is at z {float(hb.z):.2f} but the surface under it is at "
-                    f"z {support:.2f} (leave z out to stand it on the surface, or give it the Flying state)")))
+                    f"model '{hb.id}' floats: the scene puts its base at z {float(given_z):.2f} but the highest "
+                    f"surface under it is at z {float(hb.z):.2f} (leave z out to stand it there, "
+                    f"or give it the Flying state)")))
     return problems

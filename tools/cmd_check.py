@@ -1,0 +1,141 @@
+"""``eldfall check SCENE``: validate a scene and print a summary.
+
+Valid: exit 0 and a short summary (table, terrain by shape, models by side
+with size, hitbox height and z). Invalid: exit 2 and one line per problem,
+``file:line: key.path: what is wrong``, never a traceback. Warnings (e.g. a
+mesh that is not watertight) are printed in both cases and do not fail.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+
+from engine.errors import InputError, Problem
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("--models-dir", default=None,
+                        help="where party#name profiles are looked up (default: the repository's models/)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _world(scene):
+    """Build the World; anything unexpected becomes a Problem, not a traceback."""
+    from engine.world import World
+    try:
+        return World(scene)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
+        raise InputError(Problem(scene.path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+
+
+def check(path: str, models_dir: str | None = None):
+    """Load, build and check a scene: ``(world, warnings)`` or ``InputError``."""
+    from engine.scene import load_scene
+    from engine.validate import check_placement
+
+    scene = load_scene(path, models_dir=models_dir)
+    world = _world(scene)
+    try:
+        problems = check_placement(world)
+    except Exception as exc:  # noqa: BLE001
+        problems = [Problem(scene.path, None, "", f"cannot check placement: {type(exc).__name__}: {exc}")]
+    if problems:
+        for w in scene.warnings:
+            print(w, file=sys.stderr)
+        raise InputError(problems)
+    return world, list(scene.warnings)
+
+
+def summary(world) -> dict:
+    from engine.units import mm
+    scene = world.scene
+    shapes = Counter(t.shape for t in scene.terrain)
+    areas = [t for t in scene.terrain if "area" in t.tags]
+    out = {
+        "scene": scene.path,
+        "name": scene.name,
+        "games": list(scene.games),
+        "sha256": scene.sha256,
+        "table": list(scene.table),
+        "terrain": {
+            "pieces": len(scene.terrain),
+            "shapes": dict(shapes),
+            "areas": {t.id: sorted(t.tags - {"area"}) for t in areas},
+            "ladders": [t.id for t in scene.terrain if "ladder" in t.tags],
+        },
+        "deployment": {k: [list(a), list(b)] for k, (a, b) in scene.deployment.items()},
+        "models": [],
+        "warnings": [str(w) for w in scene.warnings],
+    }
+    for mid in world.model_ids():
+        hb = world.hitbox(mid)
+        spec = hb.spec
+        out["models"].append({
+            "id": mid, "side": hb.side, "size": spec.size if spec else None,
+            "base_in": round(2 * float(hb.radius), 3), "height_in": round(float(hb.height), 3),
+            "full_height_in": round(float(hb.full_height), 3),
+            "x": round(float(hb.x), 3), "y": round(float(hb.y), 3), "z": round(float(hb.z), 3) + 0.0,
+            "facing": round(float(hb.facing), 1), "states": sorted(hb.states),
+            "profile": spec.profile.ref if spec and spec.profile else None,
+            "leader": bool(spec.leader) if spec else False,
+        })
+    return out
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+def render(info: dict) -> str:
+    lines = []
+    title = f' "{info["name"]}"' if info["name"] else ""
+    lines.append(f'{info["scene"]}: valid{title} ({", ".join(info["games"])})')
+    w, d = info["table"]
+    lines.append(f"table: {_fmt(w)} x {_fmt(d)} in")
+    t = info["terrain"]
+    shapes = ", ".join(f"{n} {s}" for s, n in sorted(t["shapes"].items(), key=lambda kv: (-kv[1], kv[0])))
+    lines.append(f'terrain: {t["pieces"]} pieces' + (f": {shapes}" if shapes else ""))
+    if t["areas"]:
+        lines.append("  areas: " + ", ".join(f"{k} ({', '.join(v) or 'no environment'})" for k, v in t["areas"].items()))
+    if t["ladders"]:
+        lines.append("  ladders: " + ", ".join(t["ladders"]))
+    sides: dict[str, list[dict]] = {}
+    for m in info["models"]:
+        sides.setdefault(m["side"], []).append(m)
+    lines.append(f'models: {len(info["models"])}' + (
+        " (" + ", ".join(f"{s} {len(ms)}" for s, ms in sides.items()) + ")" if sides else ""))
+    width = max((len(m["id"]) for m in info["models"]), default=0)
+    for side, ms in sides.items():
+        dep = info["deployment"].get(side)
+        zone = f", deploys x {_fmt(dep[0][0])}-{_fmt(dep[1][0])} y {_fmt(dep[0][1])}-{_fmt(dep[1][1])}" if dep else ""
+        lines.append(f"  {side}{zone}:")
+        for m in ms:
+            size = m["size"] or "-"
+            extra = []
+            if m["states"]:
+                extra.append(",".join(m["states"]))
+            if abs(m["height_in"] - m["full_height_in"]) > 1e-9:
+                extra.append(f'{m["full_height_in"]:.2f}" standing')
+            if m["profile"]:
+                extra.append(m["profile"])
+            if m["leader"]:
+                extra.append("Leader")
+            lines.append(f'    {m["id"]:<{width}}  {size:<1}  base {m["base_in"]:.2f}"  height {m["height_in"]:.2f}"  '
+                          f'z {m["z"]:.2f}' + (f"  ({'; '.join(extra)})" if extra else ""))
+    for wline in info["warnings"]:
+        lines.append(wline)
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    world, _ = check(args.scene, args.models_dir)
+    info = summary(world)
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        print(render(info))
+    return 0
