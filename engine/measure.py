@@ -1,0 +1,234 @@
+"""Measuring: distance, reach and range bands, awareness and aura, engagement.
+
+All in inches, 3D, between the closest points of the hitboxes (p.18-19).
+
+* Reach (p.24) is measured from anywhere on the hitbox; RCH 0 means base
+  contact only.
+* A ranged weapon's bands are ``((min, max, acc_mod), ...)`` ascending. The
+  printed bands leave gaps between whole inches ("0-20", "21-40"); a measured
+  20.4" lies in the second band: band k covers (max of band k-1, max of band
+  k]. Below the first band's min (a minimum range) or past the last max: out
+  of range.
+* Awareness (p.22): AG inches from the edge of the base, +3" with Acute
+  Senses; the other hitbox inside or touching. Casting Aura = Awareness.
+* Engaged (States, "Engaged"): within the Melee Weapon Reach and LoS of an
+  enemy. Crouched, Incapacitated, Petrified and Dead models engage nobody.
+
+    >>> engagements(world)            # [(engager, engaged), ...]
+    >>> measure(world, "red-1", "blue-2").to_json()
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import InputError
+
+CONTACT_TOLERANCE = 1e-3
+# states of an enemy that cannot engage (seed: eldfall-states.txt, "Ceasing to be Engaged")
+NON_ENGAGING_STATES = frozenset({"Crouched", "Incapacitated", "Petrified", "Dead"})
+MELEE_KINDS = frozenset({"melee"})
+
+
+@dataclass(frozen=True)
+class WeaponReach:
+    """One weapon of A against B."""
+    name: str
+    kind: str
+    in_reach: bool
+    rch: float | None = None                         # melee: its reach
+    band: tuple[float, float] | None = None          # ranged: the band B lies in
+    modifier: int | None = None                      # ranged: ACC modifier of that band
+    why: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
+                "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why}
+
+    def describe(self) -> str:
+        if self.band is not None and self.in_reach:
+            return f'{self.name}: in range, band {self.band[0]:g}-{self.band[1]:g}", ACC {self.modifier:+d}'
+        if self.rch is not None and self.in_reach:
+            return f'{self.name}: in reach (RCH {self.rch:g}")'
+        return f"{self.name}: {self.why}"
+
+
+def _band_bounds(bands) -> list[tuple[float, float, float, int]]:
+    """(lower exclusive-or-min, upper, printed min, modifier) per band."""
+    out = []
+    prev = None
+    for lo, hi, mod in bands:
+        start = float(lo) if prev is None else float(prev)
+        out.append((start, float(hi), float(lo), int(mod)))
+        prev = hi
+    return out
+
+
+def range_band(bands, distance: float) -> tuple[tuple[float, float], int] | None:
+    """The band ((printed min, max), ACC modifier) that ``distance`` falls in, or None.
+
+    The first band includes its min; each later band runs from the previous
+    band's max (exclusive) to its own max (inclusive).
+    """
+    d = float(distance)
+    for k, (start, hi, lo, mod) in enumerate(_band_bounds(bands)):
+        if k == 0 and d < start - CONTACT_TOLERANCE:
+            return None
+        if d <= hi + CONTACT_TOLERANCE:
+            return (lo, hi), mod
+    return None
+
+
+def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
+    """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``?"""
+    d = world.distance(a, b)
+    if weapon.bands:
+        found = range_band(weapon.bands, d)
+        if found is None:
+            first, last = weapon.bands[0], weapon.bands[-1]
+            if d < float(first[0]):
+                why = f'too close: {d:.2f}" is inside the minimum range of {float(first[0]):g}"'
+            else:
+                why = f'out of range: {d:.2f}" is beyond {float(last[1]):g}"'
+            return WeaponReach(weapon.name, weapon.kind, False, why=why)
+        (lo, hi), mod = found
+        return WeaponReach(weapon.name, weapon.kind, True, band=(lo, hi), modifier=mod,
+                           why=f'{d:.2f}" is in the {lo:g}-{hi:g}" band')
+    rch = float(weapon.rch)
+    ok = world.in_reach(a, b, rch)
+    if rch <= 0:
+        why = "in base contact" if ok else f'RCH 0 needs base contact; {d:.2f}" apart'
+    else:
+        why = f'{d:.2f}" <= RCH {rch:g}"' if ok else f'out of reach: {d:.2f}" > RCH {rch:g}"'
+    return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why)
+
+
+def _weapons(hb):
+    prof = hb.spec.profile if hb.spec is not None else None
+    return tuple(prof.weapons) if prof is not None else ()
+
+
+def melee_reach(world, mid: str) -> float | None:
+    """The longest reach of a model's melee weapons; None when it has none."""
+    rch = [float(w.rch) for w in _weapons(world.hitbox(mid)) if w.kind in MELEE_KINDS]
+    return max(rch) if rch else None
+
+
+def _fallback_los(world, viewer: str, target: str) -> bool:
+    """LoS without engine.sight: any lattice point to any lattice point, front arc, models block."""
+    from engine.templates import _hitbox_lattice, points_see_hitboxes
+    v, t = world.hitbox(viewer), world.hitbox(target)
+    if "vigilance" not in {x.lower() for x in v.traits}:
+        ahead = (t.x - v.x) * math.cos(math.radians(v.facing)) + (t.y - v.y) * math.sin(math.radians(v.facing))
+        if ahead < -t.radius:      # wholly behind the line across the base
+            return False
+    pts = _hitbox_lattice(v.x, v.y, v.z, v.radius, v.height, rings=8)
+    return bool(points_see_hitboxes(world, pts, [target] * len(pts), models_block=True,
+                                    exclude={viewer, target}).any())
+
+
+def has_los(world, viewer: str, target: str) -> bool:
+    """The viewer's LoS to the target by the rulebook (engine.sight)."""
+    if viewer == target:
+        return True
+    try:
+        from engine import sight
+    except ImportError:
+        return _fallback_los(world, viewer, target)
+    return bool(sight.los(world, viewer, target).los)
+
+
+def engages(world, engager: str, engaged: str) -> bool:
+    """``engager`` makes ``engaged`` Engaged: enemies, in its melee reach, with its LoS."""
+    e, m = world.hitbox(engager), world.hitbox(engaged)
+    if engager == engaged or e.side == m.side or e.states & NON_ENGAGING_STATES:
+        return False
+    rch = melee_reach(world, engager)
+    if rch is None or not world.in_reach(engager, engaged, rch):
+        return False
+    return has_los(world, engager, engaged)
+
+
+def engagements(world) -> list[tuple[str, str]]:
+    """Every (engager, engaged) pair on the table, in scene order.
+
+    The reach test runs vectorised over all pairs; LoS only for pairs in reach.
+    """
+    from engine.world import cylinder_distance
+    ids, centers, radii, heights = world.model_arrays()
+    if len(ids) < 2:
+        return []
+    hbs = [world.hitbox(m) for m in ids]
+    rch = np.array([np.nan if (melee_reach(world, m) is None or h.states & NON_ENGAGING_STATES)
+                    else melee_reach(world, m) for m, h in zip(ids, hbs)])
+    side = np.array([h.side for h in hbs])
+    d = cylinder_distance(centers[:, None, :], radii[:, None], heights[:, None],
+                          centers[None, :, :], radii[None, :], heights[None, :])
+    limit = np.where(np.nan_to_num(rch, nan=-1.0) <= 0, 0.0, np.nan_to_num(rch, nan=-1.0))[:, None]
+    near = (d <= limit + CONTACT_TOLERANCE) & ~np.isnan(rch)[:, None] & (side[:, None] != side[None, :])
+    out = []
+    for i, j in zip(*np.nonzero(near)):
+        if has_los(world, ids[i], ids[j]):
+            out.append((ids[i], ids[j]))
+    return out
+
+
+@dataclass(frozen=True)
+class Measurement:
+    a: str
+    b: str
+    distance: float
+    height_difference: float          # b's base z - a's
+    horizontal: float                 # between the base edges, seen from above (0 when overlapping)
+    base_contact: bool
+    awareness: float                  # A's Awareness radius (= its Casting Aura)
+    b_in_awareness: bool
+    a_in_b_awareness: bool
+    weapons: tuple[WeaponReach, ...]
+    a_engages_b: bool
+    b_engages_a: bool
+    los: bool | None
+
+    @property
+    def aura(self) -> float:
+        return self.awareness
+
+    @property
+    def b_in_aura(self) -> bool:
+        return self.b_in_awareness
+
+    def to_json(self) -> dict:
+        return {"a": self.a, "b": self.b, "distance": round(self.distance, 4),
+                "height_difference": round(self.height_difference, 4),
+                "horizontal": round(self.horizontal, 4), "base_contact": self.base_contact,
+                "awareness": self.awareness, "b_in_awareness": self.b_in_awareness,
+                "casting_aura": self.awareness, "b_in_aura": self.b_in_awareness,
+                "a_in_b_awareness": self.a_in_b_awareness, "los": self.los,
+                "weapons": [w.to_json() for w in self.weapons],
+                "engagement": {"a_engages_b": self.a_engages_b, "b_engages_a": self.b_engages_a}}
+
+
+def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
+    """Everything a referee measures between A and B.
+
+    ``weapon`` names one of A's weapons (default: all of them).
+    """
+    for mid in (a, b):
+        if mid not in world.models:
+            raise InputError(f"unknown model {mid!r} (known: {', '.join(world.model_ids())})")
+    ha, hb = world.hitbox(a), world.hitbox(b)
+    weapons = _weapons(ha)
+    if weapon is not None:
+        chosen = [w for w in weapons if w.name.lower() == weapon.lower()]
+        if not chosen:
+            names = ", ".join(w.name for w in weapons) or "none"
+            raise InputError(f"--weapon: {a} has no weapon {weapon!r} (its weapons: {names})")
+        weapons = tuple(chosen)
+    horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
+    return Measurement(
+        a, b, world.distance(a, b), world.height_difference(a, b), horiz,
+        world.base_contact(a, b), ha.awareness, world.in_awareness(a, b), world.in_awareness(b, a),
+        tuple(weapon_reach(world, a, b, w) for w in weapons),
+        engages(world, a, b), engages(world, b, a), has_los(world, a, b) if a != b else True)

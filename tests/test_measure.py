@@ -1,0 +1,136 @@
+"""Measuring against hand-computed geometry: distance, reach and range bands,
+awareness and aura, engagement for the whole table."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import measure as M
+from engine.errors import InputError
+from engine.scene import ModelSpec, Profile, Scene, TerrainSpec, Weapon
+from engine.units import mm
+from engine.world import World
+
+R_M = mm(32) / 2
+H_M = mm(45)
+
+SWORD = Weapon("Sword", "melee", rch=1.0, pw=8)
+FISTS = Weapon("Fists", "melee", rch=0.0, pw=4)
+PIKE = Weapon("Pike", "melee", rch=2.0, pw=9)
+BOW = Weapon("Bow", "ranged", pw=10, bands=((0, 12, 0), (13, 24, -3), (25, 36, -6)))
+XBOW = Weapon("Crossbow", "ranged", pw=12, bands=((4, 16, 0), (17, 30, -4)))
+
+
+def prof(name, weapons, traits=(), ag=6):
+    return Profile(f"test#{name}", name, {"AG": ag, "STA": 2, "SPD": 5}, "M", traits=tuple(traits),
+                   weapons=tuple(weapons))
+
+
+def model(mid, side, x, y, weapons=(), traits=(), ag=6, facing=0.0, states=(), z=None):
+    p = prof(mid, weapons, traits, ag)
+    return ModelSpec(mid, side, 32, 45, (x, y, z), facing=facing, profile=p, stats=dict(p.stats),
+                     states=tuple(states))
+
+
+def world(models, terrain=()):
+    return World(Scene("", (36, 36), tuple(terrain), tuple(models)))
+
+
+def test_distance_height_and_base_contact():
+    w = world([model("a", "red", 10, 10), model("b", "blue", 13, 10), model("c", "blue", 10 + 2 * R_M, 10 + 0.0)],
+              [TerrainSpec("roof", "box", (13, 16, 0), size=(2, 2, 3))])
+    m = M.measure(w, "a", "b")
+    assert m.distance == pytest.approx(3 - 2 * R_M, abs=1e-6)
+    assert m.horizontal == pytest.approx(3 - 2 * R_M, abs=1e-6)
+    assert m.height_difference == pytest.approx(0.0, abs=1e-6)
+    assert not m.base_contact
+    assert M.measure(w, "a", "c").base_contact
+    w.move_model("b", 13, 16, z=3.0)   # onto the 3" roof
+    m = M.measure(w, "a", "b")
+    gap_h = math.hypot(3, 6) - 2 * R_M
+    assert m.height_difference == pytest.approx(3.0, abs=1e-4)
+    assert m.distance == pytest.approx(math.hypot(gap_h, 3 - H_M), abs=1e-4)
+
+
+def test_range_bands_and_modifiers():
+    # bands 0-12 / 13-24 / 25-36: 12.4" lies in the second band (the gap between printed bands closes upward)
+    assert M.range_band(BOW.bands, 0.0) == ((0, 12), 0)
+    assert M.range_band(BOW.bands, 12.0) == ((0, 12), 0)
+    assert M.range_band(BOW.bands, 12.4) == ((13, 24), -3)
+    assert M.range_band(BOW.bands, 36.0) == ((25, 36), -6)
+    assert M.range_band(BOW.bands, 36.2) is None
+    assert M.range_band(XBOW.bands, 3.5) is None           # inside the minimum range
+    assert M.range_band(XBOW.bands, 4.0) == ((4, 16), 0)
+
+
+def test_weapon_report_uses_hitbox_distance():
+    # centres 20" apart: 20 - 2r = 18.74" -> the 13-24 band, ACC -3
+    w = world([model("archer", "red", 5, 10, [BOW, XBOW, SWORD]), model("t", "blue", 25, 10)])
+    m = M.measure(w, "archer", "t")
+    by = {r.name: r for r in m.weapons}
+    assert by["Bow"].in_reach and by["Bow"].band == (13, 24) and by["Bow"].modifier == -3
+    assert by["Crossbow"].in_reach and by["Crossbow"].band == (17, 30) and by["Crossbow"].modifier == -4
+    assert not by["Sword"].in_reach and "out of reach" in by["Sword"].why
+    only = M.measure(w, "archer", "t", weapon="bow")
+    assert [r.name for r in only.weapons] == ["Bow"]
+    w.move_model("t", 5 + 2 * R_M + 36.5, 10)
+    assert "out of range" in M.measure(w, "archer", "t", weapon="Bow").weapons[0].why
+    with pytest.raises(InputError, match="has no weapon 'Axe'"):
+        M.measure(w, "archer", "t", weapon="Axe")
+    with pytest.raises(InputError, match="unknown model 'zz'"):
+        M.measure(w, "archer", "zz")
+
+
+def test_reach_zero_means_base_contact_and_reach_counts_from_the_hitbox():
+    w = world([model("a", "red", 10, 10, [FISTS, SWORD]), model("b", "blue", 10 + 2 * R_M + 0.01, 10)])
+    by = {r.name: r for r in M.measure(w, "a", "b").weapons}
+    assert not by["Fists"].in_reach and by["Sword"].in_reach
+    w.move_model("b", 10 + 2 * R_M, 10)
+    assert M.measure(w, "a", "b").weapons[0].in_reach
+    # 1" reach measured between hitboxes in 3D: b on a 0.9" step 0.5" away still in reach
+    w2 = world([model("a", "red", 10, 10, [SWORD]), model("b", "blue", 10 + 2 * R_M + 0.5, 10)],
+               [TerrainSpec("step", "box", (12, 10, 0), size=(2.4, 2, 0.9))])
+    assert w2.hitbox("b").z == pytest.approx(0.9, abs=1e-4)
+    # vertical gap 0 (0.9 < H_M): distance 0.5
+    assert M.measure(w2, "a", "b").weapons[0].in_reach
+
+
+def test_awareness_acute_senses_and_aura():
+    # AG 6: b's edge 6.0" from a's edge is inside; 6.1" is not; Acute Senses adds 3"
+    w = world([model("a", "red", 5, 10, ag=6), model("b", "blue", 5 + 2 * R_M + 6.0, 10),
+               model("s", "red", 5, 20, ag=6, traits=["Acute Senses"]), model("t", "blue", 5 + 2 * R_M + 8.9, 20)])
+    m = M.measure(w, "a", "b")
+    assert m.awareness == 6 and m.b_in_awareness and m.aura == m.awareness and m.b_in_aura
+    w.move_model("b", 5 + 2 * R_M + 6.1, 10)
+    assert not M.measure(w, "a", "b").b_in_awareness
+    m = M.measure(w, "s", "t")
+    assert m.awareness == 9 and m.b_in_awareness
+
+
+def test_engagements_for_the_whole_table():
+    w = world([
+        model("pike", "red", 10, 10, [PIKE], facing=0),
+        model("foe", "blue", 10 + 2 * R_M + 1.8, 10, [FISTS], facing=180),     # in pike reach; fists: no
+        model("behind", "blue", 10 - 2 * R_M - 0.5, 10, [SWORD], facing=0),   # behind the pike: it sees pike's back
+        model("friend", "red", 10, 10 + 2 * R_M + 0.2, [SWORD]),               # allies never engage
+    ])
+    pairs = set(M.engagements(w))
+    # pike engages foe (2" reach, front arc); behind engages pike (sword 1", facing it)
+    assert ("pike", "foe") in pairs
+    assert ("behind", "pike") in pairs
+    assert ("pike", "behind") not in pairs        # behind the pike's front arc: no LoS
+    assert ("foe", "pike") not in pairs           # fists need base contact
+    assert not any(a == "friend" or b == "friend" for a, b in pairs if {a, b} <= {"pike", "friend"})
+    assert pairs == {("pike", "foe"), ("behind", "pike")}
+    # crouched models engage nobody
+    w.set_states("pike", {"Crouched"})
+    assert ("pike", "foe") not in set(M.engagements(w))
+
+
+def test_engagement_needs_los_a_wall_breaks_it():
+    w = world([model("pike", "red", 10, 10, [PIKE]), model("foe", "blue", 10 + 2 * R_M + 1.8, 10, facing=180)],
+              [TerrainSpec("wall", "box", (10 + R_M + 0.9, 10, 0), size=(0.2, 4, 3))])
+    assert M.engagements(w) == []
+    m = M.measure(w, "pike", "foe")
+    assert m.weapons[0].in_reach and not m.a_engages_b
