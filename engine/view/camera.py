@@ -32,10 +32,10 @@ class TableCamera:
     # ----------------------------------------------------------- orbit rig
     def reset(self) -> None:
         w, d = self.table
-        self.target = np.array([w / 2.0, d / 2.0, 0.0])
+        self.target = np.array([w / 2.0, d * 0.44, 0.0])
         self.heading = 0.0             # camera sits to the -y side of the table
-        self.pitch = 48.0
-        self.distance = max(w, d) * 1.45
+        self.pitch = 50.0
+        self.distance = max(w, d) * 1.55
         self.mode = "orbit"
         self.eye_of = None
         self.apply()

@@ -1,0 +1,381 @@
+"""Offscreen pictures for the CLI and the dispute tools.
+
+``los_pictures(world, result, out_dir)`` writes ``eye.png`` (the camera at the
+top front of the viewer's hitbox, looking at the target) and ``overview.png``
+(both models framed from behind the viewer), with rays green when clear / red
+when blocked and the target hitbox tinted by visibility. ``aoe_picture``,
+``move_picture``, ``reach_picture`` and ``table_picture`` do the same for
+templates, paths, reachable areas and the whole table.
+
+All of them share the process's one ShowBase (``engine.view.app.get_app``):
+offscreen when there is no screen, through EGL, else p3tinydisplay. The
+table drawn for a world is cached, so a picture pair costs two renders.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+
+import numpy as np
+from panda3d.core import NodePath, TextNode
+
+from engine.view import overlays as ov
+from engine.view.app import existing_app, get_app
+from engine.view.camera import TableCamera
+from engine.view.config import ViewConfig
+from engine.view.meshes import TableScene
+
+PICTURE_SIZE = (1280, 720)
+
+
+# ------------------------------------------------------------------ session
+class _Stage:
+    """The app, the table for one world, a camera and a place for overlays."""
+
+    def __init__(self, world):
+        app = existing_app() or get_app(ViewConfig(offscreen=True, width=PICTURE_SIZE[0], height=PICTURE_SIZE[1]))
+        self.app = app
+        table = getattr(app, "table_scene", None)
+        if table is None or table.world is not world or table.root.isEmpty():
+            if table is not None and not table.root.isEmpty():
+                table.root.removeNode()
+            table = TableScene(world, app.root)
+            app.table_scene = table
+            app.frame_lights(*world.table)
+            app._fresh_shadows = True
+        table.sync()
+        self.table = table
+        self.world = world
+        self.camera = getattr(app, "table_camera", None)
+        if self.camera is None:
+            self.camera = TableCamera(app, world.table)
+            app.table_camera = self.camera
+        self.camera.table = tuple(world.table)
+        self.overlay = app.root.attachNewNode("picture-overlay")
+        self.caption_np: NodePath | None = None
+        self._saved_cam = (app.camera.getPos(), app.camera.getHpr(), app.camLens.getFov())
+        self._hidden: list[NodePath] = []
+
+    def caption(self, text: str, colour=(1, 1, 1, 1)) -> None:
+        tn = TextNode("picture-caption")
+        tn.setText(text)
+        tn.setTextColor(*colour)
+        tn.setCardColor(0, 0, 0, 0.72)
+        tn.setCardAsMargin(0.4, 0.4, 0.25, 0.2)
+        tn.setCardDecal(True)
+        np_ = self.app.aspect2d.attachNewNode(tn)
+        np_.setScale(0.05)
+        np_.setPos(-self.app.getAspectRatio() + 0.04, 0, 0.91)
+        self.caption_np = np_
+
+    def hide(self, np_: NodePath) -> None:
+        if not np_.isEmpty() and not np_.isHidden():
+            np_.hide()
+            self._hidden.append(np_)
+
+    def shoot(self, path: str) -> str:
+        app = self.app
+        frames = 2 if getattr(app, "_fresh_shadows", False) else 1
+        app._fresh_shadows = False
+        for _ in range(frames):
+            app.render_frame()
+        app.screenshot(path)
+        return path
+
+    def close(self) -> None:
+        self.overlay.removeNode()
+        if self.caption_np is not None:
+            self.caption_np.removeNode()
+        for np_ in self._hidden:
+            np_.show()
+        self.table.clear_marks()
+        pos, hpr, fov = self._saved_cam
+        self.app.camera.setPos(pos)
+        self.app.camera.setHpr(hpr)
+        self.app.camLens.setFov(fov)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _frame(camera: TableCamera, points, heading: float, pitch: float, margin: float = 2.0) -> None:
+    """Orbit camera around the bounding sphere of ``points``."""
+    p = np.asarray(points, float).reshape(-1, 3)
+    lo, hi = p.min(axis=0), p.max(axis=0)
+    centre = (lo + hi) / 2.0
+    radius = float(np.linalg.norm(hi - lo)) / 2.0 + margin
+    fov = min(camera.app.camLens.getFov()[0], camera.app.camLens.getFov()[1])
+    distance = radius / math.sin(math.radians(fov) / 2.0)
+    camera.set_orbit(centre, heading, pitch, max(distance, 6.0))
+
+
+def _fmt_len(x) -> str:
+    return f'{float(x):.1f}"'
+
+
+def _g(obj, name, default=None):
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def los_caption(result) -> str:
+    v, t = _g(result, "viewer"), _g(result, "target")
+    los = bool(_g(result, "los"))
+    parts = [f"{v} -> {t}: LoS {'yes' if los else 'NO'}"]
+    frac = _g(result, "visible_fraction")
+    if frac is not None and los:
+        parts.append(f"{100.0 * float(frac):.0f}% visible")
+    cover = _g(result, "cover")
+    if cover and cover != "none":
+        piece = _g(result, "cover_piece")
+        parts.append(f"{str(cover).capitalize()} cover" + (f" from {piece}" if piece else ""))
+    if _g(result, "distance") is not None:
+        parts.append(f"{_fmt_len(_g(result, 'distance'))} away")
+    dh = _g(result, "height_difference")
+    if dh is not None and abs(float(dh)) >= 0.05:
+        parts.append(f"{_fmt_len(abs(float(dh)))} {'higher' if float(dh) > 0 else 'lower'}")
+    line = ", ".join(parts)
+    extra = []
+    if _g(result, "in_front_arc") is False:
+        extra.append("target outside the front arc")
+    blocking = _g(result, "blocking") or ()
+    if blocking:
+        extra.append("blocked by " + ", ".join(map(str, blocking)))
+    reason = _g(result, "reason")
+    if reason:
+        extra.append(str(reason))
+    return line + ("\n" + "; ".join(extra) if extra else "")
+
+
+# ------------------------------------------------------------------ LoS
+def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png")) -> list[str]:
+    """The dispute picture pair for a LoS verdict; returns the two paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    viewer, target = _g(result, "viewer"), _g(result, "target")
+    hv, ht = world.hitbox(viewer), world.hitbox(target)
+    los = bool(_g(result, "los"))
+    tint = ov.visibility_colour(_g(result, "visible_fraction"), los)
+    paths = []
+    with _Stage(world) as st:
+        st.table.tint(target, tint)
+        st.table.highlight(viewer, (1, 1, 1, 0.9))
+        ov.los_overlay(world, result).reparentTo(st.overlay)
+        caption = los_caption(result)
+        st.caption(caption, ov.GREEN if los else ov.RED)
+        # eye view: from the top front of the viewer's hitbox, at the target
+        eye = TableCamera.eye_point(hv)
+        aim = np.array([ht.x, ht.y, ht.z + ht.height / 2.0])
+        dist = float(np.linalg.norm(aim - eye))
+        span = max(float(ht.height), 2.0 * float(ht.radius)) * 4.0
+        vfov = float(np.clip(math.degrees(2 * math.atan2(span / 2.0, max(dist, 0.1))), 18.0, 60.0))
+        aspect = st.app.getAspectRatio()
+        st.app.camLens.setFov(math.degrees(2 * math.atan(math.tan(math.radians(vfov) / 2) * aspect)), vfov)
+        st.camera.look(eye, aim)
+        st.hide(st.table.models[viewer])
+        st.hide(st.table.label_nodes.get(viewer, NodePath()))
+        arc = ov.front_arc_overlay(hv, radius=max(3.0, dist * 1.2))
+        arc.reparentTo(st.overlay)
+        paths.append(st.shoot(os.path.join(out_dir, names[0])))
+        # overview: from behind and above the viewer, both framed
+        st.app.camLens.setFov(50)
+        for np_ in st._hidden:
+            np_.show()
+        st._hidden.clear()
+        dx, dy = ht.x - hv.x, ht.y - hv.y
+        heading = math.degrees(math.atan2(dx, dy)) if (dx or dy) else 0.0
+        pts = [hv.center, hv.center + [0, 0, hv.height], ht.center, ht.center + [0, 0, ht.height]]
+        _frame(st.camera, pts, heading, 52.0, margin=3.0)
+        paths.append(st.shoot(os.path.join(out_dir, names[1])))
+    return paths
+
+
+def dispute_folder(world, result, out_dir: str, extra: dict | None = None) -> dict:
+    """F12: the picture pair and the JSON verdict in ``out_dir``."""
+    os.makedirs(out_dir, exist_ok=True)
+    pics = los_pictures(world, result, out_dir)
+    verdict = result.to_json() if hasattr(result, "to_json") else {
+        k: _g(result, k) for k in ("viewer", "target", "los", "visible_fraction", "in_front_arc",
+                                   "distance", "height_difference", "cover", "cover_piece", "blocking")}
+    verdict = json.loads(json.dumps(verdict, default=_jsonable))
+    verdict.setdefault("scene", getattr(world.scene, "path", ""))
+    verdict.setdefault("scene_sha256", getattr(world.scene, "sha256", ""))
+    verdict["pictures"] = [os.path.basename(p) for p in pics]
+    verdict["summary"] = los_caption(result).replace("\n", "; ")
+    verdict["positions"] = {mid: {"x": world.hitbox(mid).x, "y": world.hitbox(mid).y, "z": world.hitbox(mid).z,
+                                  "facing": world.hitbox(mid).facing,
+                                  "states": sorted(world.hitbox(mid).states)}
+                            for mid in (_g(result, "viewer"), _g(result, "target"))}
+    if extra:
+        verdict.update(extra)
+    with open(os.path.join(out_dir, "verdict.json"), "w", encoding="utf-8") as fh:
+        json.dump(verdict, fh, indent=2, sort_keys=True)
+    return verdict
+
+
+def _jsonable(o):
+    if isinstance(o, (np.floating, np.integer)):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, (set, frozenset, tuple)):
+        return list(o)
+    if hasattr(o, "to_json"):
+        return o.to_json()
+    return str(o)
+
+
+# ------------------------------------------------------------------ templates
+def aoe_picture(world, result, out_dir: str, name: str = "aoe.png") -> str:
+    os.makedirs(out_dir, exist_ok=True)
+    with _Stage(world) as st:
+        ov.template_overlay(result).reparentTo(st.overlay)
+        affected = {h.id: h for h in (_g(result, "affected") or ())}
+        for mid, hit in affected.items():
+            st.table.tint(mid, ov.coverage_colour(hit))
+        target = _g(result, "target")
+        if target:
+            st.table.highlight(target, (1, 1, 1, 0.9))
+        user = _g(result, "user")
+        if user:
+            st.table.highlight(user, (0.4, 0.9, 1.0, 0.9))
+        legal = bool(_g(result, "legal", True))
+        hits = ", ".join(f"{h.id}" + (f" x{h.count}" if getattr(h, "count", 1) > 1 else "")
+                         + ("" if getattr(h, "full", True) else f" ({100 * h.covered_fraction:.0f}%)")
+                         for h in affected.values())
+        text = f"{_g(result, 'template')}: {'legal' if legal else 'ILLEGAL'}"
+        if _g(result, "reason"):
+            text += f" ({_g(result, 'reason')})"
+        text += "\naffected: " + (hits or "none")
+        st.caption(text, (1, 0.8, 0.4, 1) if legal else ov.RED)
+        pts = [np.array([x, y, 0.0]) for poly in (_g(result, "outlines") or ()) for x, y in poly]
+        for mid in list(affected) + [m for m in (target, user) if m]:
+            hb = world.hitbox(mid)
+            pts.append(hb.center)
+        if not pts:
+            pts = [np.array([0, 0, 0]), np.array([*world.table, 0])]
+        origin = _g(result, "origin")
+        heading = 0.0
+        if user and origin is not None:
+            hu = world.hitbox(user)
+            heading = math.degrees(math.atan2(origin[0] - hu.x, origin[1] - hu.y))
+        _frame(st.camera, pts, heading, 62.0, margin=3.0)
+        return st.shoot(os.path.join(out_dir, name))
+
+
+# ------------------------------------------------------------------ movement
+def _path_points(result) -> np.ndarray:
+    for name in ("path", "sampled_path", "points", "route", "waypoints"):
+        p = _g(result, name)
+        if p is not None and len(p):
+            return np.asarray(p, float).reshape(-1, 3)
+    end = _g(result, "end")
+    return np.asarray([end], float) if end is not None else np.zeros((0, 3))
+
+
+def move_picture(world, result, out_dir: str, name: str = "move.png") -> str:
+    os.makedirs(out_dir, exist_ok=True)
+    with _Stage(world) as st:
+        model = _g(result, "model")
+        pts = _path_points(result)
+        if model and len(pts) and world.hitbox(model) is not None:
+            hb = world.hitbox(model)
+            start = np.array([hb.x, hb.y, hb.z])
+            if np.linalg.norm(pts[0] - start) > 1e-6:
+                pts = np.vstack([start, pts])
+        legal = bool(_g(result, "legal", True))
+        opp = []
+        for o in (_g(result, "opportunity_points") or ()):
+            opp.append(_g(o, "at") if not isinstance(o, (tuple, list)) else o[1])
+        aw = []
+        for o in (_g(result, "awareness_points") or ()):
+            aw.append(_g(o, "at") if not isinstance(o, (tuple, list)) else o[1])
+        dist, allow = _g(result, "distance"), _g(result, "allowance")
+        label = f"{float(dist):.2f}\" / {float(allow):.2f}\"" if dist is not None and allow is not None else None
+        ov.path_overlay(pts, legal, opportunity=[p for p in opp if p is not None],
+                        awareness=[p for p in aw if p is not None], end=_g(result, "end"), label=label
+                        ).reparentTo(st.overlay)
+        if model:
+            st.table.highlight(model, (1, 1, 1, 0.9))
+        text = f"{model} {_g(result, 'mode', '')}: {'legal' if legal else 'ILLEGAL'}"
+        if _g(result, "reason"):
+            text += f" - {_g(result, 'reason')}"
+        if label:
+            text += f"\ndistance {label}"
+        falls = _g(result, "falls") or ()
+        if falls:
+            text += "; falls: " + ", ".join(f"{_g(f, 'height', 0):.1f}\" ({_g(f, 'rolls', 0)} AG rolls)" for f in falls)
+        if opp:
+            text += f"; {len(opp)} opportunity point(s)"
+        st.caption(text, ov.GREEN if legal else ov.RED)
+        frame_pts = list(pts) if len(pts) else [np.array([0, 0, 0])]
+        _frame(st.camera, frame_pts, 0.0, 60.0, margin=4.0)
+        return st.shoot(os.path.join(out_dir, name))
+
+
+def reach_arrays(grid):
+    """(points (n,3), cost (n,), allowance) from a reachable-area result."""
+    pts = None
+    for name in ("points", "cells", "positions"):
+        v = _g(grid, name)
+        if callable(v):
+            v = v()
+        if v is not None:
+            pts = np.asarray(v, float).reshape(-1, 3)
+            break
+    cost = _g(grid, "cost")
+    if cost is None:
+        cost = _g(grid, "costs")
+    if callable(cost):
+        cost = cost()
+    if pts is None and _g(grid, "xy") is not None:
+        pts = np.hstack([np.asarray(_g(grid, "xy"), float), np.asarray(_g(grid, "z"), float)[:, None]])
+    if pts is None:
+        pts = np.zeros((0, 3))
+    if cost is not None:
+        cost = np.asarray(cost, float).reshape(-1)
+        if len(cost) != len(pts):
+            cost = None
+    return pts, cost, _g(grid, "allowance")
+
+
+def reach_picture(world, grid, out_dir: str, name: str = "reach.png") -> str:
+    """A top-down picture of the reachable area."""
+    os.makedirs(out_dir, exist_ok=True)
+    pts, cost, allowance = reach_arrays(grid)
+    cell = float(_g(grid, "resolution", None) or _g(grid, "cell", None) or 0.25)
+    with _Stage(world) as st:
+        ov.reach_overlay(pts, cost, allowance, cell).reparentTo(st.overlay)
+        model = _g(grid, "model")
+        if model:
+            st.table.highlight(model, (1, 1, 1, 0.9))
+        area = len(pts) * cell * cell
+        st.caption(f"{model} {_g(grid, 'mode', '')}: reachable {len(pts)} cells of {cell}\" "
+                   f"(~{area:.0f} sq in)" + (f", allowance {float(allowance):.1f}\"" if allowance else ""))
+        st.camera.top_view()
+        return st.shoot(os.path.join(out_dir, name))
+
+
+def table_picture(world, path: str, *, top: bool = False, caption: str | None = None) -> str:
+    """The whole table (overview or top view)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with _Stage(world) as st:
+        if top:
+            st.camera.top_view()
+        else:
+            st.camera.reset()
+        if caption:
+            st.caption(caption)
+        return st.shoot(path)
+
+
+def timed(fn, *a, **kw):
+    t0 = time.perf_counter()
+    out = fn(*a, **kw)
+    return out, time.perf_counter() - t0

@@ -1,0 +1,129 @@
+"""The view offscreen: picking through the lens, and colours in a rendered frame."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("panda3d")
+
+from view_fixtures import small_world  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def stage(view_app):
+    from engine.view.camera import TableCamera
+    from engine.view.meshes import TableScene
+    world = small_world()
+    view_app.clear_table()
+    table = TableScene(world, view_app.root)
+    view_app.table_scene = table
+    view_app.frame_lights(*world.table)
+    cam = TableCamera(view_app, world.table)
+    view_app.table_camera = cam
+    yield view_app, world, table, cam
+    table.root.removeNode()
+    view_app.table_scene = None
+
+
+def _centre_pixel(app, hb):
+    return app.project((hb.x, hb.y, hb.z + hb.height * 0.6))
+
+
+@pytest.mark.parametrize("view", ["reset", "top"])
+def test_picking_a_model_centre_returns_its_id(stage, view):
+    from engine.view.picking import pick
+    app, world, table, cam = stage
+    getattr(cam, "reset" if view == "reset" else "top_view")()
+    app.step()
+    for mid in world.model_ids():
+        px = _centre_pixel(app, world.hitbox(mid))
+        assert px is not None
+        hit = pick(app, world, pixel=px)
+        assert hit.kind == "model" and hit.id == mid, (mid, px, hit)
+
+
+def test_picking_the_table_and_terrain(stage):
+    from engine.view.picking import pick, pick_point
+    app, world, table, cam = stage
+    cam.top_view()
+    app.step()
+    hit = pick(app, world, pixel=app.project((4.0, 30.0, 0.0)))
+    assert hit.kind == "table"
+    assert hit.point == pytest.approx((4.0, 30.0, 0.0), abs=0.1)
+    hit = pick(app, world, pixel=app.project((18.0, 14.0, 3.0)))      # top of wall-1
+    assert (hit.kind, hit.id) == ("terrain", "wall-1")
+    assert hit.point[2] == pytest.approx(3.0, abs=1e-3)
+    # a ray that misses the table entirely (the corner of the picture, looking past it)
+    cam.set_orbit((18, 18, 0), 0.0, 8.0, 60.0)
+    app.step()
+    assert pick_point(app, world, (0.0, 0.99)) is None
+
+
+def _mean_colour(frame, px, radius=2):
+    x, y = int(round(px[0])), int(round(px[1]))
+    patch = frame[max(0, y - radius):y + radius + 1, max(0, x - radius):x + radius + 1].reshape(-1, 3)
+    return patch.astype(float).mean(axis=0)
+
+
+def test_frame_has_side_colours_where_the_models_are(stage):
+    app, world, table, cam = stage
+    cam.top_view()
+    table.labels_root.hide()            # labels would cover the tops
+    app.step(2)
+    frame = app.frame_array()
+    assert frame.shape == (app.size[1], app.size[0], 3)
+    for mid in world.model_ids():
+        hb = world.hitbox(mid)
+        # a point on the top, off the facing marker (behind the centre)
+        f = np.radians(hb.facing)
+        p = (hb.x - 0.55 * hb.radius * np.cos(f), hb.y - 0.55 * hb.radius * np.sin(f), hb.z + hb.height)
+        r, g, b = _mean_colour(frame, app.project(p))
+        if hb.side == "red":
+            assert r > 120 and r > g + 60 and r > b + 60, (mid, r, g, b)
+        else:
+            assert b > 120 and b > r + 60 and b > g + 20, (mid, r, g, b)
+    # the open table is green-grey, not a side colour, and not the background
+    r, g, b = _mean_colour(frame, app.project((4.0, 30.0, 0.0)))
+    assert g >= r and g >= b and 60 < g < 220, (r, g, b)
+    # off the table: the background
+    bg = _mean_colour(frame, (2, app.size[1] // 2))
+    assert np.allclose(bg, (41, 43, 51), atol=12), bg
+    table.labels_root.show()
+
+
+def test_visibility_tint_changes_the_target_colour(stage):
+    from engine.view import overlays as ov
+    app, world, table, cam = stage
+    cam.top_view()
+    table.labels_root.hide()
+    hb = world.hitbox("blue-mage")
+    p = (hb.x - 0.55 * hb.radius * np.cos(np.radians(hb.facing)),
+         hb.y - 0.55 * hb.radius * np.sin(np.radians(hb.facing)), hb.z + hb.height)
+    table.tint("blue-mage", ov.visibility_colour(0.0, False))
+    app.step()
+    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    assert r > 150 and r > b + 60
+    table.tint("blue-mage", ov.visibility_colour(1.0, True))
+    app.step()
+    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    assert g > 150 and g > r + 40 and g > b + 40
+    table.tint("blue-mage", None)
+    app.step()
+    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    assert b > r + 60
+    table.labels_root.show()
+
+
+def test_model_moves_are_drawn_after_sync(stage):
+    from engine.view.picking import pick
+    app, world, table, cam = stage
+    cam.top_view()
+    world.move_model("red-knight", 30.0, 10.0)
+    table.sync()
+    app.step()
+    hit = pick(app, world, pixel=_centre_pixel(app, world.hitbox("red-knight")))
+    assert hit.id == "red-knight"
+    node = table.models["red-knight"]
+    assert node.getX() == pytest.approx(30.0) and node.getY() == pytest.approx(10.0)
+    world.move_model("red-knight", 10.0, 19.0)
+    table.sync()

@@ -1,0 +1,20 @@
+"""A small table built in code for the view tests (independent of scene files)."""
+from __future__ import annotations
+
+from engine.scene import ModelSpec, Scene, TerrainSpec
+from engine.world import World
+
+
+def small_world() -> World:
+    terrain = (
+        TerrainSpec("wall-1", "box", (18.0, 14.0, 0.0), size=(8.0, 1.0, 3.0)),
+        TerrainSpec("low-wall", "box", (10.0, 24.0, 0.0), size=(6.0, 0.8, 1.0)),
+        TerrainSpec("tower", "box", (29.0, 29.0, 0.0), size=(5.0, 5.0, 6.0)),
+    )
+    models = (
+        ModelSpec("red-archer", "red", 32, 45, (18.0, 8.0, None), facing=90.0),
+        ModelSpec("red-knight", "red", 32, 45, (10.0, 19.0, None), facing=60.0),
+        ModelSpec("blue-mage", "blue", 32, 45, (18.0, 20.0, None), facing=270.0),
+        ModelSpec("blue-troll", "blue", 40, 45, (25.0, 21.0, None), facing=250.0),
+    )
+    return World(Scene("", (36.0, 36.0), terrain, models))
