@@ -351,3 +351,227 @@ def test_settings_are_validated():
     assert "settings.trade_as_reaction: must be true or false" in msg
     assert "settings.nope: unknown setting" in msg
     assert "settings.shrouded_actions: must be one of table, any" in msg
+
+
+# --------------------------------------------------------------------------- States: Summary Table
+
+from rules.eldfall import conditions as cond  # noqa: E402
+
+STAT_WORDS = {"Stamina": "STA"}
+BASE = {"STA": 3, "SPD": 10, "ARM": 10, "HP": 3, "OFF": 10, "DEF": 10, "ACC": 10, "INT": 10,
+        "AG": 10, "T": 10, "M": 10, "STK": 3}
+
+
+def test_summary_lists_the_sixteen_states_and_petrified_is_added():
+    names = [r["State"] for r in SUMMARY]
+    assert len(names) == 16
+    assert cond.STATES == tuple(names) + ("Petrified",)
+    assert av.KNOWN_STATES == cond.STATES
+
+
+@pytest.mark.parametrize("row", SUMMARY, ids=lambda r: r["State"])
+def test_summary_can_activate_and_react(row):
+    st = {row["State"]}
+    assert cond.can_activate(st) == row["Can Activate?"].startswith("Yes")
+    assert cond.can_react(st) == row["Can React?"].startswith("Yes")
+    if row["Can Activate?"] == "No":
+        assert cond.allowed_movements(st) == frozenset()
+        assert allowed_actions("active", "Idle", st) == frozenset()
+        assert allowed_actions("reactive", None, st) == frozenset()
+    info = cond.state_info(row["State"])["summary"]
+    assert info == {"can_activate": row["Can Activate?"], "can_react": row["Can React?"],
+                    "movement": row["Movement"], "actions": row["Actions Available"],
+                    "stats": row["Key Stat Changes"], "removed_by": row["Removed By"]}
+
+
+@pytest.mark.parametrize("row", SUMMARY, ids=lambda r: r["State"])
+def test_summary_actions_available(row):
+    name, cell = row["State"], row["Actions Available"]
+    st = {name}
+    if name == "Panicked":
+        assert allowed_actions("reactive", None, st, panic_failed=True) == {"Dodge", "Nothing"}
+        return
+    if cell == "—":
+        assert allowed_actions("reactive", None, st) == frozenset()
+        return
+    names = set()
+    for part in cell.replace(" only", "").split(";") if ";" in cell else [cell]:
+        got = action_names(part.strip())
+        if got is None:
+            names = None
+            break
+        names |= got
+    movement = "Idle" if "Idle" in allowed_movements(st) else "Walk"
+    got = allowed_actions("active", movement, st)
+    if names is None:
+        assert got == ALL
+    else:
+        extra = {"Nothing"} | ({"Spell Attack"} if name == "Engaged" else set())
+        assert got == frozenset(names) | extra
+
+
+def stat_changes(cell: str) -> dict[str, list[str]]:
+    """'OFF, DEF, ACC, INT, AG, M all halved' -> {OFF: [half], ...}."""
+    out: dict[str, list[str]] = {}
+    pending: list[str] = []
+    for part in [p.strip() for p in cell.split(",")]:
+        words = part.replace("×", " × ").replace("−", "-").split()
+        stats = [STAT_WORDS.get(w, w) for w in words if STAT_WORDS.get(w, w) in BASE]
+        pending += stats
+        op = None
+        if "halved" in words:
+            op = "half"
+        elif "×" in words and "2" in words:
+            op = "double"
+        elif "-1" in words:
+            op = "add -1"
+        elif "=" in words:
+            op = f"cap {words[words.index('=') + 1]}"
+        if op:
+            for s in pending:
+                out.setdefault(s, []).append(op)
+            pending = []
+    return out
+
+
+@pytest.mark.parametrize("row", SUMMARY, ids=lambda r: r["State"])
+def test_summary_key_stat_changes(row):
+    name, cell = row["State"], row["Key Stat Changes"]
+    st = {name}
+    changes = stat_changes(cell)
+    got = cond.modified_stats(BASE, st)
+    for stat, base in BASE.items():
+        ops = changes.get(stat, [])
+        if "Melee" in cell and stat == "STK":      # Flying: Melee STK only, via strike_cap
+            assert strike_cap("active", "Melee Attack", st) == 1
+            assert got["STK"] == base
+            continue
+        want = base
+        for op in ops:
+            if op == "half":
+                want = -(-want // 2)
+            elif op == "double":
+                want *= 2
+            elif op.startswith("add"):
+                want += int(op.split()[1])
+            elif op.startswith("cap"):
+                want = min(want, int(op.split()[1]))
+        assert got[stat] == want, (stat, ops)
+    # the cells that are not stat changes
+    if cell == "No LoS (except self)":
+        assert cond.sight_rule(st) == "none"
+    elif cell == "360° LoS":
+        assert cond.sight_rule(st) == "360"
+    elif cell == "Immediately enters Crouched":
+        assert cond.add_state(frozenset(), name)[0] == {name, "Crouched"}
+    elif cell == "Cannot regain AP in Upkeep":
+        assert not cond.receives_ap(st) and cond.upkeep_ap(BASE, st) == 0
+    elif cell.startswith("T roll"):
+        assert cond.strategic_rolls(st) == [{"state": name, "stat": "T", "modifier": -6, "on_fail": "wound"}]
+    elif cell == "—":
+        assert got == BASE
+    else:
+        assert changes, f"unparsed stat cell {cell!r}"
+
+
+# cause names implied by the words of the "Removed By" cell; origin for conditional ones
+REMOVED_BY_WORDS = [
+    ("Specific abilities", "ability", None),
+    ("Voluntary", "voluntary", None),
+    ("or voluntary", "voluntary", None),
+    ("or Dodge", "dodge_success", None),
+    ("Leave RCH", "leave_reach", None),
+    ("Dodge (Disengage)", "disengage", None),
+    ("render engager", "engager_down", None),
+    ("Next Strategic Phase (Weak Poison)", "strategic_phase", "Poison I"),
+    ("Next Strategic Phase", "strategic_phase", None),
+    ("Incapacitated, Dead, Immobilized, Petrified, Crouched", "priority", None),
+    ("Successful Dodge", "dodge_success", None),
+    ("Regain ≥1 HP", "regain_hp", None),
+    ("if caused by effect", "strategic_phase", "effect"),
+    ("End of game", "end_of_game", None),
+    ("specific abilities", "ability", None),
+    ("Declare any Normal Action other than Nothing", "declared_action", None),
+    ("Perceive by enemy", "perceived", None),
+]
+# causes the data adds beyond the Summary cell, each with its source
+EXTRA_CAUSES = {
+    "Crouched": {"dodge"},                          # Dodge page: "regardless of success" (setting)
+    "Engaged": {"priority"},                        # Flying: cannot be Engaged
+    "Panicked": {"morale_restored", "strategic_phase"},   # facts Broken Morale; Friendly Fire
+    "Bleeding": set(),
+}
+
+
+def implied_causes(cell: str) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    rest = cell
+    for words, cause, origin in REMOVED_BY_WORDS:
+        if words in rest:
+            out.setdefault(cause, origin)
+            rest = rest.replace(words, "")
+    return out
+
+
+@pytest.mark.parametrize("row", SUMMARY, ids=lambda r: r["State"])
+def test_summary_removed_by(row):
+    name, cell = row["State"], row["Removed By"]
+    implied = implied_causes(cell)
+    got = cond.removal_causes(name)
+    if cell == "Cannot be removed":
+        assert got == {}
+    assert set(implied) <= set(got)
+    assert set(got) - set(implied) <= EXTRA_CAUSES.get(name, set())
+    for cause, origin in implied.items():
+        assert got[cause] == origin
+        assert cond.remove_state({name}, name, cause, origin=origin) == frozenset()
+    for cause in set(cond.CAUSES) - set(got):
+        with pytest.raises(cond.StateRuleError):
+            cond.remove_state({name}, name, cause)
+
+
+# --------------------------------------------------------------------------- State Priorities
+
+PRIORITY_ROWS = table("eldfall-states.txt", "State Priorities").dicts()
+
+
+def _check_priority(situation: str) -> None:
+    if situation == "Model is Flying and becomes Crouched":
+        st, notes = cond.add_state({"Flying"}, "Crouched")
+        assert st == {"Crouched"} and "flying_cancelled" in [n.code for n in notes]
+    elif situation == "Rider's model becomes Crouched":
+        assert "dismount_rider" in [n.code for n in cond.add_state(frozenset(), "Crouched")[1]]
+    elif situation == "Model is Incapacitated (HP = 0)":
+        assert cond.add_state(frozenset(), "Incapacitated")[0] == {"Incapacitated", "Crouched"}
+    elif situation == "Incapacitated model suffers another Wound":
+        st, notes = cond.on_wound({"Incapacitated", "Crouched"})
+        assert st == {"Incapacitated", "Crouched", "Dead"} and notes[0].code == "dead"
+        assert cond.on_wound({"Crouched"}) == (frozenset({"Crouched"}), [])
+    elif situation == "Model is Panicked and Engaged at Activation start":
+        f = cond.on_activation_start({"Panicked", "Engaged"}, morale_failed=True)
+        assert (f.movement, f.actions) == ("Idle", {"Dodge"})
+    elif situation == "Panicked model would move past field edge":
+        assert [n.code for n in cond.on_past_edge({"Panicked"})] == ["removed_from_play_as_loss"]
+        assert cond.on_past_edge(frozenset()) == []
+    elif situation == "Shrouded model declares any Action except Nothing":
+        for action in ACTIONS:
+            st, _ = cond.on_action_declared({"Shrouded"}, action)
+            assert ("Shrouded" in st) == (action == "Nothing")
+    elif situation == "Shrouded model declares Attack":
+        for action in ATTACK_ACTIONS:
+            st, notes = cond.on_action_declared({"Shrouded"}, action)
+            assert st == frozenset() and [n.code for n in notes] == ["shrouded_cancelled", "surprise_attack"]
+        assert "surprise_attack" not in [n.code for n in cond.on_action_declared({"Shrouded"}, "Dodge")[1]]
+    elif situation == "Flying model becomes Immobilized/Petrified/Dead":
+        for s in ("Immobilized", "Petrified", "Dead"):
+            assert cond.add_state({"Flying"}, s)[0] == {s}
+    else:
+        raise AssertionError(f"no check for {situation!r}")
+
+
+@pytest.mark.parametrize("row", PRIORITY_ROWS, ids=lambda r: r["Situation"])
+def test_state_priorities(row):
+    data = [p for p in cond.PRIORITIES if p["situation"] == row["Situation"]]
+    assert len(data) == 1, "every printed row is in states.yaml"
+    assert data[0]["result_text"] == row["Result"]
+    _check_priority(row["Situation"])
