@@ -325,6 +325,8 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
             if side not in by_side and by_side:
                 ck.warn(p, f"no model is on side '{side}'")
 
+    # one line per problem, in the order of the file (other files' after)
+    ck.problems.sort(key=lambda pr: (pr.file != file, pr.file, pr.line or 0))
     ck.raise_if_any()
     return Scene(
         path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
@@ -350,8 +352,6 @@ def _polygon_problem(points) -> str | None:
     for k in range(n):
         (x0, y0), (x1, y1) = points[k], points[(k + 1) % n]
         area += x0 * y1 - x1 * y0
-    if abs(area) / 2 < 1e-6:
-        return "the polygon has no area"
     for k in range(n):
         if points[k] == points[(k + 1) % n]:
             return f"corners {k} and {(k + 1) % n} are the same point"
@@ -377,6 +377,8 @@ def _polygon_problem(points) -> str | None:
                 continue            # neighbouring edges share a corner
             if segs_cross(points[a], points[(a + 1) % n], points[b], points[(b + 1) % n]):
                 return f"edges {a} and {b} cross (the outline must not cross itself)"
+    if abs(area) / 2 < 1e-6:
+        return "the polygon has no area"
     return None
 
 

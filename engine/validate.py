@@ -115,6 +115,8 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "syntax error"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            what += f" ({exc.context} at line {exc.context_mark.line + 1})"
         raise InputError(Problem(file, _line(mark), "", f"YAML syntax error: {what}")) from None
     except yaml.YAMLError as exc:
         raise InputError(Problem(file, None, "", f"YAML error: {exc}")) from None
@@ -589,6 +591,7 @@ def check_placement(world: "World") -> list[Problem]:
                 f, ln, p = where(hb, "at")
                 problems.append(Problem(f, ln, p, (
                     f"model '{hb.id}' floats: the scene puts its base at z {float(given_z):.2f} but the highest "
-                    f"surface under it is at z {float(hb.z):.2f} (leave z out to stand it there, "
+                    f"surface under it is at z {round(float(hb.z), 2) + 0.0:.2f} (leave z out to stand it there, "
                     f"or give it the Flying state)")))
+    problems.sort(key=lambda pr: pr.line or 0)
     return problems
