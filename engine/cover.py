@@ -1,0 +1,226 @@
+"""Cover against a ranged attack, by the rulebook (Ranged Attack; States: Crouched, Flying).
+
+A Small, Medium or Large model has cover when it is within 1" of a scenery
+piece that is higher than its base and partly hides its hitbox from the
+attacker:
+
+* Heavy when the piece is taller than the hitbox and wider than the base, as
+  seen from the attacker; Light otherwise.
+* Crouched: at least Light. Flying: none.
+* Higher ground: the edge of the model's own ledge (the piece it stands on)
+  partly hiding it gives Light; a solid wall up there gives Heavy (the general
+  rule).
+* A piece's ``cover:`` tag (light, heavy, none) overrides the automatic level.
+
+"Partly hides" uses the LoS sample points: a target point hides behind a piece
+when no viewer point sees it; the piece is the first one met going from that
+point towards the attacker's eye (the viewer point that saw most). The bottom
+of the base is left out: the ground under a base always hides it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.sight_settings import SightSettings, default_settings
+from engine.units import base_height_mm, mm, size_table
+
+LEVELS = ("none", "light", "heavy")
+
+
+@dataclass(frozen=True)
+class CoverResult:
+    level: str                 # "none" | "light" | "heavy"
+    piece: str | None          # the piece that gives it
+    reason: str
+
+
+def _size_code(hb) -> str | None:
+    spec = hb.spec
+    if spec is not None and spec.size:
+        return spec.size
+    base_mm = 2 * hb.radius * 25.4
+    height_mm = hb.full_height * 25.4
+    for code, row in size_table().items():
+        if abs(row["base_mm"] - base_mm) < 0.5 and abs(row["height_mm"] - height_mm) < 0.5:
+            return code
+    return None
+
+
+def _cyl_dist(q: np.ndarray, hb) -> np.ndarray:
+    """Distance from points (n,3) to the hitbox cylinder."""
+    rho = np.hypot(q[:, 0] - hb.x, q[:, 1] - hb.y)
+    dh = np.maximum(0.0, rho - hb.radius)
+    dv = np.maximum(0.0, np.maximum(hb.z - q[:, 2], q[:, 2] - hb.top))
+    return np.hypot(dh, dv)
+
+
+def _cyl_closest(q: np.ndarray, hb) -> np.ndarray:
+    v = q[:, :2] - np.array([hb.x, hb.y])
+    rho = np.linalg.norm(v, axis=1)
+    k = np.where(rho > hb.radius, hb.radius / np.maximum(rho, 1e-12), 1.0)
+    out = np.empty_like(q)
+    out[:, :2] = np.array([hb.x, hb.y]) + v * k[:, None]
+    out[:, 2] = np.clip(q[:, 2], hb.z, hb.top)
+    return out
+
+
+def piece_distance(mesh, hb) -> float:
+    """Distance in inches between a piece's surface and a hitbox (0 when they touch or overlap).
+
+    Closest mesh points to a 2 mm lattice on the cylinder, then alternating
+    projections; the value is an exact distance of a real mesh point, so it
+    never underestimates, and it is within about 0.01" of the true minimum.
+    """
+    import trimesh
+    from engine.sight import hitbox_lattice
+    lo, hi = mesh.bounds
+    # quick reject/accept on bounds
+    pts = hitbox_lattice(hb, spacing=mm(2.0))
+    inside = (pts >= lo).all(axis=1) & (pts <= hi).all(axis=1)
+    if inside.any() and bool(mesh.is_watertight) and mesh.contains(pts[inside][:64]).any():
+        return 0.0
+    q, _, _ = trimesh.proximity.closest_point(mesh, pts)
+    d = _cyl_dist(q, hb)
+    k = np.argsort(d)[:4]
+    best = float(d.min())
+    cand = q[k]
+    for _ in range(4):
+        p = _cyl_closest(cand, hb)
+        cand, _, _ = trimesh.proximity.closest_point(mesh, p)
+        best = min(best, float(_cyl_dist(cand, hb).min()))
+    return best
+
+
+def _slice_box(mesh, x0, x1, y0, y1):
+    import trimesh
+    m = mesh
+    for n, o in (((1, 0, 0), (x0, 0, 0)), ((-1, 0, 0), (x1, 0, 0)), ((0, 1, 0), (0, y0, 0)), ((0, -1, 0), (0, y1, 0))):
+        if m is None or len(m.faces) == 0:
+            return None
+        m = trimesh.intersections.slice_mesh_plane(m, n, o, cap=False)
+    return m if m is not None and len(m.faces) else None
+
+
+def local_top(mesh, hb, within: float) -> float:
+    """Highest point of the piece within ``within`` (horizontally) of the base's edge; -inf if none."""
+    r = hb.radius + within
+    m = _slice_box(mesh, hb.x - r, hb.x + r, hb.y - r, hb.y + r)
+    if m is None:
+        return -math.inf
+    return float(np.asarray(m.vertices)[:, 2].max())
+
+
+def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
+    """Width across the line of sight of the part of the piece above ``above_z``."""
+    import trimesh
+    m = trimesh.intersections.slice_mesh_plane(mesh, (0, 0, 1), (0, 0, above_z), cap=False)
+    if m is None or len(m.faces) == 0:
+        return 0.0
+    perp = np.array([-direction_xy[1], direction_xy[0]])
+    u = np.asarray(m.vertices)[:, :2] @ perp
+    return float(u.max() - u.min())
+
+
+def support_pieces(world, hb) -> set[int]:
+    """Indices of the pieces the base rests on."""
+    foot = world.footprint(hb.x, hb.y, hb.radius * 0.98)
+    origins = np.column_stack([foot, np.full(len(foot), hb.z + 0.02)])
+    d, tri = world.rays.first_hit(origins, np.broadcast_to([0.0, 0.0, -1.0], origins.shape), max_dist=0.08)
+    return {int(world.tri_piece[t]) for t in tri if t >= 0}
+
+
+def cover(world, attacker: str, target: str, los_result=None,
+          settings: SightSettings | None = None) -> CoverResult:
+    """Cover of ``target`` against a ranged attack by ``attacker``."""
+    s = default_settings() if settings is None else settings
+    th = world.hitbox(target)
+    ah = world.hitbox(attacker)
+    crouched = "Crouched" in th.states
+    if s.flying_state in th.states:
+        return CoverResult("none", None, f"{target} is {s.flying_state}: no cover")
+    code = _size_code(th)
+    if code not in s.cover_sizes:
+        return CoverResult("none", None, f"{target} is size {code or 'unknown'}: only {', '.join(s.cover_sizes)} get cover")
+    if los_result is None or not los_result.fraction_exact or los_result.target_visible is None:
+        from engine.sight import los
+        los_result = los(world, attacker, target, fraction=True, cover=False, settings=s)
+    base_level, base_reason = "none", ""
+    if crouched and s.cover_crouched != "none":
+        base_level, base_reason = s.cover_crouched, f"{target} is Crouched"
+    if not los_result.los:
+        return CoverResult("none", None, "no LoS")
+
+    pts = los_result.target_points
+    allowed = los_result.target_allowed if los_result.target_allowed is not None else np.ones(len(pts), bool)
+    hidden = np.nonzero(~los_result.target_visible & allowed & (los_result.target_part != 2))[0]
+    best = (base_level, None, base_reason)
+    if len(hidden):
+        eye = np.asarray(los_result.eye, dtype=float)
+        t = pts[hidden]
+        vec = eye - t
+        dist = np.linalg.norm(vec, axis=1)
+        d, tri = world.rays.first_hit(t, vec, max_dist=dist)
+        hit = tri >= 0
+        piece_idx = np.where(hit, world.tri_piece[np.maximum(tri, 0)], -1)
+        hitpts = t + vec / np.maximum(dist, 1e-12)[:, None] * np.where(hit, d, 0)[:, None]
+        support = support_pieces(world, th)
+        base_top = th.z + min(th.height, mm(base_height_mm()))
+        los_dir = np.array([th.x - ah.x, th.y - ah.y])
+        n = np.linalg.norm(los_dir)
+        los_dir = los_dir / n if n > 1e-12 else ah.facing_vector
+        n_side_top = int(((los_result.target_part != 2) & allowed).sum())
+        found, rejected = [], []
+        for pidx in np.unique(piece_idx[piece_idx >= 0]):
+            piece = world.pieces[int(pidx)]
+            if piece.id == "table" and piece.spec is None:
+                continue
+            mine = piece_idx == pidx
+            share = mine.sum() / max(n_side_top, 1)
+            if int(pidx) in support:
+                edge = float(_cyl_dist(hitpts[mine], th).min())
+                if s.cover_ledge_edge_within and edge > s.cover_within_in + 1e-9:
+                    rejected.append(f"the edge of its own ledge {piece.id} hides part of it but is {edge:.2f}\" away")
+                    continue
+                level = "light" if piece.cover in ("auto",) else piece.cover
+                why = (f"the edge of its own ledge {piece.id} hides {share:.0%} of its hitbox from {attacker} "
+                       f"(higher ground; the edge is {edge:.2f}\" away)")
+                if piece.cover != "auto":
+                    why += f"; the piece's cover tag says {piece.cover}"
+                found.append((level, piece.id, why, share))
+                continue
+            dist_p = piece_distance(piece.mesh, th)
+            if dist_p > s.cover_within_in + 1e-9:
+                rejected.append(f"{piece.id} hides part of it but is {dist_p:.2f}\" away")
+                continue
+            top = local_top(piece.mesh, th, s.cover_within_in)
+            if top <= base_top + 1e-9:
+                rejected.append(f"{piece.id} is not higher than its base")
+                continue
+            width = apparent_width(piece.mesh, base_top, los_dir)
+            taller = top >= th.top - s.cover_heavy_height_tolerance_in - 1e-9
+            wider = width > 2 * th.radius + 1e-9
+            auto = "heavy" if (taller and wider) else "light"
+            level = auto if piece.cover == "auto" else piece.cover
+            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {share:.0%} of its hitbox from {attacker}; "
+                   f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
+                   f"{th.height:.2f}\" hitbox) and it is {width:.2f}\" wide ({'wider' if wider else 'not wider'} "
+                   f"than the {2 * th.radius:.2f}\" base)")
+            if piece.cover != "auto":
+                why += f"; the piece's cover tag says {piece.cover} (automatic: {auto})"
+            found.append((level, piece.id, why, share))
+        if found:
+            found.sort(key=lambda f: (LEVELS.index(f[0]), f[3]), reverse=True)
+            lv, pid, why, _ = found[0]
+            if LEVELS.index(lv) >= LEVELS.index(best[0]) and lv != "none":
+                best = (lv, pid, why + (f"; also {base_reason}" if base_reason else ""))
+            elif lv == "none" and best[0] == "none":
+                best = ("none", pid, why)
+        if best[0] == "none" and not best[2] and rejected:
+            best = ("none", None, "no cover: " + "; ".join(rejected))
+    level, pid, why = best
+    if level == "none" and not why:
+        why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"
+    return CoverResult(level, pid, why)
