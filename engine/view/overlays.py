@@ -95,20 +95,17 @@ def _front_half(hb, pts: np.ndarray) -> np.ndarray:
 def los_rays(world, result, limit: int = 60):
     """Segments to draw for a LoS verdict: ((n,2,3) segments, (n,) clear).
 
-    Uses the result's own rays when it carries them (``rays`` or
-    ``segments`` + ``clear``); otherwise casts one batch from the viewer's
+    Uses the rays the engine tested when the result carries them
+    (``engine.sight.LosResult.picture_segments`` / ``picture_clear``); otherwise casts one batch from the viewer's
     front half to an even spread of target points, against the same terrain
     and hitboxes (viewer and target excluded), one ray per target point:
     green where some viewer point sees it, red where none does.
     """
-    rays = _get(result, "rays", "segments")
-    if rays is not None:
-        seg = np.asarray(rays[0] if isinstance(rays, tuple) and len(rays) == 2 else rays, float)
-        clear = _get(result, "clear", "ray_clear")
-        if isinstance(rays, tuple) and len(rays) == 2:
-            clear = rays[1]
-        seg = seg.reshape(-1, 2, 3)
-        clear = np.asarray(clear if clear is not None else np.ones(len(seg), bool), bool)
+    seg = _get(result, "picture_segments")
+    if isinstance(seg, np.ndarray) and seg.size:
+        seg = np.asarray(seg, float).reshape(-1, 2, 3)
+        clear = _get(result, "picture_clear")
+        clear = np.asarray(clear, bool) if clear is not None else np.ones(len(seg), bool)
         if len(seg) > limit:
             pick = np.linspace(0, len(seg) - 1, limit).astype(int)
             seg, clear = seg[pick], clear[pick]
@@ -162,7 +159,14 @@ def los_overlay(world, result, *, limit: int = 60, points: bool = True) -> NodeP
     if len(seg):
         colours = np.where(clear[:, None], np.array(GREEN), np.array((*RED[:3], 0.75)))
         lines_node("los-rays", seg, colours, 2.0).reparentTo(root)
-        if points:
+    if points:
+        tp = _get(result, "target_points")
+        tv = _get(result, "target_visible")
+        if isinstance(tp, np.ndarray) and isinstance(tv, np.ndarray) and len(tp) == len(tv) and len(tp):
+            step = max(1, len(tp) // 1500)           # every point up to 1500, then evenly thinned
+            pts, vis = tp[::step], tv[::step]
+            points_node("los-target-points", pts, np.where(vis[:, None], np.array(GREEN), np.array(RED)), 3.0).reparentTo(root)
+        elif len(seg):
             points_node("los-target-points", seg[:, 1], np.where(clear[:, None], np.array(GREEN), np.array(RED)), 5.0).reparentTo(root)
     witness = _get(result, "witness", "witness_segment")
     if witness is not None:

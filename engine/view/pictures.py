@@ -149,7 +149,7 @@ def los_caption(result) -> str:
     if blocking:
         extra.append("blocked by " + ", ".join(map(str, blocking)))
     reason = _g(result, "reason")
-    if reason:
+    if reason and reason not in ("clear", "blocked"):
         extra.append(str(reason))
     return line + ("\n" + "; ".join(extra) if extra else "")
 
@@ -179,8 +179,10 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         st.app.camLens.setFov(math.degrees(2 * math.atan(math.tan(math.radians(vfov) / 2) * aspect)), vfov)
         st.camera.look(eye, aim)
         st.hide(st.table.models[viewer])
-        st.hide(st.table.label_nodes.get(viewer, NodePath()))
-        arc = ov.front_arc_overlay(hv, radius=max(3.0, dist * 1.2))
+        for mid, lbl in st.table.label_nodes.items():
+            if mid != target:          # labels draw through walls: in the eye view only the target's
+                st.hide(lbl)
+        arc = ov.front_arc_overlay(hv, radius=float(np.clip(dist * 0.5, 3.0, 8.0)))
         arc.reparentTo(st.overlay)
         paths.append(st.shoot(os.path.join(out_dir, names[0])))
         # overview: from behind and above the viewer, both framed
@@ -200,7 +202,7 @@ def dispute_folder(world, result, out_dir: str, extra: dict | None = None) -> di
     """F12: the picture pair and the JSON verdict in ``out_dir``."""
     os.makedirs(out_dir, exist_ok=True)
     pics = los_pictures(world, result, out_dir)
-    verdict = result.to_json() if hasattr(result, "to_json") else {
+    verdict = result.as_dict() if hasattr(result, "as_dict") else result.to_json() if hasattr(result, "to_json") else {
         k: _g(result, k) for k in ("viewer", "target", "los", "visible_fraction", "in_front_arc",
                                    "distance", "height_difference", "cover", "cover_piece", "blocking")}
     verdict = json.loads(json.dumps(verdict, default=_jsonable))

@@ -1,0 +1,142 @@
+"""The heads-up display: text panels over the 3D table.
+
+Panels (all plain TextNodes on ``aspect2d`` with a dark card, so they stay
+readable on any background):
+
+* status (top left): game, round, active side, phase, hints;
+* profile (left): the selected model's profile, AP/HP, states, weapons --
+  or, for Legends of Norova, ``game.hud_lines(id)`` with the four action slots;
+* menu (bottom): the legal movements and actions from the rules engine, numbered;
+* verdict (top right): the live LoS verdict / measure;
+* dice (right, above the log): the last rolls as dice with their results and
+  the confrontation explained;
+* log (right): the event log, newest last.
+
+The HUD formats what the rules and the engine say; it decides nothing.
+"""
+from __future__ import annotations
+
+from panda3d.core import NodePath, TextNode
+
+PANEL_BG = (0.05, 0.06, 0.08, 0.78)
+
+
+class Panel:
+    def __init__(self, app, name: str, parent: NodePath, pos, *, scale=0.042,
+                 align=TextNode.ALeft, width: float | None = None, fg=(1, 1, 1, 1)):
+        self.tn = TextNode(f"hud-{name}")
+        self.tn.setAlign(align)
+        self.tn.setTextColor(*fg)
+        self.tn.setCardColor(*PANEL_BG)
+        self.tn.setCardAsMargin(0.5, 0.5, 0.35, 0.3)
+        self.tn.setCardDecal(True)
+        self.tn.setShadow(0.05, 0.05)
+        self.tn.setShadowColor(0, 0, 0, 0.8)
+        if width:
+            self.tn.setWordwrap(width)
+        self.np = parent.attachNewNode(self.tn)
+        self.np.setScale(scale)
+        self.np.setPos(pos[0], 0, pos[1])
+        self.text = ""
+
+    def set(self, text: str, colour=None) -> None:
+        if colour is not None:
+            self.tn.setTextColor(*colour)
+        if text == self.text:
+            return
+        self.text = text
+        self.tn.setText(text)
+        if text:
+            self.np.show()
+        else:
+            self.np.hide()
+
+    def destroy(self) -> None:
+        self.np.removeNode()
+
+
+def die_face(value: int, sides: int = 20) -> str:
+    return f"[d{sides}:{value:>2}]"
+
+
+def event_line(ev) -> str:
+    """One readable line for an event of any game."""
+    kind = getattr(ev, "kind", None) or (ev.get("kind") if isinstance(ev, dict) else "?")
+    data = getattr(ev, "data", None) or (ev.get("data") if isinstance(ev, dict) else {}) or {}
+    if kind == "action":
+        return f"> {data.get('action', '')}"
+    if kind == "roll":
+        extra = {k: v for k, v in data.items() if k not in ("sides", "value", "why")}
+        tail = " ".join(f"{k}={v}" for k, v in extra.items())
+        return f"  {die_face(int(data.get('value', 0)), int(data.get('sides', 20)))} {data.get('why', '')} {tail}".rstrip()
+    if "text" in data:
+        return f"  {kind}: {data['text']}"
+    if "why" in data and len(data) <= 3:
+        rest = ", ".join(f"{k}={_short(v)}" for k, v in data.items() if k != "why")
+        return f"  {kind}: {data['why']}" + (f" ({rest})" if rest else "")
+    parts = ", ".join(f"{k}={_short(v)}" for k, v in data.items())
+    return f"  {kind}: {parts}"
+
+
+def _short(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    if isinstance(v, (list, tuple)) and len(v) == 3 and all(isinstance(x, (int, float)) for x in v):
+        return "(" + ", ".join(f"{float(x):.1f}" for x in v) + ")"
+    s = str(v)
+    return s if len(s) <= 48 else s[:45] + "..."
+
+
+def explain_rolls(events, limit: int = 6) -> str:
+    """The last rolls as dice, grouped under the action that caused them, with
+    the confrontation's own explanation events when the rules emit them."""
+    out: list[str] = []
+    last_action = None
+    block: list[str] = []
+    for ev in events:
+        kind = getattr(ev, "kind", "")
+        data = getattr(ev, "data", {}) or {}
+        if kind == "action":
+            if block:
+                out.append((last_action or "") + "\n" + "\n".join(block))
+            last_action, block = f"{data.get('action', '')}", []
+        elif kind == "roll":
+            block.append(f"  {die_face(int(data.get('value', 0)), int(data.get('sides', 20)))} {data.get('why', '')}")
+        elif kind in ("confrontation", "attack", "hit", "damage", "save", "check", "result", "wound", "miss",
+                      "critical", "dodge", "armour", "armor") or "result" in data or "success" in data:
+            block.append("    = " + event_line(ev).strip())
+    if block:
+        out.append((last_action or "") + "\n" + "\n".join(block))
+    text = "\n".join(out[-2:])
+    lines = text.splitlines()
+    return "\n".join(lines[-(limit * 3):])
+
+
+class Hud:
+    def __init__(self, app):
+        self.app = app
+        self.root = app.aspect2d.attachNewNode("hud-root")
+        ar = app.getAspectRatio()
+        self.status = Panel(app, "status", self.root, (-ar + 0.04, 0.93), scale=0.045, width=40)
+        self.profile = Panel(app, "profile", self.root, (-ar + 0.04, 0.62), scale=0.036, width=34)
+        self.menu = Panel(app, "menu", self.root, (-ar + 0.04, -0.62), scale=0.038, width=70)
+        self.verdict = Panel(app, "verdict", self.root, (ar - 0.04, 0.93), scale=0.042,
+                             align=TextNode.ARight, width=44)
+        self.dice = Panel(app, "dice", self.root, (ar - 0.04, 0.55), scale=0.034,
+                          align=TextNode.ARight, width=46, fg=(1, 0.92, 0.6, 1))
+        self.log = Panel(app, "log", self.root, (ar - 0.04, 0.05), scale=0.031,
+                         align=TextNode.ARight, width=52, fg=(0.85, 0.9, 1, 1))
+        self.banner = Panel(app, "banner", self.root, (0, -0.9), scale=0.05, align=TextNode.ACenter, width=50,
+                            fg=(1, 1, 0.7, 1))
+        self.log_lines = 16
+
+    def show_log(self, events) -> None:
+        lines = [event_line(e) for e in list(events)[-self.log_lines:]]
+        self.log.set("Event log\n" + "\n".join(lines) if lines else "")
+
+    def show_dice(self, events) -> None:
+        text = explain_rolls(list(events)[-60:])
+        self.dice.set(("Dice\n" + text) if text.strip() else "")
+
+    def destroy(self) -> None:
+        self.root.removeNode()
