@@ -1,0 +1,169 @@
+"""The Norova rule data: ``rules/norova/data/*.yaml`` with the game's settings on top.
+
+Every rule number lives in the data files; a game's ``settings`` mapping
+overrides any key of ``rules.yaml`` (nested mappings merge). Bad settings or a
+bad data file raise :class:`NorovaDataError`, one line per problem
+(``file: key.path: what is wrong``).
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DATA = Path(__file__).with_name("data")
+ARCS = ("front", "side", "rear")
+WEAPON_KINDS = ("melee", "thrown", "bow")
+SPELL_TYPES = ("damage", "healing")
+POOLS = ("vitality", "soul", "power")
+TRAITS = ("focus", "perceive", "react", "evade", "luck")
+
+
+class NorovaDataError(ValueError):
+    """Bad rule data, settings or character block. ``problems``: one line each."""
+
+    def __init__(self, problems: list[str] | str):
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@functools.lru_cache(maxsize=None)
+def _load(name: str) -> dict:
+    path = DATA / name
+    with open(path, encoding="utf-8") as fh:
+        doc = yaml.safe_load(fh)
+    if not isinstance(doc, dict):
+        raise NorovaDataError(f"{path}: must be a mapping")
+    return doc
+
+
+def merge(base: dict, over: dict, path: str = "", problems: list | None = None) -> dict:
+    """``base`` updated by ``over``; nested mappings merge. Unknown keys are problems."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        key = f"{path}.{k}" if path else str(k)
+        if k not in base:
+            if problems is not None:
+                problems.append(f"settings: {key}: unknown setting (known: {', '.join(sorted(map(str, base)))})")
+            continue
+        if isinstance(base[k], dict) and isinstance(v, dict):
+            out[k] = merge(base[k], v, key, problems)
+        elif isinstance(base[k], dict) != isinstance(v, dict) or (
+                isinstance(base[k], bool) != isinstance(v, bool)) or (
+                isinstance(base[k], (int, float)) and not isinstance(v, (int, float))) or (
+                isinstance(base[k], list) and not isinstance(v, list)) or (
+                isinstance(base[k], str) and not isinstance(v, str)):
+            if problems is not None:
+                problems.append(f"settings: {key}: must be {type(base[k]).__name__}, not {v!r}")
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+class RuleData:
+    """The merged rule data and the catalogues (weapons, skills, spells, items)."""
+
+    def __init__(self, settings: dict | None = None):
+        problems: list[str] = []
+        self.rules = merge(_load("rules.yaml"), dict(settings or {}), "", problems)
+        self.criticals = _load("criticals.yaml")
+        w = _load("weapons.yaml")
+        self.weapons: dict[str, dict] = w["weapons"]
+        self.ammo: dict[str, dict] = w["ammo"]
+        self.skills: dict[str, dict] = _load("skills.yaml")["skills"]
+        sp = _load("spells.yaml")
+        self.spells: dict[str, dict] = sp["spells"]
+        self.opposing = {frozenset(p) for p in sp["opposing_elements"]}
+        self.items: dict[str, dict] = _load("items.yaml")["items"]
+        problems += self._validate()
+        if problems:
+            raise NorovaDataError(problems)
+
+    # ---- lookups ------------------------------------------------------
+    def difficulty(self, name: str | int) -> int:
+        if isinstance(name, int):
+            return name
+        return int(self.rules["difficulty"][name])
+
+    def check(self, name: str) -> tuple[str | None, int]:
+        """(trait, difficulty number) of a kind of check."""
+        c = self.rules["checks"][name]
+        return c.get("trait"), self.difficulty(c["difficulty"])
+
+    def area_radius(self, area: str) -> float:
+        return float(self.rules["areas"][area])
+
+    def opposed(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.opposing
+
+    def fumble(self, d6: int) -> str:
+        return self.criticals["skill_fumble_d6"][d6]
+
+    def crit_crit(self, d6: int) -> str:
+        return self.criticals["critical_critical_d6"][d6]
+
+    # ---- validation ---------------------------------------------------
+    def _validate(self) -> list[str]:
+        p: list[str] = []
+        r = self.rules
+        diffs = r["difficulty"]
+        for k, v in diffs.items():
+            if not isinstance(v, int):
+                p.append(f"rules.yaml: difficulty.{k}: must be a whole number")
+        for k, c in r["checks"].items():
+            if c.get("difficulty") not in diffs:
+                p.append(f"rules.yaml: checks.{k}.difficulty: unknown difficulty {c.get('difficulty')!r}")
+            if "trait" in c and c["trait"] not in TRAITS:
+                p.append(f"rules.yaml: checks.{k}.trait: unknown trait {c['trait']!r} (known: {', '.join(TRAITS)})")
+        f = r["facing"]
+        if not (0 < f["front_half_angle"] <= 180 and 0 <= f["rear_half_angle"] <= 180
+                and f["front_half_angle"] + f["rear_half_angle"] <= 180):
+            p.append("rules.yaml: facing: the front and rear half angles must be in 0..180 and add up to 180 at most")
+        for arc in ARCS:
+            if not isinstance(f["evade_modifier"].get(arc), int):
+                p.append(f"rules.yaml: facing.evade_modifier.{arc}: must be a whole number")
+        for k, v in r["areas"].items():
+            if not isinstance(v, (int, float)) or v <= 0:
+                p.append(f"rules.yaml: areas.{k}: must be a positive number of inches")
+        for side in (1, 2, 3, 4, 5, 6):
+            if self.criticals["skill_fumble_d6"].get(side) not in ("works_anyway", "failure", "backfire"):
+                p.append(f"criticals.yaml: skill_fumble_d6.{side}: must be works_anyway, failure or backfire")
+            if self.criticals["critical_critical_d6"].get(side) not in ("double_crit", "deathblow"):
+                p.append(f"criticals.yaml: critical_critical_d6.{side}: must be double_crit or deathblow")
+        for name, w in self.weapons.items():
+            if w.get("kind") not in WEAPON_KINDS:
+                p.append(f"weapons.yaml: weapons.{name}.kind: must be one of {', '.join(WEAPON_KINDS)}")
+            if w.get("hands") not in (1, 2):
+                p.append(f"weapons.yaml: weapons.{name}.hands: must be 1 or 2")
+            if w.get("ammo") is not None and w["ammo"] not in self.ammo:
+                p.append(f"weapons.yaml: weapons.{name}.ammo: unknown ammunition {w['ammo']!r}")
+        for name, s in self.skills.items():
+            if s.get("type") not in ("offensive", "support"):
+                p.append(f"skills.yaml: skills.{name}.type: must be offensive or support")
+            if s.get("difficulty") not in diffs:
+                p.append(f"skills.yaml: skills.{name}.difficulty: unknown difficulty")
+            for pool in s.get("cost", {}):
+                if pool not in POOLS:
+                    p.append(f"skills.yaml: skills.{name}.cost.{pool}: not a pool ({', '.join(POOLS)})")
+        for name, s in self.spells.items():
+            if s.get("type") not in SPELL_TYPES:
+                p.append(f"spells.yaml: spells.{name}.type: must be damage or healing")
+            if s.get("area") is not None and s["area"] not in r["areas"]:
+                p.append(f"spells.yaml: spells.{name}.area: unknown area {s['area']!r}")
+            if s.get("area") is None and not s.get("range", 0) > 0:
+                p.append(f"spells.yaml: spells.{name}: a spell needs a range or an area")
+            if not isinstance(s.get("speed"), int) or s["speed"] < 1:
+                p.append(f"spells.yaml: spells.{name}.speed: must be a whole number >= 1")
+        for name, it in self.items.items():
+            if it.get("restores") not in POOLS:
+                p.append(f"items.yaml: items.{name}.restores: must be one of {', '.join(POOLS)}")
+        return p
+
+
+def rule_data(settings: dict | None = None) -> RuleData:
+    return RuleData(settings)
+
+

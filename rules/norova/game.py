@@ -1,0 +1,1546 @@
+"""Legends of Norova: the Active Turn combat rules on the shared rules/core Game.
+
+Source: ../shared/seeds/norova-active-turn.txt. The numbers live in
+rules/norova/data/*.yaml; the project's simple rules for the seed's gaps are
+listed in docs/rulings.d/norova.md.
+
+Round: every character able to fight acts once, highest initiative first
+(d20 + React, rolled when the fight starts). The character at the head of the
+queue is *active*: it may ``wait`` (act later, after the next character) as
+long as it has done nothing this turn, then takes at most one each of the
+Attack, Move, Support and Magic actions, and ``end``s its turn (unused
+actions are lost). Geometry comes only through the rules/core Geometry
+protocol.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from rules.core import Dice, Game, Outcome, Termination, Unit
+from rules.norova import mechanics as mx
+from rules.norova.actions import (Action, Aid, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
+                                  Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait, parse)
+from rules.norova.data import POOLS, NorovaDataError, RuleData
+from rules.norova.sheet import Sheet, sheet_from_block
+
+SLOTS = ("attack", "move", "support", "magic")
+SLOT_NAMES = {"attack": "Attack", "move": "Move", "support": "Support", "magic": "Magic"}
+ENGINE_MODE = {"walk": "walk", "sprint": "walk", "crawl": "walk", "fly": "walk", "climb": "climb"}
+
+
+@dataclass
+class Fighter:
+    """One character's state during a fight."""
+    id: str
+    side: str
+    name: str
+    sheet: Sheet
+    radius: float
+    height: float
+    vitality: int
+    soul: int
+    power: int
+    main: str | None
+    off: str | None
+    inventory: dict[str, int]
+    ammo: dict[str, int]
+    status: str = "active"            # active | dying | stable | dead
+    prone: bool = False
+    hidden: bool = False
+    unloaded: list[str] = field(default_factory=list)
+    initiative: int = 0
+    init_roll: int = 0
+    slots: dict[str, bool] = field(default_factory=lambda: {s: False for s in SLOTS})
+    turn_started: bool = False
+    acted: bool = False
+    turn_done: bool = False
+    charging: dict | None = None
+    focus: dict[str, int] = field(default_factory=dict)
+    perceived: list[str] = field(default_factory=list)
+    attacked: list[str] = field(default_factory=list)     # enemies it fought this round (either way)
+    aoo_made: int = 0
+    save_locked: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def able(self) -> bool:
+        return self.status == "active"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "vitality": self.vitality, "soul": self.soul, "power": self.power,
+                "main": self.main, "off": self.off, "inventory": dict(sorted(self.inventory.items())),
+                "ammo": dict(sorted(self.ammo.items())), "status": self.status, "prone": self.prone,
+                "hidden": self.hidden, "unloaded": sorted(self.unloaded), "initiative": self.initiative,
+                "slots": dict(self.slots), "turn_started": self.turn_started, "acted": self.acted,
+                "turn_done": self.turn_done, "charging": self.charging, "focus": dict(sorted(self.focus.items())),
+                "perceived": sorted(self.perceived), "attacked": sorted(self.attacked),
+                "aoo_made": self.aoo_made, "save_locked": dict(sorted(self.save_locked.items()))}
+
+
+class NorovaGame(Game):
+    game_name = "norova"
+
+    def __init__(self, units: list[Unit], geometry, seed: int = 0, settings: dict | None = None,
+                 scene_info: dict | None = None, *, dice: Dice | None = None, log=None):
+        super().__init__(seed=seed, dice=dice, settings=settings, scene_info=scene_info, log=log)
+        self.data = RuleData(settings)
+        self.r = self.data.rules
+        self.geometry = geometry
+        self.units = [u if isinstance(u, Unit) else Unit.from_dict(u) for u in units]
+        self.fighters: dict[str, Fighter] = {}
+        problems: list[str] = []
+        for u in self.units:
+            block = (u.extra or {}).get("norova")
+            try:
+                sheet = sheet_from_block(block, self.data, where=f"{u.id}.norova")
+            except NorovaDataError as exc:
+                problems += exc.problems
+                continue
+            self.fighters[u.id] = Fighter(
+                id=u.id, side=u.side, name=u.name or u.id, sheet=sheet, radius=u.base / 2,
+                height=u.height, vitality=sheet.vitality, soul=sheet.soul, power=sheet.power,
+                main=sheet.equipment["main"], off=sheet.equipment["off"],
+                inventory=dict(sheet.inventory), ammo=dict(sheet.ammo),
+                hidden="Hidden" in u.states, prone=bool({"Prone", "Crouched"} & set(u.states)))
+        if problems:
+            raise NorovaDataError(problems)
+        if len({f.side for f in self.fighters.values()}) < 2:
+            raise NorovaDataError("a Norova fight needs characters of at least two sides")
+        for u in self.units:
+            self.geometry.place(u.id, tuple(u.at), u.facing)
+            self._sync_states(self.fighters[u.id])
+        self.round = 0
+        self.queue: list[str] = []
+        self.emit("setup", {"game": self.game_name, "characters": [
+            {"id": f.id, "side": f.side, "vitality": f.vitality, "soul": f.soul, "power": f.power}
+            for f in self.fighters.values()]})
+        self._roll_initiative()
+        self._start_round()
+
+    # ---- construction from a log ---------------------------------------
+    def header(self) -> dict:
+        return {"game": self.game_name, "seed": self.seed, "scene": self.scene_info,
+                "units": [u.to_dict() for u in self.units], "settings": self.settings}
+
+    @classmethod
+    def from_header(cls, header: dict, geometry, dice: Dice | None = None) -> "NorovaGame":
+        units = [Unit.from_dict(d) for d in header.get("units", [])]
+        return cls(units, geometry, seed=int(header.get("seed", 0)), settings=header.get("settings") or {},
+                   scene_info=header.get("scene") or {}, dice=dice)
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse(text)
+
+    # ---- small helpers ----------------------------------------------------
+    def f(self, mid: str) -> Fighter:
+        return self.fighters[mid]
+
+    @property
+    def active_model(self) -> str | None:
+        return self.queue[0] if self.queue and not self.is_over else None
+
+    @property
+    def active_side(self) -> str | None:
+        m = self.active_model
+        return None if m is None else self.fighters[m].side
+
+    def enemies(self, mid: str, able_only: bool = True) -> list[str]:
+        side = self.fighters[mid].side
+        return [o.id for o in self.fighters.values() if o.side != side and (o.able or not able_only)]
+
+    def allies(self, mid: str) -> list[str]:
+        side = self.fighters[mid].side
+        return [o.id for o in self.fighters.values() if o.side == side and o.id != mid and o.able]
+
+    def pos(self, mid: str):
+        return self.geometry.position(mid)
+
+    def weapon(self, name: str | None) -> dict:
+        return self.data.weapons[name or "unarmed"]
+
+    def _sync_states(self, f: Fighter) -> None:
+        states = set()
+        if f.status == "dead":
+            states.add("Dead")
+        elif f.prone or f.status in ("dying", "stable"):
+            states.add("Crouched")
+        self.geometry.set_states(f.id, sorted(states))
+
+    def _sight(self, a: str, b: str):
+        """All-round line of sight (the Norova arcs are checked by the rules)."""
+        return self.geometry.sight(a, b, moving=True)
+
+    def in_front(self, viewer: str, other: str) -> bool:
+        half = self.r["facing"]["front_half_angle"]
+        return mx.relative_angle(self.pos(viewer), self.geometry.facing(viewer), self.pos(other)) <= half + 1e-9
+
+    def arc(self, defender: str, attacker: str) -> str:
+        fc = self.r["facing"]
+        return mx.arc_of(self.pos(defender), self.geometry.facing(defender), self.pos(attacker),
+                         fc["front_half_angle"], fc["rear_half_angle"])
+
+    def swimming(self, mid: str) -> bool:
+        return bool(set(self.r["swimming"]["environments"]) & set(self.geometry.environments(mid)))
+
+    def flying_allowed(self) -> bool:
+        info = self.scene_info.get("norova") if isinstance(self.scene_info.get("norova"), dict) else {}
+        return bool(self.r["move"]["flying_allowed"] or info.get("flying") or self.scene_info.get("flying"))
+
+    def move_allowance(self, mid: str, mode: str) -> float:
+        f, mv = self.fighters[mid], self.r["move"]
+        rate = f.sheet.move
+        factor = {"walk": 1.0, "sprint": mv["sprint_factor"], "crawl": mv["crawl_factor"],
+                  "fly": mv["fly_factor"], "climb": self.r["climbing"]["allowance_factor"]}[mode]
+        if mode != "fly" and self.swimming(mid):
+            factor *= self.r["swimming"]["allowance_factor"]
+        return rate * factor
+
+    def weapon_range(self, mid: str, hand: str) -> float:
+        f = self.fighters[mid]
+        if hand == "dual":
+            return min(self.weapon(f.main)["range"], self.weapon(f.off)["range"])
+        return self.weapon(f.main if hand == "main" else f.off)["range"]
+
+    def aoo_hand(self, mid: str) -> tuple[str, float] | None:
+        """The hand (and its range) an Attack of Opportunity is made with, or None."""
+        f = self.fighters[mid]
+        kinds = self.r["attack_of_opportunity"]["range_kinds"]
+        best = None
+        for hand, name in (("main", f.main), ("off", f.off)):
+            if name is None and hand == "off":
+                continue
+            w = self.weapon(name)
+            if w["kind"] in kinds and self._weapon_ready(f, name):
+                if best is None or w["range"] > best[1]:
+                    best = (hand, float(w["range"]))
+        return best
+
+    def _weapon_ready(self, f: Fighter, name: str | None) -> bool:
+        w = self.weapon(name)
+        if w["kind"] == "bow":
+            if w.get("ammo") and f.ammo.get(w["ammo"], 0) <= 0:
+                return False
+            if w.get("reload") and name in f.unloaded:
+                return False
+        return True
+
+    def action_slots(self, character: str) -> dict[str, bool]:
+        """The four action slots of the round: ``{"Attack": used?, "Move": ..., "Support": ..., "Magic": ...}``."""
+        f = self.fighters[character]
+        return {SLOT_NAMES[s]: bool(f.slots[s]) for s in SLOTS}
+
+    # ---- costs and saves --------------------------------------------------
+    def can_pay(self, f: Fighter, cost: dict) -> str | None:
+        for pool, amount in cost.items():
+            have = getattr(f, pool)
+            if have >= amount:
+                continue
+            if not self.r["saves"]["short_cost_save"]:
+                return f"{f.id} has {have} {pool.title()}, the cost is {amount}"
+            if f.save_locked.get(pool, -1) >= self.round:
+                return f"{f.id} has {have} {pool.title()} (cost {amount}) and may not attempt a {pool.title()} save this round"
+        return None
+
+    def save(self, f: Fighter, stat: str, why: str) -> mx.CheckResult:
+        """A Vitality / Soul / Power save with its critical results (seed "Rolling Critical with Saves")."""
+        _, target = self.data.check("save")
+        nat = self.roll(f"{stat} save: {why}", 20, model=f.id)
+        res = mx.trait_check(nat, f.sheet.saves.get(stat, 0), target)
+        sv = self.r["saves"]
+        full = getattr(f.sheet, stat)
+        data = {"model": f.id, "stat": stat, "why": why, **res.to_dict()}
+        if res.critical == "success":
+            gain = int(math.ceil(full * sv["crit_recover_fraction"]))
+            setattr(f, stat, min(full, getattr(f, stat) + gain))
+            data["recovered"] = gain
+        elif res.critical == "failure":
+            f.save_locked[stat] = self.round + 1
+            data["locked_until_round"] = self.round + 1
+            if stat in ("power", "soul"):
+                loss = int(math.ceil(full * sv["crit_fail_loss_fraction"]))
+                setattr(f, stat, max(0, getattr(f, stat) - loss))
+                data["lost"] = loss
+        self.emit("save", data)
+        return res
+
+    def pay(self, f: Fighter, cost: dict, why: str) -> bool:
+        """Spend a cost; a pool too low for it needs a save (a GAP rule). False: not paid."""
+        paid = {}
+        for pool, amount in cost.items():
+            have = getattr(f, pool)
+            if have >= amount:
+                setattr(f, pool, have - amount)
+                paid[pool] = amount
+                continue
+            res = self.save(f, pool, f"pay {amount} {pool} for {why}")
+            if res.critical == "success":
+                paid[pool] = 0
+                continue
+            if not res.success:
+                self.emit("cost", {"model": f.id, "why": why, "paid": paid, "failed": pool})
+                return False
+            paid[pool] = getattr(f, pool)
+            setattr(f, pool, 0)
+        self.emit("cost", {"model": f.id, "why": why, "paid": paid})
+        return True
+
+    # ---- checks -------------------------------------------------------------
+    def trait_check(self, mid: str, kind: str, modifier: int = 0, difficulty_add: int = 0,
+                    why: str = "", trait: str | None = None) -> mx.CheckResult:
+        """d20 + trait + modifier >= difficulty; natural 20 / 1 always succeed / fail.
+
+        After a natural 1 a Luck check may save it (seed: "a follow-up Luck check").
+        """
+        f = self.fighters[mid]
+        t, target = self.data.check(kind)
+        t = trait or t
+        target += difficulty_add
+        nat = self.roll(f"{kind}: {why}" if why else kind, 20, model=mid)
+        res = mx.trait_check(nat, f.sheet.trait(t) + modifier, target)
+        data = {"model": mid, "check": kind, "trait": t, "why": why, **res.to_dict()}
+        if res.critical == "failure" and self.r["trait_fumble_luck_check"] and kind != "luck_follow_up":
+            lt, ltarget = self.data.check("luck_follow_up")
+            lnat = self.roll(f"luck follow-up: {kind}", 20, model=mid)
+            luck = mx.trait_check(lnat, f.sheet.trait(lt), ltarget)
+            data["luck"] = luck.to_dict()
+            if luck.success:
+                res = mx.CheckResult(res.natural, res.total, res.target, True, "failure")
+        data["success"] = res.success
+        self.emit("check", data)
+        return res
+
+    def skill_roll(self, mid: str, trait: str, difficulty: str | int, why: str) -> tuple[str, mx.CheckResult]:
+        """A skill or spell success roll: ("crit" | "success" | "works_anyway" | "failure" | "backfire", roll)."""
+        f = self.fighters[mid]
+        target = self.data.difficulty(difficulty)
+        nat = self.roll(f"skill roll: {why}", 20, model=mid)
+        res = mx.trait_check(nat, f.sheet.trait(trait), target)
+        if nat == 20:
+            outcome = "crit"
+        elif nat == 1:
+            d6 = self.roll(f"critical failure: {why}", 6, model=mid)
+            outcome = self.data.fumble(d6)
+        else:
+            outcome = "success" if res.success else "failure"
+        self.emit("skill_roll", {"model": mid, "what": why, "trait": trait, **res.to_dict(), "outcome": outcome})
+        return outcome, res
+
+    def critical_hit_check(self, mid: str, why: str) -> str | None:
+        """The free critical hit check: None | "crit" | "double" | "deathblow" | "fumble"."""
+        f = self.fighters[mid]
+        trait, target = self.data.check("critical_hit")
+        nat = self.roll(f"critical hit check: {why}", 20, model=mid)
+        if nat == 20:
+            d6 = self.roll(f"critical critical: {why}", 6, model=mid)
+            out = "deathblow" if self.data.crit_crit(d6) == "deathblow" else "double"
+        elif nat == 1:
+            out = "fumble"
+        else:
+            out = "crit" if nat + f.sheet.trait(trait) >= target else None
+        self.emit("critical_check", {"model": mid, "what": why, "natural": nat, "result": out})
+        return out
+
+    # ---- flow -------------------------------------------------------------
+    def _roll_initiative(self) -> None:
+        ini = self.r["initiative"]
+        order = []
+        for i, f in enumerate(self.fighters.values()):
+            if not f.able:
+                continue
+            nat = self.roll("initiative", int(ini["die"]), model=f.id)
+            f.init_roll = nat
+            f.initiative = nat + f.sheet.trait(ini["trait"])
+            order.append((-f.initiative, -f.sheet.trait(ini["trait"]), i, f.id))
+        order.sort()
+        self.order = [o[3] for o in order]
+        self.emit("initiative", {"order": [{"model": m, "total": self.fighters[m].initiative,
+                                            "roll": self.fighters[m].init_roll} for m in self.order]})
+
+    def _start_round(self) -> None:
+        if self.is_over:
+            return
+        self.round += 1
+        if self.round > int(self.r["max_rounds"]):
+            self._finish_turn_limit()
+            return
+        if self.round > 1 and self.r["initiative"]["reroll_each_round"]:
+            self._roll_initiative()
+        for f in self.fighters.values():
+            f.slots = {s: False for s in SLOTS}
+            f.turn_started = f.acted = f.turn_done = False
+            f.focus, f.perceived, f.attacked = {}, [], []
+            f.aoo_made = 0
+        self.queue = [m for m in self.order if self.fighters[m].status in ("active", "dying")]
+        self.emit("round", {"round": self.round, "queue": list(self.queue)})
+        self._advance()
+
+    def _advance(self) -> None:
+        """Bring the next character able to act to the head of the queue."""
+        while not self.is_over:
+            if not self.queue:
+                self._start_round()
+                return
+            head = self.fighters[self.queue[0]]
+            if head.status == "dying" and not head.turn_started:
+                head.turn_started = True
+                self._dying_save(head)
+                if self.is_over:
+                    return
+            if not head.able:
+                head.turn_done = True
+                self.queue.pop(0)
+                continue
+            if not head.turn_started:
+                head.turn_started = True
+                self.emit("turn", {"model": head.id, "round": self.round})
+                self._charging_turn(head)
+                if self.is_over:
+                    return
+                if not head.able:
+                    continue
+                if all(head.slots.values()):
+                    self._end_turn(head, "no actions left")
+                    continue
+            return
+
+    def _end_turn(self, f: Fighter, why: str = "") -> None:
+        f.turn_done = True
+        f.focus = {}
+        lost = [SLOT_NAMES[s] for s in SLOTS if not f.slots[s]]
+        self.emit("turn_end", {"model": f.id, "lost": lost, "why": why})
+        if self.queue and self.queue[0] == f.id:
+            self.queue.pop(0)
+        else:
+            self.queue = [m for m in self.queue if m != f.id]
+
+    def _dying_save(self, f: Fighter) -> None:
+        res = self.save(f, "vitality", "dying")
+        if res.critical == "success":
+            f.status = "active"
+            f.prone = True
+            f.turn_started = False
+            self.emit("state", {"model": f.id, "status": "active", "why": "critical Vitality save",
+                                "vitality": f.vitality})
+        elif res.critical == "failure":
+            self._kill(f, "critical failure of a Vitality save")
+        elif res.success:
+            f.status = "stable"
+            self.emit("state", {"model": f.id, "status": "stable", "why": "Vitality save"})
+        else:
+            self.emit("state", {"model": f.id, "status": "dying", "why": "failed Vitality save"})
+        self._sync_states(f)
+        self._check_end()
+
+    def _charging_turn(self, f: Fighter) -> None:
+        if not f.charging:
+            return
+        f.slots["magic"] = True
+        if f.charging["ready_round"] <= self.round:
+            ch, f.charging = f.charging, None
+            self.emit("spell_ready", {"model": f.id, "spell": ch["spell"], "round": self.round})
+            self._resolve_spell(f.id, ch["spell"], ch["target"], ())
+            self._check_end()
+        else:
+            self.emit("spell_charging", {"model": f.id, "spell": f.charging["spell"],
+                                         "ready_round": f.charging["ready_round"]})
+
+    def _check_end(self) -> None:
+        if self.is_over:
+            return
+        sides = sorted({f.side for f in self.fighters.values() if f.able})
+        all_sides = sorted({f.side for f in self.fighters.values()})
+        if len(sides) <= 1:
+            scores = self._scores()
+            if sides:
+                self.finish(Outcome(Termination.ELIMINATION, sides[0], scores,
+                                    f"no character of {', '.join(s for s in all_sides if s not in sides)} can fight"))
+            else:
+                self.finish(Outcome(Termination.ELIMINATION, None, scores, "no character can fight"))
+
+    def _scores(self) -> dict:
+        out: dict[str, int] = {}
+        for f in self.fighters.values():
+            out[f.side] = out.get(f.side, 0) + (f.vitality if f.able else 0)
+        return out
+
+    def _finish_turn_limit(self) -> None:
+        scores = self._scores()
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        self.finish(Outcome(Termination.TURN_LIMIT, leaders[0] if len(leaders) == 1 else None, scores,
+                            f"{self.r['max_rounds']} rounds played; the side with the most Vitality left"))
+
+    # ---- damage -------------------------------------------------------------
+    def _kill(self, f: Fighter, why: str) -> None:
+        f.status = "dead"
+        f.vitality = min(f.vitality, 0)
+        f.charging = None
+        self.emit("state", {"model": f.id, "status": "dead", "why": why})
+        self._sync_states(f)
+
+    def damage(self, target: str, amount: int, why: str) -> None:
+        f = self.fighters[target]
+        if f.status == "dead" or amount <= 0:
+            return
+        if f.status in ("dying", "stable"):
+            if self.r["dying"]["damage_kills"]:
+                self._kill(f, f"hit while {f.status}: {why}")
+            return
+        f.vitality -= amount
+        self.emit("damage", {"model": target, "amount": amount, "vitality": f.vitality, "why": why})
+        if f.vitality <= 0:
+            f.vitality = 0
+            f.status = "dying"
+            f.prone = True
+            f.charging = None
+            self.emit("state", {"model": target, "status": "dying", "why": "Vitality 0"})
+            self._sync_states(f)
+
+    def heal(self, target: str, pool: str, amount: int, why: str) -> None:
+        f = self.fighters[target]
+        if f.status == "dead" or amount <= 0:
+            return
+        full = getattr(f.sheet, pool)
+        new = min(full, getattr(f, pool) + amount)
+        setattr(f, pool, new)
+        self.emit("heal", {"model": target, "pool": pool, "amount": amount, pool: new, "why": why})
+        if pool == "vitality" and f.status in ("dying", "stable") and new > 0:
+            f.status = "active"
+            self.emit("state", {"model": target, "status": "active", "why": why})
+            self._sync_states(f)
+
+    # ---- the checked entry point: hooks -----------------------------------
+    def check_phase(self, action) -> str | None:
+        if not isinstance(action, Action):
+            return f"not a Norova action: {action!r}"
+        if not self.is_over and not self.queue:
+            return "no character is active"
+        return None
+
+    def check_actor(self, action) -> str | None:
+        if action.actor not in self.fighters:
+            return f"no character {action.actor!r}"
+        if action.actor != self.queue[0]:
+            return f"it is {self.queue[0]}'s active turn, not {action.actor}'s"
+        return None
+
+    def check_rule(self, action) -> str | None:
+        f = self.fighters[action.actor]
+        if action.slot is not None and f.slots[action.slot]:
+            return f"{f.id} has already used its {SLOT_NAMES[action.slot]} action this round"
+        method = getattr(self, f"_why_{type(action).__name__.lower()}")
+        return method(action, f)
+
+    def perform(self, action) -> None:
+        f = self.fighters[action.actor]
+        if not isinstance(action, (Wait, EndTurn)):
+            f.acted = True
+        if action.slot is not None:
+            f.slots[action.slot] = True
+        getattr(self, f"_do_{type(action).__name__.lower()}")(action, f)
+        self._check_end()
+        if self.is_over:
+            return
+        if self.queue and self.queue[0] == f.id and (not f.able or all(f.slots.values())):
+            self._end_turn(f, "no actions left" if f.able else f.status)
+        if not self.queue or self.queue[0] != f.id or not f.able:
+            self._advance()
+
+    # ---- wait / end -------------------------------------------------------
+    def _why_wait(self, a: Wait, f: Fighter) -> str | None:
+        if f.acted:
+            return f"{f.id} has already acted this turn: it can no longer wait"
+        if len(self.queue) < 2:
+            return f"no character is left to act after {f.id} this round"
+        return None
+
+    def _do_wait(self, a: Wait, f: Fighter) -> None:
+        self.queue.pop(0)
+        self.queue.insert(1, f.id)
+        self.emit("wait", {"model": f.id, "queue": list(self.queue)})
+
+    def _why_endturn(self, a: EndTurn, f: Fighter) -> str | None:
+        return None
+
+    def _do_endturn(self, a: EndTurn, f: Fighter) -> None:
+        self._end_turn(f, "ended")
+
+    # ---- movement -----------------------------------------------------------
+    def _why_turn(self, a: Turn, f: Fighter) -> str | None:
+        if not math.isfinite(a.facing):
+            return "the facing must be a number of degrees"
+        return None
+
+    def _do_turn(self, a: Turn, f: Fighter) -> None:
+        self.geometry.set_facing(f.id, a.facing % 360.0)
+        self.emit("turn_facing", {"model": f.id, "facing": a.facing % 360.0})
+
+    def _why_stand(self, a: Stand, f: Fighter) -> str | None:
+        return None if f.prone else f"{f.id} is not down: there is nothing to get up from"
+
+    def _do_stand(self, a: Stand, f: Fighter) -> None:
+        f.prone = False
+        self._sync_states(f)
+        self.emit("stand", {"model": f.id})
+
+    def move_check(self, a: Move):
+        """The geometry's route check for a move, or a reason string."""
+        f = self.fighters[a.actor]
+        enemies = {e: 0.0 for e in self.enemies(a.actor)}
+        allowance = self.move_allowance(a.actor, a.mode)
+        return self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), allowance,
+                                        enemies=enemies), allowance
+
+    def _why_move(self, a: Move, f: Fighter) -> str | None:
+        if not a.route:
+            return "a move needs at least one point"
+        if a.facing is not None and not math.isfinite(a.facing):
+            return "the facing must be a number of degrees"
+        if any(not all(math.isfinite(v) for v in p) for p in a.route):
+            return "a route point is not a number"
+        if f.prone and a.mode != "crawl":
+            return f"{f.id} is down: it may only crawl, or stand up (its move)"
+        if a.mode == "sprint":
+            if self.r["swimming"]["no_sprint"] and self.swimming(f.id):
+                return f"{f.id} is swimming and cannot sprint"
+            why = self.can_pay(f, self.r["move"]["sprint_cost"])
+            if why:
+                return f"cannot sprint: {why}"
+        if a.mode == "fly":
+            if "flying" not in f.sheet.abilities:
+                return f"{f.id} cannot fly"
+            if not self.flying_allowed():
+                return "the scene does not allow flying"
+        start = self.pos(f.id)
+        if mx.route_length([start] + list(a.route)) < self.r["move"]["min_step"]:
+            return "the route is too short to be a move (turning is its own move)"
+        mv, allowance = self.move_check(a)
+        if not mv.legal:
+            return f"illegal route: {mv.reason}"
+        if mv.stopped_by is not None and math.dist(mv.end[:2], a.route[-1][:2]) > 1e-3:
+            return f"the route runs into {mv.stopped_by}'s base before its end"
+        if mv.ends_on_vertical:
+            return "a move may not end on a vertical surface (climb to the top)"
+        return None
+
+    def _do_move(self, a: Move, f: Fighter) -> None:
+        if a.mode == "sprint":
+            if not self.pay(f, self.r["move"]["sprint_cost"], "sprint"):
+                self.emit("move", {"model": f.id, "mode": a.mode, "moved": False, "why": "sprint cost not paid"})
+                return
+        mv, allowance = self.move_check(a)
+        start = tuple(self.pos(f.id))
+        route = [start] + [tuple(p) for p in a.route[:-1]] + [tuple(mv.end)]
+        stop = self._attacks_of_opportunity(f, route)
+        if stop is not None:
+            end, face = stop
+        else:
+            end = tuple(mv.end)
+            face = a.facing if a.facing is not None else _travel_facing(route, self.geometry.facing(f.id))
+        self.geometry.place(f.id, end, face % 360.0)
+        if a.mode != "crawl" and f.hidden:
+            f.hidden = False
+            self.emit("hidden", {"model": f.id, "hidden": False, "why": "moved"})
+        if a.mode == "crawl":
+            f.prone = True
+            self._sync_states(f)
+        self.emit("move", {"model": f.id, "mode": a.mode, "moved": True, "allowance": allowance,
+                           "end": [round(v, 6) for v in end], "facing": face % 360.0,
+                           "stopped": stop is not None})
+        if stop is None:
+            for fall in getattr(mv, "falls", ()) or ():
+                self._fall(f, float(fall.height))
+
+    def _fall(self, f: Fighter, height: float) -> None:
+        fr = self.r["falling"]
+        dice = int(height // fr["inches_per_die"])
+        self.emit("fall", {"model": f.id, "height": height, "dice": dice})
+        if dice <= 0:
+            return
+        total = sum(self.roll("falling damage", fr["die"], model=f.id) for _ in range(dice))
+        if fr["knocks_down"] and f.able:
+            f.prone = True
+            self._sync_states(f)
+        self.damage(f.id, total, f"a fall of {height:.1f}\"")
+
+    def _attacks_of_opportunity(self, mover: Fighter, route) -> tuple | None:
+        """Seed "Attack of Opportunity": returns (stop point, facing) when the mover is stopped."""
+        ao = self.r["attack_of_opportunity"]
+        samples = mx.route_samples(route, float(ao["path_step"]))
+        triggers = []
+        for e in self.enemies(mover.id):
+            ef = self.fighters[e]
+            if ef.prone and not self.r["fallen"]["can_attack"]:
+                continue
+            if ef.aoo_made >= ao["per_enemy_per_round"]:
+                continue
+            ah = self.aoo_hand(e)
+            if ah is None:
+                continue
+            rng = ah[1]
+            epos, efac = self.pos(e), self.geometry.facing(e)
+
+            def dist(p):
+                return mx.cylinder_distance(p, mover.radius, mover.height, epos, ef.radius, ef.height)
+
+            fought = e in mover.attacked
+            inside0 = dist(samples[0][1]) <= rng + 1e-6
+            hit_at = None
+            for i, (s, p) in enumerate(samples[1:], start=1):
+                d = dist(p)
+                if ao["entered_range_while_facing"] and d <= rng + 1e-6 and mx.relative_angle(
+                        epos, efac, p) <= self.r["facing"]["front_half_angle"] + 1e-9:
+                    hit_at = (s, p, "entered range while facing", i)
+                    break
+                if ao["moved_away_after_attack"] and fought and inside0 and d > rng + 1e-6:
+                    prev = samples[i - 1]
+                    hit_at = (prev[0], prev[1], "moved away after a fight", i - 1)
+                    break
+            if hit_at is not None:
+                triggers.append((hit_at[0], e, hit_at[1], hit_at[2], hit_at[3], ah[0]))
+        if not triggers:
+            return None
+        seen = {ps.observer: ps for ps in self.geometry.sight_along_path(
+            mover.id, [p for _, p in samples[1:]] or [samples[0][1]], [t[1] for t in triggers])}
+        for s, e, p, why, idx, hand in sorted(triggers):
+            if e in seen and not seen[e].had_los:
+                continue
+            ef = self.fighters[e]
+            ef.aoo_made += 1
+            self.emit("aoo", {"model": e, "mover": mover.id, "why": why, "at": [round(v, 6) for v in p],
+                              "along": round(s, 6)})
+            res = self.trait_check(e, "aoo_hit", why=f"attack of opportunity on {mover.id}")
+            if not res.success:
+                continue
+            face = _travel_facing(route[:1] + [p], self.geometry.facing(mover.id)) if idx > 0 else \
+                self.geometry.facing(mover.id)
+            self.geometry.place(mover.id, tuple(p), face)
+            self._strike_sequence(e, mover.id, [self._plain_part(e, hand, mover.id)], allow_evade=bool(
+                ao["allows_evade"]), why="attack of opportunity")
+            self._note_fought(e, mover.id)
+            return tuple(p), face
+        return None
+
+    # ---- attacks -----------------------------------------------------------
+    def _why_target(self, attacker: str, target: str, rng: float, *, front: bool = True,
+                    enemy: bool = True) -> str | None:
+        if target not in self.fighters:
+            return f"no character {target!r}"
+        t = self.fighters[target]
+        a = self.fighters[attacker]
+        if enemy and t.side == a.side:
+            return f"{target} is not an enemy of {attacker}"
+        if not t.able:
+            return f"{target} is {t.status}"
+        d = self.geometry.distance(attacker, target)
+        if d > rng + 1e-6:
+            return f"{target} is {d:.2f}\" away, out of range ({rng:g}\")"
+        s = self._sight(attacker, target)
+        if not s.los:
+            return f"{attacker} cannot see {target}"
+        if s.cover in self.r["covered_grades"]:
+            return (f"{target} is covered by {s.cover_piece or 'an obstacle'}: {attacker} must be on the same "
+                    f"side of it")
+        if t.hidden:
+            return f"{target} is hidden: {attacker} must first spot it with a Perceive check"
+        if front and self.r["facing"]["attack_only_front"] and not self.in_front(attacker, target):
+            return f"{target} is not in {attacker}'s front arc (you can only attack to your front)"
+        return None
+
+    def _why_hand(self, f: Fighter, hand: str) -> str | None:
+        if hand == "off":
+            if f.off is None:
+                return f"{f.id} holds nothing in its off hand"
+        if hand == "dual":
+            if "dual_wielding" not in f.sheet.abilities:
+                return f"{f.id} lacks the dual wielding ability"
+            if f.main is None or f.off is None:
+                return f"{f.id} needs a weapon in each hand to dual wield"
+            if any(self.weapon(w)["kind"] != "melee" for w in (f.main, f.off)):
+                return "dual wielding takes two melee weapons"
+        names = [f.main, f.off] if hand == "dual" else [f.main if hand == "main" else f.off]
+        for n in names:
+            w = self.weapon(n)
+            if w["kind"] == "bow":
+                if w.get("ammo") and f.ammo.get(w["ammo"], 0) <= 0:
+                    return f"{f.id} has no {w['ammo']} left for its {n}"
+                if w.get("reload") and n in f.unloaded:
+                    return f"{f.id}'s {n} must be reloaded (a support action)"
+                if self.swimming(f.id) and "bow" in self.r["swimming"]["no_attack_kinds"]:
+                    return f"{f.id} is swimming and cannot shoot"
+        return None
+
+    def _why_part(self, mid: str, hand: str, skill: str | None, target: str) -> str | None:
+        f = self.fighters[mid]
+        if f.prone and not self.r["fallen"]["can_attack"]:
+            return f"{mid} is down and cannot attack (stand up first)"
+        why = self._why_hand(f, hand)
+        if why:
+            return why
+        if skill is not None:
+            if skill not in f.sheet.skills:
+                return f"{mid} does not know the skill {skill!r}"
+            sk = self.data.skills[skill]
+            if sk["type"] != "offensive":
+                return f"{skill} is a support skill, not an attack"
+            kinds = {self.weapon(n)["kind"] for n in ([f.main, f.off] if hand == "dual" else
+                                                      [f.main if hand == "main" else f.off])}
+            if not kinds <= set(sk["weapon_kinds"]):
+                return f"{skill} works with {', '.join(sk['weapon_kinds'])} weapons"
+            why = self.can_pay(f, sk.get("cost", {}))
+            if why:
+                return why
+        return self._why_target(mid, target, self.weapon_range(mid, hand))
+
+    def _why_attack(self, a: Attack, f: Fighter) -> str | None:
+        why = self._why_part(f.id, a.hand, a.skill, a.target)
+        if why:
+            return why
+        strikes = self.data.skills[a.skill]["strikes"] if a.skill else 1
+        seen = set()
+        for aid in a.aid:
+            if aid.ally in seen or aid.ally == f.id:
+                return f"{aid.ally} is listed twice in the attack"
+            seen.add(aid.ally)
+            if aid.ally not in self.fighters:
+                return f"no character {aid.ally!r}"
+            al = self.fighters[aid.ally]
+            if al.side != f.side:
+                return f"{aid.ally} is not an ally of {f.id}"
+            if not al.able:
+                return f"{aid.ally} is {al.status}"
+            if al.turn_done or al.acted:
+                return f"{aid.ally} has already taken its turn this round: it cannot aid"
+            if al.slots["attack"]:
+                return f"{aid.ally} has already used its Attack action"
+            why = self._why_part(aid.ally, aid.hand or "main", aid.skill, a.target)
+            if why:
+                return f"aid by {aid.ally}: {why}"
+            if aid.skill:
+                s2 = self.data.skills[aid.skill]["strikes"]
+                if s2 > 1 and aid.skill != a.skill:
+                    return (f"aid by {aid.ally}: a multi-attack skill can only aid the same skill "
+                            f"({a.skill or 'a single attack'} here)")
+        return None
+
+    def _plain_part(self, mid: str, hand: str, target: str, skill: str | None = None) -> dict:
+        return {"model": mid, "hand": hand, "skill": skill}
+
+    def _do_attack(self, a: Attack, f: Fighter) -> None:
+        parts = [self._plain_part(f.id, a.hand, a.target, a.skill)]
+        for aid in a.aid:
+            al = self.fighters[aid.ally]
+            al.slots["attack"] = True
+            parts.append(self._plain_part(aid.ally, aid.hand or "main", a.target, aid.skill))
+        self.emit("attack", {"model": f.id, "target": a.target, "hand": a.hand, "skill": a.skill,
+                             "aid": [p["model"] for p in parts[1:]]})
+        self._strike_sequence(f.id, a.target, parts, allow_evade=True, why="attack")
+        for p in parts:
+            self._note_fought(p["model"], a.target)
+            pf = self.fighters[p["model"]]
+            if pf.hidden:
+                pf.hidden = False
+                self.emit("hidden", {"model": pf.id, "hidden": False, "why": "attacked"})
+
+    def _note_fought(self, a: str, b: str) -> None:
+        if b not in self.fighters[a].attacked:
+            self.fighters[a].attacked.append(b)
+        if a not in self.fighters[b].attacked:
+            self.fighters[b].attacked.append(a)
+
+    def _part_setup(self, part: dict, target: str) -> dict:
+        """Pay a part's skill and roll its skill / hit checks. Returns its resolved state."""
+        mid, hand, skill = part["model"], part["hand"], part["skill"]
+        f = self.fighters[mid]
+        names = [f.main, f.off] if hand == "dual" else [f.main if hand == "main" else f.off]
+        st = {"model": mid, "hand": hand, "skill": skill, "weapons": names, "ok": True,
+              "skill_crit": False, "backfire": False, "strikes": 1}
+        if skill:
+            sk = self.data.skills[skill]
+            st["strikes"] = int(sk["strikes"])
+            if not self.pay(f, sk.get("cost", {}), skill):
+                st["ok"] = False
+                return st
+            outcome, _ = self.skill_roll(mid, sk["trait"], sk["difficulty"], skill)
+            st["skill_outcome"] = outcome
+            if outcome == "crit":
+                st["skill_crit"] = True
+            elif outcome == "failure":
+                st["ok"] = False
+                return st
+            elif outcome == "backfire":
+                st["backfire"] = True
+        kinds = {self.weapon(n)["kind"] for n in names}
+        if kinds & {"thrown", "bow"}:
+            w = self.weapon(names[0])
+            short = w.get("short_range")
+            far = short is not None and self.geometry.distance(mid, target) > short + 1e-6
+            res = self.trait_check(mid, "ranged_hit_long" if far else "ranged_hit",
+                                   why=f"{names[0]} at {target}")
+            self._spend_shot(f, names[0])
+            if not res.success:
+                st["ok"] = False
+        return st
+
+    def _spend_shot(self, f: Fighter, name: str) -> None:
+        w = self.weapon(name)
+        if w["kind"] == "bow":
+            if w.get("ammo"):
+                f.ammo[w["ammo"]] = f.ammo.get(w["ammo"], 0) - 1
+            if w.get("reload") and name not in f.unloaded:
+                f.unloaded.append(name)
+        elif w["kind"] == "thrown":
+            if f.main == name:
+                f.main = None
+            elif f.off == name:
+                f.off = None
+            self.emit("thrown_away", {"model": f.id, "weapon": name})
+
+    def _part_damage(self, st: dict, strike: int) -> dict | None:
+        """One part's contribution to one strike (critical hit check included); None: no damage."""
+        f = self.fighters[st["model"]]
+        sk = self.data.skills[st["skill"]] if st["skill"] else None
+        crit = self.critical_hit_check(f.id, f"{st['skill'] or 'attack'} strike {strike + 1}")
+        out = {"model": f.id, "damage": 0, "deathblow": False, "backfire": st["backfire"]}
+        if crit == "fumble":
+            if sk is not None:
+                d6 = self.roll(f"critical mishap: {st['skill']}", 6, model=f.id)
+                mishap = self.data.fumble(d6)
+                self.emit("mishap", {"model": f.id, "skill": st["skill"], "result": mishap})
+                if mishap == "failure":
+                    return None
+                if mishap == "backfire":
+                    out["backfire"] = True
+                crit = None
+            else:
+                self.emit("no_damage", {"model": f.id, "why": "natural 1 on the critical hit check"})
+                return None
+        if crit == "deathblow":
+            out["deathblow"] = True
+        mult = mx.critical_multiplier(st["skill_crit"], {"crit": "crit", "double": "double",
+                                                         "deathblow": "double"}.get(crit), self.r["critical"])
+        eff = self.r["critical"]["skill_crit_effect_multiplier"] if st["skill_crit"] else 1
+        total = 0
+        hands = ["main", "off"] if st["hand"] == "dual" else [st["hand"]]
+        for name, hand in zip(st["weapons"], hands):
+            w = self.weapon(name)
+            dmg = int(w["damage"])
+            if w["kind"] == "bow":        # bow + arrow; Bow Power; always the dominant hand
+                dmg += int(self.data.ammo[w["ammo"]]["damage"]) if w.get("ammo") else 0
+                power, how = f.sheet.bow_power, "bow"
+            else:
+                power, how = f.sheet.offensive_power, hand
+            dmg += mx.power_term(power, how, w["hands"] == 2, mult,
+                                 self.r["off_hand_power_fraction"], self.r["two_handed_power_times"])
+            total += dmg
+        if sk is not None:
+            total += int(sk.get("damage", 0)) * eff
+        out["damage"] = total
+        out["multiplier"] = mult
+        return out
+
+    def _strike_sequence(self, attacker: str, target: str, parts: list[dict], *, allow_evade: bool,
+                         why: str) -> None:
+        states = [self._part_setup(p, target) for p in parts]
+        n = states[0]["strikes"]
+        for k in range(n):
+            if not self.fighters[target].able:
+                break
+            contribs = []
+            for i, st in enumerate(states):
+                if not st["ok"]:
+                    continue
+                if k >= st["strikes"]:
+                    continue          # a single aided attack joins the first strike only
+                c = self._part_damage(st, k)
+                if c is not None:
+                    contribs.append(c)
+            self._land_strike(attacker, target, contribs, allow_evade, f"{why} strike {k + 1}")
+
+    def _land_strike(self, attacker: str, target: str, contribs: list[dict], allow_evade: bool,
+                     why: str) -> None:
+        if not contribs:
+            self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": False,
+                                 "why": "no part of the strike connects"})
+            return
+        for c in contribs:
+            if c["backfire"]:
+                self.emit("backfire", {"model": c["model"], "what": why})
+                self.damage(c["model"], c["damage"], f"backfire of {why}")
+        contribs = [c for c in contribs if not c["backfire"]]
+        if not contribs:
+            return
+        if any(c["deathblow"] for c in contribs):
+            self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": True,
+                                 "deathblow": True})
+            self._kill(self.fighters[target], f"deathblow ({why})")
+            return
+        total = sum(c["damage"] for c in contribs)
+        if allow_evade and self._evade(target, attacker, why):
+            self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": False,
+                                 "why": "evaded", "damage": total})
+            return
+        self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": True,
+                             "damage": total, "parts": [{"model": c["model"], "damage": c["damage"]}
+                                                        for c in contribs]})
+        self.damage(target, total, why)
+
+    def evade_value(self, target: str, attacker: str) -> tuple[int, str]:
+        t = self.fighters[target]
+        arc = self.arc(target, attacker)
+        mod = self.r["facing"]["evade_modifier"][arc]
+        red = self.fighters[attacker].focus.get(target, 0)
+        other = self.r["evade"]["fallen_modifier"] if t.prone else 0
+        return mx.reduced_evade(t.sheet.trait("evade"), red, mod, self.r["evade"]["focused_min"], other), arc
+
+    def _evade(self, target: str, attacker: str, why: str) -> bool:
+        value, arc = self.evade_value(target, attacker)
+        t = self.fighters[target]
+        mod = value - t.sheet.trait("evade")
+        res = self.trait_check(target, "evade", modifier=mod, why=f"{why} from {attacker} ({arc})")
+        return res.success
+
+    # ---- potions and support -----------------------------------------------------
+    def _why_throwpotion(self, a: ThrowPotion, f: Fighter) -> str | None:
+        if self.data.items.get(a.item, {}).get("kind") != "potion":
+            return f"{a.item!r} is not a potion"
+        if f.inventory.get(a.item, 0) <= 0:
+            return f"{f.id} carries no {a.item}"
+        if a.to not in self.fighters or a.to == f.id:
+            return f"{a.to!r} is not another character"
+        t = self.fighters[a.to]
+        if t.side != f.side:
+            return f"{a.to} is not an ally"
+        if t.status == "dead":
+            return f"{a.to} is dead"
+        d = self.geometry.distance(f.id, a.to)
+        if d > self.r["potions"]["throw_range"] + 1e-6:
+            return f"{a.to} is {d:.2f}\" away; a potion is thrown {self.r['potions']['throw_range']}\" at most"
+        if not self._sight(f.id, a.to).los:
+            return f"{f.id} cannot see {a.to}"
+        return None
+
+    def _do_throwpotion(self, a: ThrowPotion, f: Fighter) -> None:
+        f.inventory[a.item] -= 1
+        centres = {m: self.pos(m) for m, o in self.fighters.items() if m != f.id and o.able}
+        if a.to not in centres:
+            centres[a.to] = self.pos(a.to)
+        radii = {m: self.fighters[m].radius for m in centres}
+        src, dst = self.pos(f.id), self.pos(a.to)
+        on_path = [m for s, m in mx.segment_hits(src, dst, centres, radii, self.r["potions"]["path_width"])]
+        if a.to in on_path:
+            on_path = on_path[:on_path.index(a.to) + 1]
+        self.emit("throw_potion", {"model": f.id, "item": a.item, "to": a.to, "path": on_path})
+        for m in on_path:
+            if not self.fighters[m].able:
+                continue
+            if self.trait_check(m, "catch", why=f"catch {a.item}").success:
+                self.fighters[m].inventory[a.item] = self.fighters[m].inventory.get(a.item, 0) + 1
+                self.emit("caught", {"model": m, "item": a.item})
+                return
+        self.emit("shattered", {"item": a.item})
+
+    def _why_usepotion(self, a: UsePotion, f: Fighter) -> str | None:
+        it = self.data.items.get(a.item)
+        if it is None or it.get("kind") != "potion":
+            return f"{a.item!r} is not a potion"
+        if f.inventory.get(a.item, 0) <= 0:
+            return f"{f.id} carries no {a.item}"
+        if a.target not in self.fighters:
+            return f"no character {a.target!r}"
+        t = self.fighters[a.target]
+        if t.side != f.side:
+            return f"{a.target} is not an ally"
+        if t.status == "dead":
+            return f"{a.target} is dead"
+        if a.target != f.id:
+            d = self.geometry.distance(f.id, a.target)
+            pr = self.r["potions"]
+            if d > pr["use_range"] + 1e-6:
+                return f"{a.target} is {d:.2f}\" away; a potion is given within {pr['use_range']} space"
+            if pr["use_needs_facing"] and not self.in_front(f.id, a.target):
+                return f"{f.id} must face {a.target} to give it a potion"
+        return None
+
+    def _do_usepotion(self, a: UsePotion, f: Fighter) -> None:
+        it = self.data.items[a.item]
+        f.inventory[a.item] -= 1
+        self.emit("potion", {"model": f.id, "item": a.item, "target": a.target})
+        self.heal(a.target, it["restores"], int(it["amount"]), a.item)
+
+    def _held_and_carried(self, f: Fighter) -> dict[str, int]:
+        have = {k: v for k, v in f.inventory.items() if k in self.data.weapons and v > 0}
+        for w in (f.main, f.off):
+            if w is not None:
+                have[w] = have.get(w, 0) + 1
+        return have
+
+    def _why_equip(self, a: Equip, f: Fighter) -> str | None:
+        if (a.main, a.off) == (f.main, f.off):
+            return "that is the equipment already in hand"
+        have = self._held_and_carried(f)
+        need: dict[str, int] = {}
+        for n in (a.main, a.off):
+            if n is None:
+                continue
+            if n not in self.data.weapons:
+                return f"unknown weapon {n!r}"
+            need[n] = need.get(n, 0) + 1
+        for n, c in need.items():
+            if have.get(n, 0) < c:
+                return f"{f.id} does not carry {'two ' if c > 1 else ''}{n}"
+        if a.main and self.weapon(a.main)["hands"] == 2 and a.off is not None:
+            return f"{a.main} is two-handed: the off hand must be empty"
+        if a.off and self.weapon(a.off)["hands"] == 2:
+            return f"{a.off} is two-handed: put it in the main hand"
+        return None
+
+    def _do_equip(self, a: Equip, f: Fighter) -> None:
+        for w in (f.main, f.off):
+            if w is not None:
+                f.inventory[w] = f.inventory.get(w, 0) + 1
+        for w in (a.main, a.off):
+            if w is not None:
+                f.inventory[w] -= 1
+        f.inventory = {k: v for k, v in f.inventory.items() if v > 0 or k in self.data.items}
+        f.main, f.off = a.main, a.off
+        self.emit("equip", {"model": f.id, "main": f.main, "off": f.off})
+
+    def _why_reload(self, a: Reload, f: Fighter) -> str | None:
+        if not any(n in f.unloaded for n in (f.main, f.off) if n):
+            return f"{f.id} holds no weapon that needs reloading"
+        return None
+
+    def _do_reload(self, a: Reload, f: Fighter) -> None:
+        for n in (f.main, f.off):
+            if n in f.unloaded:
+                f.unloaded.remove(n)
+                self.emit("reload", {"model": f.id, "weapon": n})
+                return
+
+    def _why_focus(self, a: Focus, f: Fighter) -> str | None:
+        if a.target in f.focus:
+            return f"{f.id} has already focused on {a.target}"
+        return self._why_target(f.id, a.target, float("inf"), front=False)
+
+    def _do_focus(self, a: Focus, f: Fighter) -> None:
+        res = self.trait_check(f.id, "focused", why=f"focus on {a.target}")
+        if res.success:
+            f.focus[a.target] = f.sheet.trait("focus") + 1
+        self.emit("focus", {"model": f.id, "target": a.target, "success": res.success,
+                            "reduction": f.focus.get(a.target, 0)})
+
+    def _why_useskill(self, a: UseSkill, f: Fighter) -> str | None:
+        if a.skill not in f.sheet.skills:
+            return f"{f.id} does not know the skill {a.skill!r}"
+        sk = self.data.skills[a.skill]
+        if sk["type"] != "support":
+            return f"{a.skill} is an offensive skill: it is used with an attack"
+        why = self.can_pay(f, sk.get("cost", {}))
+        if why:
+            return why
+        if sk.get("effect") == "hide":
+            if f.hidden:
+                return f"{f.id} is already hidden"
+            for e in self.enemies(f.id):
+                s = self._sight(e, f.id)
+                if s.los and s.cover not in self.r["covered_grades"]:
+                    return f"{e} sees {f.id} in the open: hiding needs cover or no line of sight"
+        return None
+
+    def _do_useskill(self, a: UseSkill, f: Fighter) -> None:
+        sk = self.data.skills[a.skill]
+        if not self.pay(f, sk.get("cost", {}), a.skill):
+            return
+        outcome, _ = self.skill_roll(f.id, sk["trait"], sk["difficulty"], a.skill)
+        eff = self.r["critical"]["skill_crit_effect_multiplier"] if outcome == "crit" else 1
+        if outcome in ("failure",):
+            return
+        if sk["effect"] == "hide":
+            if outcome == "backfire":
+                self.emit("backfire", {"model": f.id, "what": a.skill})
+                return
+            f.hidden = True
+            self.emit("hidden", {"model": f.id, "hidden": True, "why": a.skill})
+        elif sk["effect"] == "restore":
+            amount = int(sk["amount"]) * eff
+            if outcome == "backfire":
+                pool = sk["restores"]
+                setattr(f, pool, max(0, getattr(f, pool) - amount))
+                self.emit("backfire", {"model": f.id, "what": a.skill, "lost": {pool: amount}})
+            else:
+                self.heal(f.id, sk["restores"], amount, a.skill)
+
+    def _why_perceive(self, a: Perceive, f: Fighter) -> str | None:
+        if a.target not in self.fighters:
+            return f"no character {a.target!r}"
+        t = self.fighters[a.target]
+        if t.side == f.side or not t.able:
+            return f"{a.target} is not an enemy able to fight"
+        if not t.hidden:
+            return f"{a.target} is not hidden"
+        if a.target in f.perceived:
+            return f"{f.id} has already tried to spot {a.target} this round"
+        if not self._sight(f.id, a.target).los:
+            return f"{f.id} has no line of sight to {a.target}"
+        return None
+
+    def _do_perceive(self, a: Perceive, f: Fighter) -> None:
+        f.perceived.append(a.target)
+        cover = self._sight(f.id, a.target).cover
+        add = int(self.r["perceive_cover_modifier"].get(cover, 0))
+        res = self.trait_check(f.id, "perceive", difficulty_add=add, why=f"spot {a.target}")
+        if res.success:
+            self.fighters[a.target].hidden = False
+            self.emit("hidden", {"model": a.target, "hidden": False, "why": f"spotted by {f.id}"})
+
+    # ---- magic -----------------------------------------------------------------
+    def spell_rounds(self, mid: str, spell: str) -> int:
+        sp = self.data.spells[spell]
+        return max(1, math.ceil(int(sp["speed"]) / self.fighters[mid].sheet.runic_casting_speed))
+
+    def _why_spell_target(self, mid: str, spell: str, target: str | None) -> str | None:
+        sp = self.data.spells[spell]
+        if sp.get("area"):
+            if target is not None:
+                return f"{spell} is an area around the caster: it takes no target"
+            return None
+        if target is None:
+            return f"{spell} needs a target"
+        if sp["type"] == "healing":
+            if target not in self.fighters:
+                return f"no character {target!r}"
+            t = self.fighters[target]
+            if t.side != self.fighters[mid].side:
+                return f"{spell} heals: {target} is not an ally"
+            if t.status == "dead":
+                return f"{target} is dead"
+            if target == mid:
+                return None
+            d = self.geometry.distance(mid, target)
+            if d > sp["range"] + 1e-6:
+                return f"{target} is {d:.2f}\" away, out of range ({sp['range']}\")"
+            if sp.get("los") and not self._sight(mid, target).los:
+                return f"{mid} cannot see {target}"
+            return None
+        return self._why_target(mid, target, float(sp["range"]))
+
+    def _why_cast(self, a: Cast, f: Fighter) -> str | None:
+        if f.charging:
+            return f"{f.id} is still casting {f.charging['spell']}"
+        if a.spell not in f.sheet.spells:
+            return f"{f.id} does not know the spell {a.spell!r}"
+        sp = self.data.spells[a.spell]
+        why = self.can_pay(f, sp.get("cost", {})) or self._why_spell_target(f.id, a.spell, a.target)
+        if why:
+            return why
+        if a.aid:
+            if sp.get("area"):
+                return "aided magic needs a target spell (not an area)"
+            if self.spell_rounds(f.id, a.spell) > 1:
+                return f"aided magic: {a.spell} takes more than this round for {f.id}"
+        seen = set()
+        mine = f.sheet.element or sp["element"]
+        for aid in a.aid:
+            if aid.ally in seen or aid.ally == f.id:
+                return f"{aid.ally} is listed twice in the spell"
+            seen.add(aid.ally)
+            if aid.ally not in self.fighters:
+                return f"no character {aid.ally!r}"
+            al = self.fighters[aid.ally]
+            if al.side != f.side or not al.able:
+                return f"{aid.ally} is not an ally able to cast"
+            if al.turn_done or al.acted:
+                return f"{aid.ally} has already taken its turn this round: it cannot aid"
+            if al.slots["magic"] or al.charging:
+                return f"{aid.ally} has already used its Magic action"
+            if aid.skill not in al.sheet.spells:
+                return f"{aid.ally} does not know the spell {aid.skill!r}"
+            sp2 = self.data.spells[aid.skill]
+            if sp2["type"] != sp["type"]:
+                return f"aided magic: both spells must be {sp['type']} spells ({aid.skill} is {sp2['type']})"
+            theirs = al.sheet.element or sp2["element"]
+            if self.data.opposed(mine, theirs):
+                return f"aided magic: {f.id} ({mine}) and {aid.ally} ({theirs}) are of opposing elements"
+            if sp2.get("area"):
+                return f"aided magic: {aid.skill} is an area spell"
+            if self.spell_rounds(aid.ally, aid.skill) > 1:
+                return f"aided magic: {aid.skill} takes more than this round for {aid.ally}"
+            why = self.can_pay(al, sp2.get("cost", {})) or self._why_spell_target(aid.ally, aid.skill, a.target)
+            if why:
+                return f"aid by {aid.ally}: {why}"
+        return None
+
+    def _do_cast(self, a: Cast, f: Fighter) -> None:
+        sp = self.data.spells[a.spell]
+        if f.hidden:
+            f.hidden = False
+            self.emit("hidden", {"model": f.id, "hidden": False, "why": "cast a spell"})
+        for aid in a.aid:
+            self.fighters[aid.ally].slots["magic"] = True
+        if not self.pay(f, sp.get("cost", {}), a.spell):
+            self.emit("spell", {"model": f.id, "spell": a.spell, "cast": False, "why": "cost not paid"})
+            return
+        rounds = self.spell_rounds(f.id, a.spell)
+        if rounds > 1:
+            f.charging = {"spell": a.spell, "target": a.target, "ready_round": self.round + rounds - 1}
+            self.emit("spell_charging", {"model": f.id, "spell": a.spell, "ready_round": self.round + rounds - 1,
+                                         "speed": sp["speed"], "runic_casting_speed": f.sheet.runic_casting_speed})
+            return
+        self._resolve_spell(f.id, a.spell, a.target, a.aid)
+
+    def _spell_part(self, mid: str, spell: str) -> dict:
+        sp = self.data.spells[spell]
+        outcome, _ = self.skill_roll(mid, sp["trait"], sp["difficulty"], spell)
+        return {"model": mid, "spell": spell, "outcome": outcome}
+
+    def _resolve_spell(self, mid: str, spell: str, target: str | None, aid) -> None:
+        sp = self.data.spells[spell]
+        f = self.fighters[mid]
+        parts = [self._spell_part(mid, spell)]
+        for al in aid:
+            alf = self.fighters[al.ally]
+            if not self.pay(alf, self.data.spells[al.skill].get("cost", {}), al.skill):
+                continue
+            parts.append(self._spell_part(al.ally, al.skill))
+        # targets at the moment the spell is released
+        if sp.get("area"):
+            radius = self.data.area_radius(sp["area"])
+            targets = []
+            for o in self.fighters.values():
+                if o.status == "dead":
+                    continue
+                if sp["type"] == "damage":
+                    if o.id == mid or (not self.r["area_friendly_fire"] and o.side == f.side):
+                        continue
+                elif o.side != f.side:
+                    continue
+                if o.id != mid and self.geometry.distance(mid, o.id) > radius + 1e-6:
+                    continue
+                if sp.get("los") and o.id != mid and not self._sight(mid, o.id).los:
+                    self.emit("blocked", {"spell": spell, "model": o.id, "why": "no line of sight from the caster"})
+                    continue
+                targets.append(o.id)
+        else:
+            why = self._why_spell_target(mid, spell, target)
+            if why:
+                self.emit("spell", {"model": mid, "spell": spell, "cast": False, "why": f"fizzles: {why}"})
+                return
+            targets = [target]
+        live = [p for p in parts if p["outcome"] in ("crit", "success", "works_anyway", "backfire")]
+        self.emit("spell", {"model": mid, "spell": spell, "cast": True, "targets": targets,
+                            "parts": [{"model": p["model"], "spell": p["spell"], "outcome": p["outcome"]}
+                                      for p in parts]})
+        if not live:
+            return
+        for t in targets:
+            total, deathblow, backfire = 0, False, False
+            for p in live:
+                pf = self.fighters[p["model"]]
+                psp = self.data.spells[p["spell"]]
+                crit = self.critical_hit_check(p["model"], f"{p['spell']} on {t}")
+                if crit == "fumble":
+                    d6 = self.roll(f"critical mishap: {p['spell']}", 6, model=p["model"])
+                    mishap = self.data.fumble(d6)
+                    self.emit("mishap", {"model": p["model"], "spell": p["spell"], "result": mishap})
+                    if mishap == "failure":
+                        continue
+                    crit = None
+                    if mishap == "backfire":
+                        backfire = True
+                if crit == "deathblow":
+                    deathblow = True
+                skill_crit = p["outcome"] == "crit"
+                mult = mx.critical_multiplier(skill_crit, {"crit": "crit", "double": "double",
+                                                           "deathblow": "double"}.get(crit), self.r["critical"])
+                eff = self.r["critical"]["skill_crit_effect_multiplier"] if skill_crit else 1
+                total += int(psp["value"]) * eff + mx.power_term(pf.sheet.runic_power, "spell", False, mult)
+                if p["outcome"] == "backfire":
+                    backfire = True
+            kind = sp["type"]
+            if backfire:
+                kind = "healing" if kind == "damage" else "damage"
+                self.emit("backfire", {"model": mid, "what": spell, "target": t, "now": kind})
+            if kind == "damage":
+                if deathblow and not backfire:
+                    self.emit("epic_casting", {"model": mid, "spell": spell, "target": t, "effect": "killed"})
+                    self._kill(self.fighters[t], f"epic casting of {spell}")
+                    continue
+                if self.fighters[t].able and "spell" in self.r["evade"]["against"] and not backfire \
+                        and self._evade(t, mid, spell):
+                    self.emit("strike", {"attacker": mid, "target": t, "what": spell, "hit": False, "why": "evaded"})
+                    continue
+                self.damage(t, total, spell)
+            else:
+                if deathblow and not backfire:
+                    self.emit("epic_casting", {"model": mid, "spell": spell, "target": t, "effect": "fully restored"})
+                    total = self.fighters[t].sheet.vitality
+                self.heal(t, "vitality", total, spell)
+
+    # ---- legal actions ----------------------------------------------------------
+    def generate_actions(self) -> Iterator[Action]:
+        """Every legal action of the active character (moves: a sample of useful routes)."""
+        if self.is_over or not self.queue:
+            return
+        mid = self.queue[0]
+        for a in self.candidate_actions(mid):
+            if self.why_illegal(a) is None:
+                yield a
+
+    def candidate_actions(self, mid: str) -> Iterator[Action]:
+        f = self.fighters[mid]
+        yield EndTurn(mid)
+        yield Wait(mid)
+        enemies = self.enemies(mid)
+        allies = self.allies(mid)
+        if not f.slots["attack"]:
+            for e in enemies:
+                for hand in ("main", "off", "dual"):
+                    yield Attack(mid, e, hand)
+                    for sk in f.sheet.skills:
+                        if self.data.skills[sk]["type"] == "offensive":
+                            yield Attack(mid, e, hand, sk)
+                for al in allies:
+                    yield Attack(mid, e, "main", None, (Aid(al, "main", None),))
+            for item, n in sorted(f.inventory.items()):
+                if n > 0 and item in self.data.items:
+                    for al in allies:
+                        yield ThrowPotion(mid, item, al)
+        if not f.slots["magic"]:
+            for sp in f.sheet.spells:
+                s = self.data.spells[sp]
+                if s.get("area"):
+                    yield Cast(mid, sp, None)
+                    continue
+                pool = [mid] + allies + [o.id for o in self.fighters.values() if o.status in ("dying", "stable")
+                                         and o.side == f.side] if s["type"] == "healing" else enemies
+                for t in dict.fromkeys(pool):
+                    yield Cast(mid, sp, t)
+                    if s["type"] == "damage":
+                        for al in allies:
+                            for sp2 in self.fighters[al].sheet.spells:
+                                yield Cast(mid, sp, t, (Aid(al, None, sp2),))
+        if not f.slots["support"]:
+            for item, n in sorted(f.inventory.items()):
+                if n > 0 and item in self.data.items:
+                    for t in [mid] + [o.id for o in self.fighters.values() if o.side == f.side and o.id != mid]:
+                        yield UsePotion(mid, item, t)
+            yield Reload(mid)
+            for e in enemies:
+                yield Focus(mid, e)
+            for sk in f.sheet.skills:
+                if self.data.skills[sk]["type"] == "support":
+                    yield UseSkill(mid, sk)
+            for w in sorted(self._held_and_carried(f)):
+                if w == f.main:
+                    continue
+                keep = f.off if f.off is not None and f.off != w and self.weapon(w)["hands"] == 1 else None
+                yield Equip(mid, w, keep)
+        for e in enemies:
+            yield Perceive(mid, e)
+        if not f.slots["move"]:
+            if f.prone:
+                yield Stand(mid)
+            yield from self.candidate_moves(mid)
+
+    def candidate_moves(self, mid: str) -> Iterator[Action]:
+        f = self.fighters[mid]
+        here = self.pos(mid)
+        enemies = self.enemies(mid)
+        for e in enemies:
+            face = mx.facing_towards(here, self.pos(e))
+            if not self.in_front(mid, e):
+                yield Turn(mid, round(face, 2))
+        modes = ["crawl"] if f.prone else ["walk", "sprint", "crawl"]
+        if "flying" in f.sheet.abilities and self.flying_allowed() and not f.prone:
+            modes.append("fly")
+        reach = max(0.0, self.weapon_range(mid, "main"))
+        for mode in modes:
+            allowance = self.move_allowance(mid, mode)
+            for e in enemies:
+                yield from self._approaches(mid, e, mode, allowance, reach)
+            if mode in ("walk", "crawl"):
+                try:
+                    pts = self.geometry.reachable_points(mid, ENGINE_MODE[mode], allowance, 6,
+                                                         enemies={e: 0.0 for e in enemies})
+                except TypeError:
+                    pts = self.geometry.reachable_points(mid, ENGINE_MODE[mode], allowance, 6)
+                for p in pts:
+                    q = (round(p[0], 3), round(p[1], 3), round(p[2], 3))
+                    near = min(enemies, key=lambda e: math.dist(self.pos(e)[:2], q[:2]), default=None)
+                    face = mx.facing_towards(q, self.pos(near)) if near else None
+                    yield Move(mid, mode, (q,), None if face is None else round(face, 2))
+
+    def _approaches(self, mid: str, e: str, mode: str, allowance: float, reach: float,
+                    want: int = 2) -> Iterator[Action]:
+        """Up to ``want`` legal straight moves that close on enemy ``e``: onto a ring
+        just inside the weapon's range around it, or as far as the move goes."""
+        f, o = self.fighters[mid], self.fighters[e]
+        here, ep = self.pos(mid), self.pos(e)
+        d = math.hypot(ep[0] - here[0], ep[1] - here[1])
+        ring = f.radius + o.radius + max(0.05, min(reach * 0.8, reach - 0.1))
+        pts = []
+        for k in range(16):
+            ang = 2 * math.pi * k / 16
+            pts.append((ep[0] + ring * math.cos(ang), ep[1] + ring * math.sin(ang)))
+        if d > 1e-9:
+            for dev in (0, 20, -20, 40, -40):
+                b = math.atan2(ep[1] - here[1], ep[0] - here[0]) + math.radians(dev)
+                step = allowance - 1e-3
+                pts.append((here[0] + step * math.cos(b), here[1] + step * math.sin(b)))
+        pts.sort(key=lambda p: (math.hypot(p[0] - ep[0], p[1] - ep[1]) > ring + 1e-6,
+                                math.hypot(p[0] - here[0], p[1] - here[1])))
+        found = 0
+        for p in pts:
+            q = (round(p[0], 3), round(p[1], 3), round(here[2], 3))
+            step = math.hypot(q[0] - here[0], q[1] - here[1])
+            if step > allowance - 1e-4 or step < self.r["move"]["min_step"]:
+                continue
+            a = Move(mid, mode, (q,), round(mx.facing_towards(q, ep), 2))
+            if self.why_illegal(a) is None:
+                yield a
+                found += 1
+                if found >= want:
+                    return
+
+    # ---- the view's questions -------------------------------------------------
+    def hud_lines(self, model_id: str | None = None) -> list[str]:
+        """Lines of text for a HUD: the round, the active character, and ``model_id``'s sheet."""
+        lines = [f"Legends of Norova - round {self.round}"]
+        if self.is_over:
+            lines.append(f"Over: {self.outcome}")
+        elif self.queue:
+            lines.append(f"Active: {self.queue[0]} ({self.fighters[self.queue[0]].side})"
+                         + (f"; then {', '.join(self.queue[1:4])}" if len(self.queue) > 1 else ""))
+        mid = model_id or self.active_model
+        if mid is None or mid not in self.fighters:
+            return lines
+        f = self.fighters[mid]
+        s = f.sheet
+        flags = [f.status] + (["down"] if f.prone else []) + (["hidden"] if f.hidden else [])
+        lines.append(f"{f.name} [{f.id}, {f.side}] {' '.join(flags)}  initiative {f.initiative}")
+        lines.append(f"Vitality {f.vitality}/{s.vitality}  Soul {f.soul}/{s.soul}  Power {f.power}/{s.power}")
+        slots = self.action_slots(mid)
+        lines.append("Actions: " + "  ".join(f"{k} [{'x' if used else ' '}]" for k, used in slots.items()))
+        lines.append(f"Hands: main {f.main or 'empty'}, off {f.off or 'empty'}"
+                     + (f"; reload {', '.join(f.unloaded)}" if f.unloaded else ""))
+        if f.charging:
+            lines.append(f"Casting {f.charging['spell']} (ready in round {f.charging['ready_round']})")
+        if f.focus:
+            lines.append("Focused on: " + ", ".join(f"{t} (-{v} Evade)" for t, v in f.focus.items()))
+        return lines
+
+    def state_dict(self) -> dict:
+        return {"round": self.round, "queue": list(self.queue), "order": list(self.order),
+                "fighters": [f.to_dict() for f in self.fighters.values()],
+                "positions": {m: [round(v, 6) for v in self.pos(m)] for m in self.fighters},
+                "facings": {m: round(self.geometry.facing(m), 6) for m in self.fighters}}
+
+
+def _travel_facing(route, default: float) -> float:
+    for a, b in zip(reversed(route[:-1]), reversed(route[1:])):
+        if math.dist(a[:2], b[:2]) > 1e-9:
+            return mx.facing_towards(a, b)
+    return default

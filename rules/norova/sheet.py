@@ -1,0 +1,160 @@
+"""A Norova character sheet, read from a unit's ``extra["norova"]`` block.
+
+The block (in a profile of ``models/*.yaml``, see models/norova-party.yaml)::
+
+    norova:
+      vitality: 30          # pools: maximum values
+      soul: 10
+      power: 10
+      traits: {focus: 3, perceive: 2, react: 3, evade: 4, luck: 1}
+      offensive_power: 4
+      bow_power: 2
+      runic_power: 0
+      runic_casting_speed: 1
+      move: 6               # battle move rate, spaces (inches)
+      saves: {vitality: 2, soul: 1, power: 1}
+      dominant_hand: right  # right | left
+      abilities: [dual_wielding, flying]
+      element: fire
+      equipment: {main: longsword, off: dagger}   # off may be null; a two-handed weapon sits in main
+      inventory: {healing_potion: 2, javelin: 1}
+      ammo: {arrow: 12}
+      skills: [power_strike]
+      spells: [firebolt]
+
+Unknown keys, unknown catalogue names and bad numbers are problems, each with
+its key path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.norova.data import POOLS, TRAITS, NorovaDataError, RuleData
+
+ABILITIES = ("dual_wielding", "flying")
+KEYS = ("vitality", "soul", "power", "traits", "offensive_power", "bow_power", "runic_power",
+        "runic_casting_speed", "move", "saves", "dominant_hand", "abilities", "element",
+        "equipment", "inventory", "ammo", "skills", "spells")
+
+
+@dataclass(frozen=True)
+class Sheet:
+    vitality: int
+    soul: int
+    power: int
+    traits: dict[str, int]
+    offensive_power: int
+    bow_power: int
+    runic_power: int
+    runic_casting_speed: int
+    move: float
+    saves: dict[str, int]
+    dominant_hand: str
+    abilities: frozenset[str]
+    element: str
+    equipment: dict[str, str | None]
+    inventory: dict[str, int]
+    ammo: dict[str, int]
+    skills: tuple[str, ...]
+    spells: tuple[str, ...]
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def trait(self, name: str) -> int:
+        return int(self.traits.get(name, 0))
+
+
+def _int(v, path, problems, minimum=None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        problems.append(f"{path}: must be a whole number, not {v!r}")
+        return 0
+    if minimum is not None and v < minimum:
+        problems.append(f"{path}: must be at least {minimum}, not {v}")
+    return v
+
+
+def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
+    """Validate one ``norova:`` block; raise :class:`NorovaDataError` listing every problem."""
+    p: list[str] = []
+    if not isinstance(block, dict):
+        raise NorovaDataError(f"{where}: must be a mapping with the Norova stats (see rules/norova/sheet.py)")
+    for k in block:
+        if k not in KEYS:
+            p.append(f"{where}.{k}: unknown key (known: {', '.join(KEYS)})")
+    for k in ("vitality", "move"):
+        if k not in block:
+            p.append(f"{where}.{k}: missing")
+    pools = {k: _int(block.get(k, 0), f"{where}.{k}", p, 0) for k in POOLS}
+    traits_in = block.get("traits", {}) or {}
+    traits = {}
+    if not isinstance(traits_in, dict):
+        p.append(f"{where}.traits: must be a mapping")
+        traits_in = {}
+    for k, v in traits_in.items():
+        if k not in TRAITS:
+            p.append(f"{where}.traits.{k}: unknown trait (known: {', '.join(TRAITS)})")
+        traits[k] = _int(v, f"{where}.traits.{k}", p)
+    for k in TRAITS:
+        traits.setdefault(k, 0)
+    saves_in = block.get("saves", {}) or {}
+    saves = {}
+    for k, v in (saves_in.items() if isinstance(saves_in, dict) else []):
+        if k not in POOLS:
+            p.append(f"{where}.saves.{k}: unknown save (known: {', '.join(POOLS)})")
+        saves[k] = _int(v, f"{where}.saves.{k}", p)
+    for k in POOLS:
+        saves.setdefault(k, 0)
+    move = block.get("move", 0)
+    if isinstance(move, bool) or not isinstance(move, (int, float)) or move <= 0:
+        p.append(f"{where}.move: must be a positive number of spaces, not {move!r}")
+        move = 1
+    hand = block.get("dominant_hand", "right")
+    if hand not in ("right", "left"):
+        p.append(f"{where}.dominant_hand: must be right or left, not {hand!r}")
+    abilities = block.get("abilities", []) or []
+    for a in abilities:
+        if a not in ABILITIES:
+            p.append(f"{where}.abilities: unknown ability {a!r} (known: {', '.join(ABILITIES)})")
+    element = block.get("element", "") or ""
+    known_elements = {e for pair in data.opposing for e in pair} | {s["element"] for s in data.spells.values()}
+    if element and element not in known_elements:
+        p.append(f"{where}.element: unknown element {element!r} (known: {', '.join(sorted(known_elements))})")
+    eq = block.get("equipment", {}) or {}
+    equipment = {"main": eq.get("main"), "off": eq.get("off")}
+    for k in eq:
+        if k not in ("main", "off"):
+            p.append(f"{where}.equipment.{k}: must be main or off")
+    for hand_key, name in equipment.items():
+        if name is not None and name not in data.weapons:
+            p.append(f"{where}.equipment.{hand_key}: unknown weapon {name!r}")
+    m, o = equipment["main"], equipment["off"]
+    if m in data.weapons and data.weapons[m]["hands"] == 2 and o is not None:
+        p.append(f"{where}.equipment.off: {m} is two-handed, the off hand must be empty")
+    if o in data.weapons and data.weapons[o]["hands"] == 2:
+        p.append(f"{where}.equipment.off: {o} is two-handed, put it in main")
+    inventory = {}
+    for k, v in (block.get("inventory", {}) or {}).items():
+        if k not in data.items and k not in data.weapons:
+            p.append(f"{where}.inventory.{k}: unknown item or weapon")
+        inventory[k] = _int(v, f"{where}.inventory.{k}", p, 0)
+    ammo = {}
+    for k, v in (block.get("ammo", {}) or {}).items():
+        if k not in data.ammo:
+            p.append(f"{where}.ammo.{k}: unknown ammunition (known: {', '.join(data.ammo)})")
+        ammo[k] = _int(v, f"{where}.ammo.{k}", p, 0)
+    skills = tuple(block.get("skills", []) or [])
+    for s in skills:
+        if s not in data.skills:
+            p.append(f"{where}.skills: unknown skill {s!r} (known: {', '.join(data.skills)})")
+    spells = tuple(block.get("spells", []) or [])
+    for s in spells:
+        if s not in data.spells:
+            p.append(f"{where}.spells: unknown spell {s!r} (known: {', '.join(data.spells)})")
+    rcs = _int(block.get("runic_casting_speed", 1), f"{where}.runic_casting_speed", p, 1)
+    powers = {k: _int(block.get(k, 0), f"{where}.{k}", p, 0)
+              for k in ("offensive_power", "bow_power", "runic_power")}
+    if p:
+        raise NorovaDataError(p)
+    return Sheet(vitality=pools["vitality"], soul=pools["soul"], power=pools["power"], traits=traits,
+                 runic_casting_speed=rcs, move=float(move), saves=saves, dominant_hand=hand,
+                 abilities=frozenset(abilities), element=element, equipment=equipment,
+                 inventory=inventory, ammo=ammo, skills=skills, spells=spells, **powers)
