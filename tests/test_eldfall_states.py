@@ -339,3 +339,11 @@ def test_random_state_changes_keep_the_invariants(seq):
             assert before <= st                      # Dead keeps every State
         if "Incapacitated" in before and op == "wound":
             assert "Dead" in st
+
+
+def test_docstring_examples():
+    import doctest
+    from rules.eldfall import availability, reaction_rules
+    for mod in (availability, c, reaction_rules):
+        result = doctest.testmod(mod)
+        assert result.failed == 0 and result.attempted > 0, mod.__name__

@@ -575,3 +575,194 @@ def test_state_priorities(row):
     assert len(data) == 1, "every printed row is in states.yaml"
     assert data[0]["result_text"] == row["Result"]
     _check_priority(row["Situation"])
+
+
+# --------------------------------------------------------------------------- Reactions page
+
+from rules.eldfall import reaction_rules as rr  # noqa: E402
+
+REACTIONS_PAGE = "eldfall-reactions.txt"
+AVAILABLE = table(REACTIONS_PAGE, "Available Reactions (Normal Actions)").dicts()
+REACT_BY_STATE = table(REACTIONS_PAGE, "Restrictions by State").dicts()
+TRADE_ON = TableSettings(trade_as_reaction=True)
+
+
+def test_available_reactions_rows_are_transcribed_in_order():
+    data = rr.reaction_table()["available"]
+    assert [d["reaction"] for d in data] == [r["Reaction"] for r in AVAILABLE]
+    for d, r in zip(data, AVAILABLE):
+        assert d["text"] == {"los": r["Requires LoS?"], "awareness": r["Requires Awareness?"], "notes": r["Notes"]}
+
+
+def row_actions(reaction: str) -> frozenset[str]:
+    m = re.match(r"^Attack \((Melee|Ranged)\)$", reaction)
+    if m:
+        return frozenset({f"{m.group(1)} Attack"})
+    return frozenset({re.sub(r"\s*\(.*\)$", "", reaction)})
+
+
+@pytest.mark.parametrize("row", AVAILABLE, ids=lambda r: r["Reaction"])
+@pytest.mark.parametrize("qualification", ["all", "table"])
+def test_available_reactions(row, qualification):
+    s = TableSettings(trade_as_reaction=True, reaction_qualification=qualification)
+    for action in row_actions(row["Reaction"]):
+        # Perceive needs a Shrouded Activated model; Attacks cannot target one
+        shrouded = {"Shrouded"} if action == "Perceive" else frozenset()
+        assert action in NORMAL_ACTIONS
+        los = row["Requires LoS?"]
+        aware = row["Requires Awareness?"]
+        # qualified by LoS and Awareness: always allowed
+        assert action in rr.allowed_reactions(frozenset(), True, True, activated_states=shrouded, settings=s)
+        without_los = rr.allowed_reactions(frozenset(), False, True, activated_states=shrouded, settings=s)
+        if los == "Yes":
+            assert action not in without_los
+        elif los.startswith("No (Awareness only)"):
+            assert action in without_los
+            assert action not in rr.allowed_reactions(frozenset(), False, False, settings=s)
+            assert rr.dodge_agility_halved(had_los=False) and not rr.dodge_agility_halved(had_los=True)
+        else:
+            assert los == "—"
+            # "—": no LoS needed as printed (default); with qualification "all" a
+            # Reaction still needs LoS to the Activated model, except Nothing
+            expect = qualification == "table" or action == "Nothing"
+            assert (action in without_los) == expect
+        if aware in ("Yes", "Within Awareness") and action != "Dodge":
+            assert action not in rr.allowed_reactions(frozenset(), True, False, activated_states=shrouded,
+                                                      settings=s)
+        if aware == "Base Contact":
+            assert rr.reaction_row(action)["base_contact"] in ("quest object", "ally")
+
+
+def test_trade_reaction_follows_the_setting():
+    assert "Trade" not in rr.allowed_reactions(frozenset(), True, True)
+    assert "Trade" in rr.allowed_reactions(frozenset(), True, True, settings=TRADE_ON)
+
+
+def test_reactions_are_normal_actions_only():
+    got = rr.allowed_reactions(frozenset(), True, True, activated_states={"Shrouded"})
+    assert got <= NORMAL_ACTIONS and "Death Blow" not in got
+    assert rr.REACTION_AP_COST == 1
+
+
+def reaction_cell(cell: str) -> frozenset[str] | None:
+    if cell == "Any Normal Action":
+        return None
+    return action_names(cell.replace(" only", "")) or frozenset()
+
+
+REACT_STATE_CHECKS = {
+    "Engaged": lambda: (rr.allowed_reactions({"Engaged"}, True, False) == frozenset()
+                        and "Ranged Attack" not in rr.allowed_reactions({"Engaged"}, True, True)),
+    "Crouched": lambda: strike_cap("reactive", "Melee Attack", {"Crouched"}) == 1,
+    "Flying": lambda: ("Ranged Attack" in rr.allowed_reactions({"Flying"}, False, False)
+                       and not cond.can_be_engaged({"Flying"}) and not cond.causes_engagement({"Flying"})),
+    "Shrouded": lambda: (cond.targeting_block({"Shrouded"}, "Ranged Attack") is not None
+                         and cond.targeting_block({"Shrouded"}, "Perceive") is None
+                         and "Dodge" in rr.allowed_reactions(frozenset(), True, True,
+                                                             activated_states={"Shrouded"})),
+    "Blinded": lambda: not (ATTACK_ACTIONS | {"Perceive"}) & rr.allowed_reactions({"Blinded"}, True, True),
+    "Panicked": lambda: rr.allowed_reactions({"Panicked"}, True, True, panic_failed=True) == {"Dodge", "Nothing"},
+    "Immobilized": lambda: (cond.crouch_change_allowed({"Immobilized"}, "after_dodge") is not None
+                            and "AG or T" in target_restrictions("reactive", {"Immobilized"})["Dodge"][0]),
+    "Incapacitated": lambda: not cond.can_activate({"Incapacitated"}),
+    "Dead": lambda: not cond.can_activate({"Dead"}),
+    "Confused": lambda: cond.modified_stats(BASE, {"Confused"}) == {
+        **BASE, **{k: 5 for k in ("OFF", "DEF", "ACC", "AG", "INT", "M")}},
+    "Weakened": lambda: cond.modified_stats(BASE, {"Weakened"}) == {**BASE, "T": 5, "STA": 2},
+    "Slowed": lambda: cond.modified_stats(BASE, {"Slowed"})["SPD"] == 5,
+    "Fatigued": lambda: cond.upkeep_ap(BASE, {"Fatigued"}) == 0,
+    "Bleeding": lambda: cond.strategic_rolls({"Bleeding"})[0]["modifier"] == 0,
+    "Poisoned": lambda: cond.strategic_rolls({"Poisoned"})[0]["modifier"] == -6,
+    "Crippled": lambda: cond.modified_stats(BASE, {"Crippled"}) == {**BASE, "SPD": 5, "AG": 5},
+}
+
+
+def test_restrictions_by_state_rows_are_transcribed():
+    data = rr.reaction_table()["by_state"]
+    assert [(d["state"], d["can_react"], d["allowed_text"], d["restrictions"]) for d in data] == \
+        [(r["State"], r["Can React?"], r["Allowed Reactions"], r["Restrictions"]) for r in REACT_BY_STATE]
+
+
+@pytest.mark.parametrize("row", REACT_BY_STATE, ids=lambda r: r["State"])
+def test_restrictions_by_state(row):
+    name = row["State"]
+    st = {name}
+    assert cond.can_react(st) == (row["Can React?"] == "Yes")
+    kw = {"panic_failed": name == "Panicked"}
+    got = rr.allowed_reactions(st, True, True, **kw)
+    base = rr.allowed_reactions(frozenset(), True, True)
+    names = reaction_cell(row["Allowed Reactions"])
+    if names is None:
+        assert got == base
+    elif name == "Shrouded":
+        # ruling "Reactions of a Shrouded model": the printed row with the setting,
+        # the Actions page's By State row by default
+        s = TableSettings(shrouded_reactions="dodge")
+        assert rr.allowed_reactions(st, True, True, settings=s) == names | {"Nothing"}
+        assert got == {"Melee Attack", "Ranged Attack", "Spell Attack", "Dodge", "Nothing"}
+    else:
+        extra = set()
+        if names:
+            extra.add("Nothing")
+        if name == "Engaged":
+            extra.add("Spell Attack")          # melee-type spells (setting engaged_melee_spells)
+        assert got == names | extra
+    assert REACT_STATE_CHECKS[name](), row["Restrictions"]
+
+
+# --------------------------------------------------------------------------- Attack of Opportunity, switching, notes
+
+def test_attack_of_opportunity():
+    assert rr.may_declare_attack_of_opportunity(frozenset(), attack="Melee Attack", enters_reach=True) is None
+    assert rr.may_declare_attack_of_opportunity(frozenset(), attack="Melee Attack", enters_reach=False)
+    assert rr.may_declare_attack_of_opportunity(frozenset(), attack="Ranged Attack", enters_reach=False,
+                                                moving_toward=True) is None
+    assert rr.may_declare_attack_of_opportunity(frozenset(), attack="Ranged Attack", enters_reach=False)
+    assert rr.may_declare_attack_of_opportunity(frozenset(), attack="Melee Attack", enters_reach=True,
+                                                already_reacted=True)
+    assert rr.may_declare_attack_of_opportunity({"Engaged"}, attack="Ranged Attack", enters_reach=True,
+                                                moving_toward=True)
+    assert rr.may_declare_attack_of_opportunity({"Dead"}, attack="Melee Attack", enters_reach=True)
+    # declared (even if it fails): no other Reaction in the sequence
+    assert rr.allowed_reactions(frozenset(), True, True, aoo_declared=True) == frozenset()
+    assert rr.measure_before_declaring("Assisted") and rr.measure_before_declaring("Standard")
+    assert not rr.measure_before_declaring("Realism")
+    with pytest.raises(ValueError):
+        rr.measure_before_declaring("Casual")
+
+
+def test_switch_to_attack_against_shrouded_or_flying():
+    assert rr.may_switch_to_attack("Dodge", {"Shrouded"}, True)
+    assert rr.may_switch_to_attack("Perceive", {"Flying"}, True)
+    assert not rr.may_switch_to_attack("Dodge", {"Flying"}, False)
+    assert not rr.may_switch_to_attack("Dodge", frozenset(), True)
+    assert not rr.may_switch_to_attack("Nothing", {"Shrouded"}, True)
+
+
+def test_reaction_targets_and_sight():
+    # a reaction targets the Activated model: a Flying one cannot be meleed but by flyers
+    assert "Melee Attack" not in rr.allowed_reactions(frozenset(), True, True, activated_states={"Flying"})
+    assert "Melee Attack" in rr.allowed_reactions({"Flying"}, True, True, activated_states={"Flying"})
+    # all models have LoS to a Flying model
+    assert "Ranged Attack" in rr.allowed_reactions(frozenset(), False, False, activated_states={"Flying"})
+    # Engaged: automatic LoS to its engagers
+    assert "Melee Attack" in rr.allowed_reactions({"Engaged"}, False, True, activated_is_engager=True)
+    assert "Melee Attack" not in rr.allowed_reactions({"Engaged"}, False, True)
+    # a Shrouded Activated model may only be Perceived (or Dodged)
+    got = rr.allowed_reactions(frozenset(), True, True, activated_states={"Shrouded"})
+    assert not got & ATTACK_ACTIONS and {"Perceive", "Dodge"} <= got
+    assert "Perceive" not in rr.allowed_reactions(frozenset(), True, True, activated_states=frozenset())
+
+
+def test_awareness_setting():
+    s = TableSettings(awareness_required_for_all_reactions=True)
+    assert rr.allowed_reactions(frozenset(), True, False, settings=s) == frozenset()
+    assert "Ranged Attack" in rr.allowed_reactions(frozenset(), True, False)
+
+
+def test_notes():
+    notes = rr.reaction_table()["notes"]
+    assert len(notes) == 3
+    assert rr.dodge_order_chooser() == "active"
+    assert rr.may_react_late(True, False) and not rr.may_react_late(True, True)
+    assert not rr.may_react_late(False, False)

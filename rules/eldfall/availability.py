@@ -248,11 +248,14 @@ def allowed_movements(states: Iterable[str], *, panic_failed: bool = False,
     return frozenset(out)
 
 
-def _state_allowed(name: str, s: TableSettings) -> set[str] | None:
+def _state_allowed(name: str, s: TableSettings, role: str = "active") -> set[str] | None:
     """The By State row of ``name`` as a set (None = no restriction)."""
     row = _T["by_state"].get(name)
     if row is None:
         return None
+    rws = row.get("reactive_with_setting")
+    if role == "reactive" and rws and getattr(s, rws["setting"]) == rws["value"]:
+        return set(rws["allowed"]) | _T["always"]
     for setting, value in (row.get("all_with_setting") or {}).items():
         if getattr(s, setting) == value:
             return None
@@ -318,7 +321,7 @@ def _reasons(role: str, movement: str | None, states: Iterable[str], panic_faile
                  "Special Actions require Idle in the Movement Step")
     # 3. states (By State table)
     for name in sorted(st):
-        allowed = _state_allowed(name, s)
+        allowed = _state_allowed(name, s, role)
         if allowed is None:
             continue
         if not allowed:

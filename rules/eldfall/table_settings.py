@@ -39,8 +39,9 @@ class TableDataError(ValueError):
 # choices for the string-valued settings
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shrouded_actions": ("table", "any"),
-    "reaction_qualification": ("all", "table"),
+    "reaction_qualification": ("table", "all"),
     "multiple_halving": ("stack", "once"),
+    "shrouded_reactions": ("actions", "dodge"),
 }
 
 
@@ -62,6 +63,11 @@ class TableSettings:
         (Actions page "By State"); "any": it may declare anything, and any
         declaration but Nothing cancels Shrouded (States page, Shrouded).
         Ruling "What a Shrouded model may declare".
+    shrouded_reactions
+        "actions": a Shrouded model reacts as the Actions page's By State row
+        allows (Nothing, Dodge, Attack); "dodge": only Dodge (and Nothing),
+        as the Reactions page's "Restrictions by State" row prints.
+        Ruling "Reactions of a Shrouded model".
     shrouded_dodge_keeps_state
         False: declaring Dodge cancels Shrouded like every Normal Action other
         than Nothing (State Priorities); True: Dodge is "free" (States summary
@@ -81,9 +87,13 @@ class TableSettings:
         "once": a stat is halved at most once and doubled at most once.
         Ruling "Several halvings of one stat".
     reaction_qualification
-        "all": every Reaction needs LoS to the Activated model at some point
-        of its movement, except Dodge (Awareness suffices) and Nothing;
-        "table": only the rows marked "Yes" in the Reactions table need LoS.
+        "table": the Available Reactions table's LoS column as printed: Attacks
+        and Perceive need LoS to the Activated model at some point of its
+        movement, Dodge needs LoS or Awareness, Assist, Interact, Trade and
+        Nothing ("—") need neither (so a Blinded model can Assist itself, as
+        the Restrictions by State table allows); "all": every Reaction but
+        Dodge (LoS or Awareness) and Nothing needs LoS ("A Reaction normally
+        requires Line of Sight").
         Ruling "Which reactions need LoS".
     awareness_required_for_all_reactions
         False: only an Engaged model is barred from reacting against models
@@ -98,11 +108,12 @@ class TableSettings:
     trade_as_reaction: bool = False
     engaged_melee_spells: bool = True
     shrouded_actions: str = "table"
+    shrouded_reactions: str = "actions"
     shrouded_dodge_keeps_state: bool = False
     crouch_change_after_failed_dodge: bool = True
     panicked_engaged_needs_failed_roll: bool = True
     multiple_halving: str = "stack"
-    reaction_qualification: str = "all"
+    reaction_qualification: str = "table"
     awareness_required_for_all_reactions: bool = False
     jump_round_up: bool = False
 
