@@ -281,9 +281,20 @@ def _path_points(result) -> np.ndarray:
     return np.asarray([end], float) if end is not None else np.zeros((0, 3))
 
 
-def move_picture(world, result, out_dir: str, name: str = "move.png") -> str:
+def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=None) -> str:
+    """The path the engine checked (green legal / red not), the declared
+    waypoints as a thin white line when given, opportunity points, the end."""
     os.makedirs(out_dir, exist_ok=True)
     with _Stage(world) as st:
+        if waypoints is not None and len(waypoints) and _g(result, "model"):
+            hb0 = world.hitbox(_g(result, "model"))
+            wp = [np.array([hb0.x, hb0.y, hb0.z])]
+            for q in waypoints:
+                q = list(map(float, q))
+                wp.append(np.array([q[0], q[1], q[2] if len(q) > 2 else float(world.stand_z(q[0], q[1], hb0.radius, near_z=hb0.z + hb0.height))]))
+            wp = np.asarray(wp) + [0, 0, 0.05]
+            from engine.view.meshes import lines_node
+            ov._overlay(lines_node("declared", np.stack([wp[:-1], wp[1:]], 1), (1, 1, 1, 0.55), 1.5)).reparentTo(st.overlay)
         model = _g(result, "model")
         pts = _path_points(result)
         if model and len(pts) and world.hitbox(model) is not None:
@@ -322,7 +333,15 @@ def move_picture(world, result, out_dir: str, name: str = "move.png") -> str:
 
 
 def reach_arrays(grid):
-    """(points (n,3), cost (n,), allowance) from a reachable-area result."""
+    """(points (n,3), cost (n,), allowance) from a reachable-area result
+    (``engine.motion.ReachGrid``: levels x ny x nx arrays; or flat arrays)."""
+    end_ok, cost3 = _g(grid, "end_ok"), _g(grid, "cost")
+    if isinstance(cost3, np.ndarray) and cost3.ndim == 3 and isinstance(end_ok, np.ndarray):
+        lim = float(_g(grid, "allowance"))
+        k, i, j = np.nonzero(end_ok & (cost3 <= lim + 1e-9))
+        r = float(_g(grid, "resolution"))
+        pts = np.column_stack([(j + 0.5) * r, (i + 0.5) * r, np.asarray(_g(grid, "z"))[k, i, j]])
+        return pts, cost3[k, i, j], lim
     pts = None
     for name in ("points", "cells", "positions"):
         v = _g(grid, name)
@@ -360,7 +379,14 @@ def reach_picture(world, grid, out_dir: str, name: str = "reach.png") -> str:
         area = len(pts) * cell * cell
         st.caption(f"{model} {_g(grid, 'mode', '')}: reachable {len(pts)} cells of {cell}\" "
                    f"(~{area:.0f} sq in)" + (f", allowance {float(allowance):.1f}\"" if allowance else ""))
-        st.camera.top_view()
+        if len(pts):
+            hb = world.hitbox(model) if model else None
+            frame_pts = list(pts[:, :3]) + ([hb.center] if hb is not None else [])
+            lo, hi = np.min(frame_pts, axis=0), np.max(frame_pts, axis=0)
+            st.camera.set_orbit((lo + hi) / 2.0, 0.0, 89.9, 1.0)
+            _frame(st.camera, [lo, hi], 0.0, 89.9, margin=2.0)
+        else:
+            st.camera.top_view()
         return st.shoot(os.path.join(out_dir, name))
 
 
