@@ -12,7 +12,10 @@ All in inches, 3D, between the closest points of the hitboxes (p.18-19).
 * Awareness (p.22): AG inches from the edge of the base, +3" with Acute
   Senses; the other hitbox inside or touching. Casting Aura = Awareness.
 * Engaged (States, "Engaged"): within the Melee Weapon Reach and LoS of an
-  enemy. Crouched, Incapacitated, Petrified and Dead models engage nobody.
+  enemy. Crouched, Incapacitated, Petrified and Dead models engage nobody;
+  Flying models neither engage nor become Engaged (States, "Flying"). A model
+  with no melee weapon in its profile engages only in base contact (RCH 0),
+  as ``engine.sight`` assumes for its Engaged exception.
 
     >>> engagements(world)            # [(engager, engaged), ...]
     >>> measure(world, "red-1", "blue-2").to_json()
@@ -28,7 +31,9 @@ from engine.errors import InputError
 
 CONTACT_TOLERANCE = 1e-3
 # states of an enemy that cannot engage (seed: eldfall-states.txt, "Ceasing to be Engaged")
-NON_ENGAGING_STATES = frozenset({"Crouched", "Incapacitated", "Petrified", "Dead"})
+NON_ENGAGING_STATES = frozenset({"Crouched", "Incapacitated", "Petrified", "Dead", "Flying"})
+NEVER_ENGAGED_STATES = frozenset({"Flying"})
+UNARMED_RCH = 0.0
 MELEE_KINDS = frozenset({"melee"})
 
 
@@ -110,10 +115,10 @@ def _weapons(hb):
     return tuple(prof.weapons) if prof is not None else ()
 
 
-def melee_reach(world, mid: str) -> float | None:
-    """The longest reach of a model's melee weapons; None when it has none."""
+def melee_reach(world, mid: str) -> float:
+    """The longest reach of a model's melee weapons; RCH 0 (base contact) when it has none."""
     rch = [float(w.rch) for w in _weapons(world.hitbox(mid)) if w.kind in MELEE_KINDS]
-    return max(rch) if rch else None
+    return max(rch) if rch else UNARMED_RCH
 
 
 def _fallback_los(world, viewer: str, target: str) -> bool:
@@ -137,16 +142,16 @@ def has_los(world, viewer: str, target: str) -> bool:
         from engine import sight
     except ImportError:
         return _fallback_los(world, viewer, target)
-    return bool(sight.los(world, viewer, target).los)
+    return bool(sight.los(world, viewer, target, fraction=False, cover=False).los)
 
 
 def engages(world, engager: str, engaged: str) -> bool:
     """``engager`` makes ``engaged`` Engaged: enemies, in its melee reach, with its LoS."""
     e, m = world.hitbox(engager), world.hitbox(engaged)
-    if engager == engaged or e.side == m.side or e.states & NON_ENGAGING_STATES:
+    if engager == engaged or e.side == m.side or e.states & NON_ENGAGING_STATES \
+            or m.states & NEVER_ENGAGED_STATES:
         return False
-    rch = melee_reach(world, engager)
-    if rch is None or not world.in_reach(engager, engaged, rch):
+    if not world.in_reach(engager, engaged, melee_reach(world, engager)):
         return False
     return has_los(world, engager, engaged)
 
@@ -161,13 +166,15 @@ def engagements(world) -> list[tuple[str, str]]:
     if len(ids) < 2:
         return []
     hbs = [world.hitbox(m) for m in ids]
-    rch = np.array([np.nan if (melee_reach(world, m) is None or h.states & NON_ENGAGING_STATES)
-                    else melee_reach(world, m) for m, h in zip(ids, hbs)])
+    rch = np.array([np.nan if h.states & NON_ENGAGING_STATES else melee_reach(world, m)
+                    for m, h in zip(ids, hbs)])
+    can_be = np.array([not (h.states & NEVER_ENGAGED_STATES) for h in hbs])
     side = np.array([h.side for h in hbs])
     d = cylinder_distance(centers[:, None, :], radii[:, None], heights[:, None],
                           centers[None, :, :], radii[None, :], heights[None, :])
     limit = np.where(np.nan_to_num(rch, nan=-1.0) <= 0, 0.0, np.nan_to_num(rch, nan=-1.0))[:, None]
-    near = (d <= limit + CONTACT_TOLERANCE) & ~np.isnan(rch)[:, None] & (side[:, None] != side[None, :])
+    near = (d <= limit + CONTACT_TOLERANCE) & ~np.isnan(rch)[:, None] & (side[:, None] != side[None, :]) \
+        & can_be[None, :]
     out = []
     for i, j in zip(*np.nonzero(near)):
         if has_los(world, ids[i], ids[j]):

@@ -6,7 +6,8 @@ Units are inches, z up. The template dimensions come from
 * A **circle** is a disc lying on the main target's surface (or, Targetless, on
   the surface under ``at``). It reaches models ``band_in`` (3") above and below
   that surface, and only those with LoS from its centre, raised
-  ``settings.centre_lift`` above the surface.
+  ``settings.centre_lift`` above the surface (default: the sight settings'
+  ``template_centre_raise_in``, so templates and ``engine.sight`` agree).
 * A **spray** is a teardrop: the convex hull of a small circle whose edge
   touches the user's base and a large circle at the far end, along the aim
   (the axis passes through the centre of the user's base). It reaches models
@@ -157,14 +158,15 @@ def template_spec(key: str | TemplateSpec) -> TemplateSpec:
 class TemplateSettings:
     """Choices players could disagree on (docs/rulings.d/templates.md).
 
-    centre_lift : inches above the surface of the circle's LoS point.
+    centre_lift : inches above the surface of the circle's LoS point (None: the
+        sight settings' ``template_centre_raise_in``).
     band_test : "hitbox" (any part of the hitbox within the band) or "base"
         (the model's base height within the band).
     models_block : whether other models block the template's LoS (default: only
         scenery does).
     front_arc : a spray must point into its user's front arc.
     """
-    centre_lift: float = 0.25
+    centre_lift: float | None = None
     band_test: str = "hitbox"
     models_block: bool = False
     front_arc: bool = True
@@ -174,7 +176,28 @@ class TemplateSettings:
     search_ring: int = 720               # candidates on the edge of the feasible region
     search_angle_step: float = 0.1       # degrees between candidate spray aims
     search_verify: int = 12              # candidates re-checked with the full evaluation
-    los_settings: object = None          # passed through to engine.sight
+    los_settings: object = None          # engine.sight_settings.SightSettings (None: the defaults)
+
+    def sight(self):
+        """The SightSettings used for LoS (None when engine.sight_settings is missing)."""
+        if self.los_settings is not None:
+            return self.los_settings
+        return _default_sight_settings()
+
+    def lift(self) -> float:
+        if self.centre_lift is not None:
+            return float(self.centre_lift)
+        s = self.sight()
+        return float(getattr(s, "template_centre_raise_in", 0.04)) if s is not None else 0.04
+
+
+@functools.lru_cache(maxsize=1)
+def _default_sight_settings():
+    try:
+        from engine.sight_settings import default_settings
+    except ImportError:
+        return None
+    return default_settings()
 
 
 # --------------------------------------------------------------------------- geometry
@@ -251,7 +274,7 @@ class Placement:
     user: str | None = None
     apex: tuple[float, float] | None = None
     angle: float | None = None
-    lift: float = 0.25
+    lift: float = 0.04
 
     @property
     def kind(self) -> str:
@@ -355,7 +378,7 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
     else:
         surface = float(world.surface_height([[cx, cy]])[0])
     return Placement(spec, surface, _band(surface, spec, "around"), "around",
-                     centre=(float(cx), float(cy)), lift=settings.centre_lift)
+                     centre=(float(cx), float(cy)), lift=settings.lift())
 
 
 def place_spray(world, template: str | TemplateSpec, *, user: str, aim=None, target: str | None = None,
@@ -468,31 +491,90 @@ def _sight():
 
 
 def _los_from_point(world, origin, mid: str, *, settings: TemplateSettings, exclude: set[str]) -> bool:
+    """LoS from a (raised) point to a model's hitbox: engine.sight.point_los."""
     sight = _sight()
     if sight is not None and hasattr(sight, "point_los"):
         ok, _frac = sight.point_los(world, np.asarray(origin, dtype=float), mid,
-                                    exclude=tuple(sorted(exclude)), settings=settings.los_settings)
+                                    exclude=tuple(sorted(exclude - {mid})), settings=settings.sight(),
+                                    raise_by=0.0)
         return bool(ok)
     return bool(points_see_hitboxes(world, np.asarray(origin, dtype=float)[None], [mid],
                                     models_block=settings.models_block, exclude=exclude)[0])
 
 
 def _los_from_user(world, user: str, mid: str, *, settings: TemplateSettings, exclude: set[str]) -> bool:
-    """The user's LoS to a model (the spray rule: LoS from the attacker to each model)."""
+    """The user's LoS to a model (the spray rule: LoS from the attacker to each model).
+
+    engine.sight.los by the rulebook (front arc, exceptions), with models
+    blocking only when ``settings.models_block``.
+    """
     sight = _sight()
     if sight is not None and hasattr(sight, "los"):
-        import inspect
-        params = inspect.signature(sight.los).parameters
-        kw = {}
-        if "exclude" in params:
-            kw["exclude"] = tuple(sorted(exclude))
-        if "settings" in params and settings.los_settings is not None:
-            kw["settings"] = settings.los_settings
-        return bool(sight.los(world, user, mid, **kw).los)
+        ss = settings.sight()
+        if ss is not None and getattr(ss, "models_block", None) != settings.models_block:
+            ss = ss.replace(models_block=settings.models_block)
+        return bool(sight.los(world, user, mid, fraction=False, cover=False, settings=ss).los)
     ub = world.hitbox(user)
     pts = _hitbox_lattice(ub.x, ub.y, ub.z, ub.radius, ub.height, rings=8)
     return bool(points_see_hitboxes(world, pts, [mid] * len(pts), models_block=settings.models_block,
                                     exclude=exclude | {user}).any())
+
+
+def _los_from_user_many(world, user: str, mids: Sequence[str], *, settings: TemplateSettings,
+                        exclude: set[str]) -> dict[str, bool]:
+    """The user's LoS to several models, with one batched cast (as ``sight.los_matrix`` does
+    for one viewer); per-model ``sight.los`` when that machinery is not there."""
+    mids = [m for m in mids if m != user]
+    if not mids:
+        return {}
+    sight = _sight()
+    needed = ("_static", "_model_records", "_exception", "_make_query", "_drive", "MM2_PER_IN2")
+    if sight is None or not all(hasattr(sight, n) for n in needed):
+        return {m: _los_from_user(world, user, m, settings=settings, exclude=exclude) for m in mids}
+    ss = settings.sight()
+    if getattr(ss, "models_block", None) != settings.models_block:
+        ss = ss.replace(models_block=settings.models_block)
+    st = sight._static(world)
+    out: dict[str, bool] = {}
+    rest = []
+    for m in mids:
+        exc = sight._exception(world, user, m, False, ss, None)
+        if exc is not None:
+            out[m] = bool(exc[0])
+        else:
+            rest.append(m)
+    # Exact shortcut for the clear cases: a segment from a point inside the front half of
+    # the user's hitbox to the target's axis (in the user's front half-space) that meets
+    # nothing contains a valid LoS segment between the two surfaces (convexity).
+    if rest and not ss.models_block and ss.min_visible_area_mm2 <= 0:
+        ub = world.hitbox(user)
+        f = ub.facing_vector
+        half = not sight._is_360(ub, False, ss) if hasattr(sight, "_is_360") else True
+        p = np.array([ub.x + 0.5 * ub.radius * f[0] * half, ub.y + 0.5 * ub.radius * f[1] * half,
+                      ub.z + ub.height / 2.0])
+        q = np.array([[h.x, h.y, h.z + h.height / 2.0] for h in (world.hitbox(m) for m in rest)])
+        front = ((q[:, :2] - [ub.x, ub.y]) @ f >= 0) | (not half)
+        o = np.broadcast_to(p, q.shape)
+        clear = front & ~world.rays.occluded(o, q)
+        if clear.any() and getattr(st, "forests", None) and len(st.forests) >= ss.forest_limit:
+            idx = np.flatnonzero(clear)
+            clear[idx[sight._forest_counts(o[idx], q[idx], st.forests, ss) >= ss.forest_limit]] = False
+        for m, c in zip(rest, clear):
+            if c:
+                out[m] = True
+        rest = [m for m, c in zip(rest, clear) if not c]
+    records = sight._model_records(world, ss) if rest else None
+    queries = []
+    for m in rest:
+        q = sight._make_query(world, st, user, m, False, ss, ss.min_visible_area_mm2 > 0, records)
+        queries.append((m, q))
+    if queries:
+        sight._drive(world, [q for _, q in queries])
+    for m, q in queries:
+        vis = q.status == 1
+        area = float(q.t_weight[q.tidx[vis]].sum()) * sight.MM2_PER_IN2
+        out[m] = bool(vis.any()) and area >= ss.min_visible_area_mm2 - 1e-12
+    return out
 
 
 def _los_exclusions(world, placement: Placement, settings: TemplateSettings) -> set[str]:
@@ -650,13 +732,12 @@ def _assess(world, pl: Placement, settings: TemplateSettings, *, user: str | Non
     los: dict[str, bool] = {}
     excl = _los_exclusions(world, pl, settings)
     want = {ids[i] for i in np.flatnonzero(touching & in_band)} | set(need_los)
-    for mid in ids:
-        if mid not in want or mid == user:
-            continue
-        if pl.kind == "circle":
+    todo = [mid for mid in ids if mid in want and mid != user]
+    if pl.kind == "circle":
+        for mid in todo:
             los[mid] = _los_from_point(world, pl.origin, mid, settings=settings, exclude=excl)
-        else:
-            los[mid] = _los_from_user(world, pl.user, mid, settings=settings, exclude=excl)
+    else:
+        los.update(_los_from_user_many(world, pl.user, todo, settings=settings, exclude=excl))
     return _Assessment(ids, sdf, touching, full, frac, in_band, gap, los)
 
 
@@ -719,8 +800,8 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                 reasons.append(f"{tag}main target {target} is out of the template's height band "
                                f"({_fmt(a.gap[i])} beyond it)")
             elif target != user and not a.los.get(target, False):
-                reasons.append(f"{tag}main target {target} has no LoS from the template's "
-                               f"{'centre' if pl.kind == 'circle' else 'user'}")
+                source = "the template's centre" if pl.kind == "circle" else pl.user
+                reasons.append(f"{tag}main target {target} has no LoS from {source}")
         for i, mid in enumerate(ids):
             if mid == user:
                 continue
@@ -858,7 +939,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         geo = touch & (in_band & others)[None]
         # LoS from each candidate centre to each model it touches: one batched query
         pc, pm = np.nonzero(geo)
-        origins = np.column_stack([cxy[pc], np.full(len(pc), surface + settings.centre_lift)])
+        origins = np.column_stack([cxy[pc], np.full(len(pc), surface + settings.lift())])
         excl = set(ids) if not settings.models_block else {user}
         vis = points_see_hitboxes(world, origins, [ids[j] for j in pm],
                                   models_block=settings.models_block, exclude=excl)
@@ -875,7 +956,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
                 continue
             seen.add(key)
             pl = Placement(spec, surface, bandz, "around", centre=(float(cxy[j, 0]), float(cxy[j, 1])),
-                           lift=settings.centre_lift)
+                           lift=settings.lift())
             cands.append(((int(en[j]), int(al[j])), pl))
             if len(cands) >= settings.search_verify:
                 break
@@ -901,8 +982,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         maybe = np.flatnonzero((touch[ok].any(0) if ok.any() else np.zeros(len(ids), bool)) & others)
         excl = set(ids) if not settings.models_block else {user}
         los = np.zeros(len(ids), dtype=bool)
+        seen_from_user = _los_from_user_many(world, user, [ids[j] for j in maybe], settings=settings, exclude=excl)
         for j in maybe:
-            los[j] = _los_from_user(world, user, ids[j], settings=settings, exclude=excl)
+            los[j] = seen_from_user.get(ids[j], False)
         best_est = None
         scored = []
         for ch in choices:

@@ -114,6 +114,7 @@ def test_engagements_for_the_whole_table():
         model("foe", "blue", 10 + 2 * R_M + 1.8, 10, [FISTS], facing=180),     # in pike reach; fists: no
         model("behind", "blue", 10 - 2 * R_M - 0.5, 10, [SWORD], facing=0),   # behind the pike: it sees pike's back
         model("friend", "red", 10, 10 + 2 * R_M + 0.2, [SWORD]),               # allies never engage
+        model("far", "blue", 20, 20, [FISTS]),                                 # fists: base contact only
     ])
     pairs = set(M.engagements(w))
     # pike engages foe (2" reach, front arc); behind engages pike (sword 1", facing it)
@@ -123,9 +124,20 @@ def test_engagements_for_the_whole_table():
     assert ("foe", "pike") not in pairs           # fists need base contact
     assert not any(a == "friend" or b == "friend" for a, b in pairs if {a, b} <= {"pike", "friend"})
     assert pairs == {("pike", "foe"), ("behind", "pike")}
-    # crouched models engage nobody
+    # crouched models engage nobody; flying models neither engage nor are engaged
     w.set_states("pike", {"Crouched"})
     assert ("pike", "foe") not in set(M.engagements(w))
+    w.set_states("pike", set())
+    w.set_states("foe", {"Flying"})
+    assert ("pike", "foe") not in set(M.engagements(w)) and not M.engages(w, "pike", "foe")
+
+
+def test_a_model_without_melee_weapons_engages_in_base_contact():
+    w = world([model("archer", "red", 10, 10, [BOW]), model("foe", "blue", 10 + 2 * R_M, 10, facing=180)])
+    assert M.melee_reach(w, "archer") == 0.0
+    assert ("archer", "foe") in set(M.engagements(w))
+    w.move_model("foe", 10 + 2 * R_M + 0.2, 10)
+    assert ("archer", "foe") not in set(M.engagements(w))
 
 
 def test_engagement_needs_los_a_wall_breaks_it():

@@ -202,7 +202,22 @@ def test_spray_pointing_backwards_is_illegal_unless_front_arc_is_off():
     assert not res.legal and "back arc" in res.reason
     res = T.template(w, "spray-s", user="red-sprayer", target="blue-tgt",
                      settings=T.TemplateSettings(front_arc=False))
-    assert res.legal
+    # without the arc rule for the template, LoS (which keeps its arcs) still fails
+    assert not res.legal and "back arc" not in res.reason
+    assert "has no LoS from red-sprayer" in res.reason
+
+
+def test_spray_los_shortcut_agrees_with_sight():
+    from engine import sight
+    from tools.bench_templates import bench_world
+    w = bench_world()
+    s = T.TemplateSettings()
+    for user in ("bench-caster", "red-archer", "blue-guard"):
+        others = [m for m in w.model_ids() if m != user]
+        fast = T._los_from_user_many(w, user, others, settings=s, exclude=set())
+        ss = s.sight().replace(models_block=False)
+        slow = {m: sight.los(w, user, m, fraction=False, cover=False, settings=ss).los for m in others}
+        assert fast == slow
 
 
 def test_spray_far_end_by_hand():

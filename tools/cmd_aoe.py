@@ -1,0 +1,183 @@
+"""``eldfall aoe SCENE --template ...``: area templates on a table.
+
+Judges one or several templates (``--count``): legality (the main target fully
+covered and in the height band), every model affected (covered fraction,
+partial/full, in band, LoS from the origin, how many templates) and every
+model not affected with the reason. ``--best`` searches the placement that
+fully covers the target and hits the most enemies, then the fewest allies.
+
+    eldfall aoe scenes/skirmish.yaml --template circle-s --target blue-guard --by red-mage
+    eldfall aoe scenes/skirmish.yaml --template spray-l --by red-brute --aim 20,12 --band down --json
+    eldfall aoe scenes/skirmish.yaml --template circle-l --target blue-guard --by red-mage --best
+"""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from engine.errors import InputError, Problem
+
+
+class _OneLineParser:
+    """Turn argparse's usage+error exit into one line and exit 2."""
+
+    @staticmethod
+    def install(parser) -> None:
+        def error(message: str):
+            print(f"eldfall {parser.prog.split()[-1]}: {message}", file=sys.stderr)
+            raise SystemExit(2)
+        parser.error = error
+
+
+def add_arguments(parser) -> None:
+    _OneLineParser.install(parser)
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("--template", required=True, metavar="circle-s|circle-l|spray-s|spray-l",
+                        help="the template (engine/data/templates.yaml)")
+    parser.add_argument("--target", help="the main target (must be fully covered); none: Targetless")
+    parser.add_argument("--at", action="append", metavar="X,Y[,Z]",
+                        help="a circle's centre (default: the target's centre); repeat for each template")
+    parser.add_argument("--by", help="the user of the template (never affected; a spray starts at its base)")
+    parser.add_argument("--aim", action="append", metavar="X,Y",
+                        help="where a spray points (default: the target); repeat for each template")
+    parser.add_argument("--band", metavar="up|down",
+                        help="a spray's height band: up = the user's surface to 5\" above, down = 5\" below to it")
+    parser.add_argument("--count", metavar="N", help="how many templates (STK); default 1 or one per --at/--aim")
+    parser.add_argument("--best", action="store_true", help="search the best placement (needs --target and --by)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--picture", metavar="DIR", help="write aoe.png into DIR")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+def _point(text: str, what: str, dims=(2, 3)) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        vals = ()
+    if len(vals) not in dims or not all(math.isfinite(v) for v in vals):
+        shape = "X,Y" if dims == (2,) else "X,Y or X,Y,Z"
+        raise InputError(f"{what}: expected {shape} in inches, got {text!r}")
+    return vals
+
+
+def load_world(path: str, models_dir: str | None = None):
+    """Load a scene and build its World; never a traceback."""
+    from engine.scene import load_scene
+    from engine.world import World
+    scene = load_scene(path, models_dir=models_dir)
+    try:
+        return World(scene)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
+        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+
+
+def resolve(args, world):
+    """Check the arguments against the template and the table; return keyword arguments."""
+    from engine import templates as T
+    spec = T.template_spec(args.template)
+    for flag, mid in (("--target", args.target), ("--by", args.by)):
+        if mid is not None and mid not in world.models:
+            raise InputError(f"{flag}: unknown model {mid!r} (known: {', '.join(world.model_ids())})")
+    ats = [_point(a, "--at") for a in (args.at or [])]
+    aims = [_point(a, "--aim", (2,)) for a in (args.aim or [])]
+    if spec.kind == "circle":
+        if aims:
+            raise InputError("--aim: a circle has no aim; place it with --at X,Y[,Z]")
+        if args.band is not None:
+            raise InputError("--band: a circle's band is fixed (3\" above and below the target's surface)")
+        if not ats and args.target is None:
+            raise InputError("a circle needs --target ID or --at X,Y[,Z]")
+    else:
+        if ats:
+            raise InputError("--at: a spray starts at its user's base; point it with --aim X,Y")
+        if args.by is None:
+            raise InputError("--by: a spray needs its user")
+        if not aims and args.target is None and not args.best:
+            raise InputError("a spray needs --aim X,Y or --target ID")
+        if args.band is not None and args.band not in ("up", "down"):
+            raise InputError(f"--band: {args.band!r} is not one of up, down")
+    given = max(len(ats), len(aims), 1)
+    if args.count is None:
+        count = given
+    else:
+        try:
+            count = int(args.count)
+        except ValueError:
+            raise InputError(f"--count: expected a whole number, got {args.count!r}") from None
+        if count < 1:
+            raise InputError(f"--count: expected 1 or more, got {count}")
+        if count < given:
+            raise InputError(f"--count: {count} templates but {given} placements given")
+    if args.best:
+        if args.target is None or args.by is None:
+            raise InputError("--best: needs --target ID and --by ID")
+        if ats or aims:
+            raise InputError("--best: searches the placement itself; leave out --at and --aim")
+    return spec, ats, aims, count
+
+
+def judge(args, world):
+    from engine import templates as T
+    spec, ats, aims, count = resolve(args, world)
+    if args.best:
+        return T.best_placement(world, spec.key, user=args.by, target=args.target,
+                                band=args.band, count=count)
+    return T.template(world, spec.key, user=args.by, target=args.target,
+                      at=ats or None, aim=aims or None, band=args.band or "up", count=count)
+
+
+def describe(res, world) -> str:
+    lines = []
+    head = f"{res.template}"
+    head += f" on {res.target}" if res.target else " (Targetless)"
+    if res.user:
+        head += f" by {res.user}"
+    if res.count > 1:
+        head += f", {res.count} templates"
+    lines.append(f"{head}: {'legal' if res.legal else 'ILLEGAL'}")
+    if res.reason:
+        lines.append(f"  why: {res.reason}")
+    for k, pl in enumerate(res.placements):
+        tag = f"  template {k + 1}: " if res.count > 1 else "  "
+        lo, hi = pl.band
+        if pl.kind == "circle":
+            ox, oy, oz = pl.origin
+            lines.append(f"{tag}centre ({pl.centre[0]:.2f}, {pl.centre[1]:.2f}) on the surface at z {pl.surface:.2f}; "
+                         f"band z {lo:.2f} to {hi:.2f}; LoS from ({ox:.2f}, {oy:.2f}, {oz:.2f})")
+        else:
+            lines.append(f"{tag}from {pl.user}'s base at ({pl.apex[0]:.2f}, {pl.apex[1]:.2f}), aim {pl.angle:.1f} deg, "
+                         f"band {pl.band_choice}: z {lo:.2f} to {hi:.2f}; LoS from {pl.user}")
+    if res.search is not None:
+        s = res.search
+        lines.append(f"  search: {s.get('candidates', 0)} placements tried, {s.get('feasible', 0)} cover the target "
+                     f"fully, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
+    user_side = world.hitbox(res.user).side if res.user else None
+    lines.append(f"  affected ({len(res.affected)}):" if res.affected else "  affected: none")
+    width = max([len(h.id) for h in res.affected] + [len(m.id) for m in res.not_affected] + [4])
+    for h in res.affected:
+        who = "" if user_side is None else ("  ally" if h.side == user_side else "  enemy")
+        times = f"  x{h.count}" if res.count > 1 else ""
+        lines.append(f"    {h.id:<{width}}  {'full' if h.full else 'partial':<7} {100 * h.covered_fraction:5.1f}%"
+                     f"{times}{who}")
+    if res.not_affected:
+        lines.append("  not affected:")
+        for m in res.not_affected:
+            lines.append(f"    {m.id:<{width}}  {m.why}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    world = load_world(args.scene, args.models_dir)
+    res = judge(args, world)
+    if args.json:
+        print(json.dumps(res.to_json(), indent=2))
+    else:
+        print(describe(res, world))
+    if args.picture:
+        from engine.view.pictures import aoe_picture
+        path = aoe_picture(world, res, args.picture)
+        print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0

@@ -1,0 +1,57 @@
+"""``eldfall measure SCENE A B``: what a referee measures between two models.
+
+Distance (closest points of the hitboxes, 3D) and height difference; base
+contact; whether B is in A's Awareness (= Casting Aura); whether B is in reach
+or range of A's weapons, with the band and its ACC modifier; engagement both
+ways.
+
+    eldfall measure scenes/skirmish.yaml red-archer blue-guard --weapon Bow
+"""
+from __future__ import annotations
+
+import json
+
+from engine.errors import InputError
+from tools.cmd_aoe import _OneLineParser, load_world
+
+
+def add_arguments(parser) -> None:
+    _OneLineParser.install(parser)
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("a", help="the measuring model")
+    parser.add_argument("b", help="the other model")
+    parser.add_argument("--weapon", help="only this weapon of A (default: all of them)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+def describe(m) -> str:
+    yes = lambda v: "yes" if v else "no"   # noqa: E731
+    hd = m.height_difference
+    where = "level" if abs(hd) < 1e-3 else (f"{m.b} {hd:.2f}\" higher" if hd > 0 else f"{m.b} {-hd:.2f}\" lower")
+    lines = [f"{m.a} -> {m.b}",
+             f"  distance {m.distance:.2f}\" (closest points of the hitboxes); {m.horizontal:.2f}\" between the bases "
+             f"seen from above; height difference {hd:+.2f}\" ({where})",
+             f"  base contact: {yes(m.base_contact)}",
+             f"  awareness of {m.a}: {m.awareness:g}\" (= Casting Aura): {m.b} is "
+             f"{'inside' if m.b_in_awareness else 'outside'}; {m.a} is "
+             f"{'inside' if m.a_in_b_awareness else 'outside'} {m.b}'s",
+             f"  LoS {m.a} -> {m.b}: {yes(m.los)}"]
+    if m.weapons:
+        lines.append("  weapons:")
+        lines.extend(f"    {w.describe()}" for w in m.weapons)
+    else:
+        lines.append(f"  weapons: {m.a} has none in its profile")
+    lines.append(f"  engagement: {m.a} {'engages' if m.a_engages_b else 'does not engage'} {m.b}; "
+                 f"{m.b} {'engages' if m.b_engages_a else 'does not engage'} {m.a}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from engine.measure import measure
+    world = load_world(args.scene, args.models_dir)
+    if args.a == args.b:
+        raise InputError(f"A and B are the same model ({args.a!r})")
+    m = measure(world, args.a, args.b, weapon=args.weapon)
+    print(json.dumps(m.to_json(), indent=2) if args.json else describe(m))
+    return 0
