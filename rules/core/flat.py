@@ -382,6 +382,36 @@ class FlatGeometry:
                 out.append(tuple(mv.end))
         return out
 
+    # ---- objects and summons -------------------------------------------
+    def touches(self, model: str, piece: str) -> bool:
+        m = self.models[model]
+        for b in self.boxes:
+            if b[0] == piece:
+                _, x0, y0, x1, y1, h = b
+                gx = max(x0 - m.x, 0.0, m.x - x1)
+                gy = max(y0 - m.y, 0.0, m.y - y1)
+                return math.hypot(gx, gy) <= m.radius + 0.05
+        return False
+
+    def free_spot(self, model: str, point: Point, radius: float, height: float) -> bool:
+        x, y = point[0], point[1]
+        if not (radius <= x <= self.table[0] - radius and radius <= y <= self.table[1] - radius):
+            return False
+        for oid, o in self.models.items():
+            if oid != model and math.hypot(o.x - x, o.y - y) < o.radius + radius - 1e-3:
+                return False
+        for b in self.boxes:
+            _, x0, y0, x1, y1, h = b
+            if math.hypot(max(x0 - x, 0.0, x - x1), max(y0 - y, 0.0, y - y1)) < radius:
+                return False
+        return True
+
+    def add_model(self, unit, point: Point, facing: float = 0.0) -> None:
+        ag = float(unit.stats.get("AG", 0)) + (3.0 if "Acute Senses" in unit.traits else 0.0)
+        self.add(unit.id, point[0], point[1], z=point[2] if len(point) > 2 else 0.0,
+                 base=unit.base, height=unit.height, facing=facing, awareness=ag,
+                 states=unit.states)
+
     # ---- templates ----------------------------------------------------
     def template(self, kind: str, *, user: str, target: str | None = None,
                  at: Point | None = None, aim: Point | None = None, band: str = "up",

@@ -102,6 +102,11 @@ class Geometry(Protocol):
                          limit: int = 64, *,
                          enemies: Mapping[str, float] | None = None) -> list[Point]: ...
 
+    # scenario objects and summons
+    def touches(self, model: str, piece: str) -> bool: ...          # base contact with a terrain piece
+    def free_spot(self, model: str, point: Point, radius: float, height: float) -> bool: ...
+    def add_model(self, unit, point: Point, facing: float = 0.0) -> None: ...   # a rules Unit
+
     # templates
     def template(self, kind: str, *, user: str, target: str | None = None,
                  at: Point | None = None, aim: Point | None = None,

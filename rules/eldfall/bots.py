@@ -1,0 +1,208 @@
+"""Bots that play whole games headless.
+
+* :class:`RandomBot` picks uniformly among the legal actions (its own seeded
+  generator, so a game with bots is reproducible from the seeds).
+* :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
+  to where it can attack best and takes Cover on the way, Death-Blows what it
+  can, reacts with its best attack (or a Dodge when threatened).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from rules.eldfall import combat as cb
+from rules.eldfall import legal
+from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Declare, DodgeMove, DuelAnswer,
+                                   EndTurn, Move, Pass)
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game):
+        options = list(game.legal_actions())
+        if not options:
+            raise RuntimeError(f"no legal action in {game.pending}")
+        return options[self.rng.randrange(len(options))]
+
+
+def expected_wounds(game, d: Declare, role: str) -> float:
+    """Expected Wounds of an Attack declaration (no Confrontation or Dodge)."""
+    from rules.eldfall import reactions as rx
+    from rules.eldfall.resolution import Strike, _attack_attribute, attack_profile
+    prof = attack_profile(game, d)
+    if prof is None:
+        return 0.0
+    total = 0.0
+    point = rx.reaction_point(game, d) if role == "reactive" else None
+    with game.mover_at(point):
+        for t, n in d.targets:
+            st = Strike(d.model, t, d, role, prof, n)
+            _attack_attribute(game, st)
+            if st.failed:
+                continue
+            tm = game.models[t]
+            if "Incapacitated" in tm.states:
+                continue
+            p_hit = cb.p_success(st.attr)
+            pw = game.weapon_pw(d.model, prof) if prof.get("kind") != "spell" else int(prof.get("pw") or 0)
+            arm = game.stat(t, "ARM")
+            p_w = 0.95 * cb.p_wound(cb.wound_threshold(pw, arm, False, prof.get("traits", []))) + \
+                0.05 * cb.p_wound(pw)
+            value = n * p_hit * p_w * max(1, len(st.victims))
+            total += value * (1.5 if tm.hp <= 1 else 1.0)
+    return total
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    # ---- helpers -------------------------------------------------------
+    def _enemy_distance(self, game, model: str) -> float:
+        ds = [game.geo.distance(model, e.id) for e in game.enemies(model)
+              if "Incapacitated" not in e.states]
+        return min(ds) if ds else 0.0
+
+    def _threat(self, game, model: str, point) -> float:
+        """Attack value from ``point``: the best expected Wounds next action + cover."""
+        mid = model
+        home, facing = tuple(game.geo.position(mid)), game.geo.facing(mid)
+        if point is not None:
+            game.geo.place(mid, tuple(point), facing)
+        try:
+            best = 0.0
+            for d in legal.declarations(game, mid, "active"):
+                if d.action not in ATTACKS and d.action != "Death Blow":
+                    continue
+                if d.action == "Death Blow":
+                    if game.geo.base_contact(mid, d.target_ids[0]):
+                        best = max(best, 3.0)
+                    continue
+                from rules.eldfall.resolution import _why_not_attack
+                if _why_not_attack(game, d, "active"):
+                    continue
+                best = max(best, expected_wounds(game, d, "active"))
+            cover = 0.0
+            near = sorted(game.enemies(mid), key=lambda e: game.geo.distance(mid, e.id))[:2]
+            for e in near:
+                if "Incapacitated" in e.states:
+                    continue
+                s = game.geo.sight(e.id, mid, moving=True)
+                if not s.los:
+                    cover += 0.25
+                elif s.cover == "heavy":
+                    cover += 0.2
+                elif s.cover == "light":
+                    cover += 0.1
+            dist = self._enemy_distance(game, mid)
+            return best + cover - 0.02 * dist
+        finally:
+            if point is not None:
+                game.geo.place(mid, home, facing)
+
+    # ---- decisions -----------------------------------------------------
+    def choose(self, game):
+        kind, who = game.pending
+        if kind == "order":
+            return ChooseOrder(who, True)
+        if kind == "duel-answer":
+            ch, tgt = game.duel["models"]
+            return DuelAnswer(who, game.models[tgt].hp >= game.models[ch].hp)
+        if kind == "tactical":
+            acts = [a for a in game.legal_actions() if isinstance(a, Activate)]
+            if not acts:
+                return EndTurn(who)
+            acts.sort(key=lambda a: (-game.models[a.model].ap,
+                                     self._enemy_distance(game, a.model), a.model))
+            return acts[0]
+        if kind == "movement":
+            return self._move(game, who)
+        if kind == "action":
+            return self._action(game, who)
+        if kind == "reaction":
+            return self._reaction(game, who)
+        if kind == "dodge-move":
+            return DodgeMove(who)
+        options = list(game.legal_actions())
+        return options[self.rng.randrange(len(options))]
+
+    def _move(self, game, model):
+        options = [a for a in game.legal_actions() if isinstance(a, Move)]
+        idle = next((a for a in options if a.mode == "idle" and a.crouch_end is None), options[0])
+        here = self._threat(game, model, None)
+        if here >= 0.3:
+            return idle
+        walks = [a for a in options if a.mode == "walk" and a.crouch_end is None]
+        best, best_score = idle, here
+        # approach first, then look at cover/attacks for the most promising few
+        scored = []
+        for a in walks:
+            end = a.path[-1]
+            d = min((math.dist(end[:2], game.geo.position(e.id)[:2]) for e in game.enemies(model)),
+                    default=0.0)
+            scored.append((d, a))
+        scored.sort(key=lambda x: x[0])
+        for _, a in scored[:3]:
+            s = self._threat(game, model, a.path[-1])
+            if s > best_score + 1e-9:
+                best, best_score = a, s
+        if best is idle and best_score < 0.05 and walks:
+            runs = [a for a in options if a.mode == "run"]
+            far = self._enemy_distance(game, model)
+            if runs and far > game.allowance(model, "walk") + 2:
+                runs.sort(key=lambda a: min((math.dist(a.path[-1][:2], game.geo.position(e.id)[:2])
+                                             for e in game.enemies(model)), default=0.0))
+                return runs[0]
+            if scored:
+                return scored[0][1]
+        return best
+
+    def _action(self, game, model):
+        options = list(game.legal_actions())
+        best, score = None, 0.0
+        for d in options:
+            if d.action == "Death Blow":
+                return d
+            if d.action in ATTACKS:
+                s = expected_wounds(game, d, "active")
+            elif d.action == "Assist":
+                t = game.models[d.target_ids[0]]
+                s = 0.6 if t.hp < t.unit.stat("HP") else 0.15
+            elif d.action == "Dodge":
+                s = 0.1 if game.models[model].engaged_by else 0.0
+            else:
+                s = 0.0
+            if s > score:
+                best, score = d, s
+        if best is None:
+            best = next((d for d in options if d.action == "Nothing"), options[0])
+        return best
+
+    def _reaction(self, game, side):
+        options = list(game.legal_actions())
+        act = game.act
+        best, score = None, 0.05
+        for d in options:
+            if isinstance(d, Pass):
+                continue
+            if d.action in ATTACKS:
+                s = expected_wounds(game, d, "reactive")
+            elif d.action == "Dodge":
+                mover = act.model
+                s = 0.12 if game.geo.distance(mover, d.model) <= max(1.0, game.melee_reach(mover)) + 0.5 \
+                    else 0.0
+            else:
+                s = 0.0
+            if s > score:
+                best, score = d, s
+        return best if best is not None else Pass(side)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

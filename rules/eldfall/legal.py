@@ -1,0 +1,184 @@
+"""What is legal now, generated lazily (for ``game.legal_actions()`` and the bots).
+
+Every generated action passes ``game.why_illegal``. Continuous choices
+(movement end points, Dodge moves) are sampled: the geometry's reachable
+points (``bot_move_candidates`` per mode), plus "stay". A membership test
+(``action in game.legal_actions()``) accepts any legal point, sampled or not.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Iterator
+
+from rules.eldfall import availability as av
+from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Declare, DodgeMove, DuelAnswer,
+                                   EndTurn, Move, Pass)
+from rules.eldfall import combat as cb
+
+
+def generate(game) -> Iterator:
+    kind, who = game.pending
+    if game.is_over:
+        return
+    if kind == "order":
+        yield from _ok(game, [ChooseOrder(who, True), ChooseOrder(who, False)])
+    elif kind == "tactical":
+        for m in game.side_models(who):
+            a = Activate(m.id)
+            if game.why_illegal(a) is None:
+                yield a
+        yield EndTurn(who)
+    elif kind == "movement":
+        yield from _moves(game, who)
+    elif kind == "reaction":
+        from rules.eldfall import reactions as rx
+        for mid in rx.waiting(game):
+            for d in declarations(game, mid, "reactive"):
+                if game.why_illegal(d) is None:
+                    yield d
+        yield Pass(who)
+    elif kind == "action":
+        for d in declarations(game, who, "active"):
+            if game.why_illegal(d) is None:
+                yield d
+    elif kind == "dodge-move":
+        yield from _dodge_moves(game, who)
+    elif kind == "duel-answer":
+        yield DuelAnswer(who, True)
+        yield DuelAnswer(who, False)
+
+
+def _ok(game, actions):
+    for a in actions:
+        if game.why_illegal(a) is None:
+            yield a
+
+
+def move_candidates(game, model: str, mode: str) -> list:
+    n = int(game.settings["bot_move_candidates"])
+    try:
+        return game.geo.reachable_points(model, mode, game.allowance(model, mode), limit=n,
+                                         enemies=game.enemy_reaches(model))
+    except Exception:      # noqa: BLE001 -- a geometry that cannot sample: no candidates
+        return []
+
+
+def _moves(game, model: str) -> Iterator:
+    m = game.models[model]
+    crouched = "Crouched" in m.states
+    yield from _ok(game, [Move(model, "idle")])
+    yield from _ok(game, [Move(model, "idle", crouch_end=not crouched)])
+    for mode in ("walk", "run", "climb", "jump"):
+        a0 = Move(model, mode, ((0.0, 0.0, 0.0),))
+        reason = game.check_phase(a0) or game.check_actor(a0)
+        if reason:
+            continue
+        name = {"walk": "Walk", "run": "Run", "climb": "Climb", "jump": "Jump"}[mode]
+        allowed = av.allowed_movements(m.states, panic_failed=game.act.panic_failed,
+                                       environment=game.geo.environments(model),
+                                       settings=game.settings.get("table_settings"))
+        if name not in allowed:
+            continue
+        pts = move_candidates(game, model, mode) if mode in ("walk", "run") else []
+        for p in pts:
+            yield from _ok(game, [Move(model, mode, (tuple(p),))])
+        if mode == "walk" and pts:
+            yield from _ok(game, [Move(model, mode, (tuple(pts[0]),), crouch_end=not crouched)])
+
+
+def _dodge_moves(game, model: str) -> Iterator:
+    m = game.models[model]
+    yield DodgeMove(model)
+    crouched = "Crouched" in m.states
+    yield from _ok(game, [DodgeMove(model, crouch=not crouched)])
+    spd = cb.halve(game.speed(model))
+    enemies = game.enemy_reaches(model)
+    if "Engaged" in m.states:
+        enemies = {k: -1.0 for k in enemies}
+    try:
+        pts = game.geo.reachable_points(model, "walk", float(spd),
+                                        limit=int(game.settings["bot_move_candidates"]),
+                                        enemies=enemies)
+    except Exception:      # noqa: BLE001
+        pts = []
+    for p in pts:
+        yield from _ok(game, [DodgeMove(model, (tuple(p),))])
+
+
+def declarations(game, model: str, role: str) -> Iterator[Declare]:
+    """Candidate declarations of a model (each still checked by the caller)."""
+    m = game.models[model]
+    act = game.act
+    mover = act.model if act else None
+    yield Declare(model, "Nothing")
+    yield Declare(model, "Dodge")
+    if "Immobilized" in m.states:
+        yield Declare(model, "Dodge", attribute="T")
+    foes = [e.id for e in game.enemies(model)] if role == "active" else [mover]
+    # attacks
+    for w in game.weapons(model):
+        action = "Melee Attack" if w["kind"] == "melee" else "Ranged Attack"
+        stk = 1 if role == "reactive" else max(1, int(w.get("stk", 1)))
+        yield from _attack_splits(game, model, action, foes, stk, weapon=w["name"], role=role)
+    for s in m.unit.spells:
+        t = s.get("target", "enemy")
+        if s.get("type") == "Conjuration":
+            if role == "active":
+                yield Declare(model, "Ritual", spell=s["name"])
+            continue
+        if t in ("enemy", "any"):
+            stk = 1 if role == "reactive" else max(1, int(s.get("stk", 1)))
+            yield from _attack_splits(game, model, "Spell Attack", foes, stk, spell=s["name"],
+                                      role=role)
+        if t in ("ally", "self", "any"):
+            for a in [model] + [x.id for x in game.allies(model)]:
+                yield Declare(model, "Assist", spell=s["name"], targets=((a, 1),))
+    if role == "active":
+        for e in game.enemies(model):
+            if "Incapacitated" in e.states:
+                yield Declare(model, "Death Blow", targets=((e.id, 1),))
+            if "Shrouded" in e.states:
+                yield Declare(model, "Perceive", targets=((e.id, 1),))
+        yield Declare(model, "Uncover")
+        for e in game.enemies(model):
+            yield Declare(model, "Issue a Duel", targets=((e.id, 1),))
+        if m.items:
+            for a in game.allies(model):
+                yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(m.items))
+    else:
+        if mover and "Shrouded" in game.models[mover].states:
+            yield Declare(model, "Perceive", targets=((mover, 1),))
+    for o in game.settings.get("objectives") or []:
+        yield Declare(model, "Interact", objective=o["id"])
+
+
+def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role="active"):
+    """All Strikes on one target, one Strike on each of up to STK targets, and
+    (reactive) the points of the path a ranged reaction may aim at."""
+    for f in foes:
+        if f is None:
+            continue
+        yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk),))
+        if stk > 1:
+            yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, 1),))
+    if role == "active" and stk > 1 and len(foes) > 1:
+        for combo in itertools.combinations(foes, min(stk, len(foes))):
+            if len(combo) > 1:
+                yield Declare(model, action, weapon=weapon, spell=spell,
+                              targets=tuple((c, 1) for c in combo))
+    if role == "reactive" and game.act is not None:
+        q = game.act.qualified.get(model) or {}
+        pts = []
+        if q.get("opp") is not None and action in ("Melee Attack", "Spell Attack"):
+            pts.append(q["opp"])
+        if action in ("Ranged Attack", "Spell Attack") and q.get("seen"):
+            seen = q["seen"]
+            pts += [seen[0], seen[len(seen) // 2], seen[-1]]
+        done = set()
+        for p in pts:
+            p = tuple(p)
+            if p in done:
+                continue
+            done.add(p)
+            for f in foes:
+                yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, 1),), point=p)

@@ -1,0 +1,194 @@
+"""The Reaction Step (step 3) and Attacks of Opportunity.
+
+Source: seeds/eldfall-reactions.txt (Core Rules v1.6 p.41-43).
+
+* Only models of the reactive player react, 1 AP each, once per activation
+  sequence, and only against the activated model.
+* A model qualifies with LoS to the activated model at any point of its
+  movement; without LoS, with the mover in its Awareness, it may only Dodge
+  (with halved AG).
+* An Engaged model has LoS to the models engaging it, but cannot react to a
+  model outside its Awareness.
+* A melee reaction may be aimed at the point where the mover entered its Reach
+  (an Attack of Opportunity); a ranged reaction names its point on the path
+  (one where the reacting model had LoS).
+* Panicked models roll M when the Reaction Step opens (the beginning of their
+  Reaction); on a failure only Dodge or Nothing.
+"""
+from __future__ import annotations
+
+import math
+
+from rules.eldfall import combat as cb
+from rules.eldfall import conditions as cd
+from rules.eldfall.actions import ATTACKS, Declare
+
+EPS = 1e-6
+
+
+def candidates(game) -> list[str]:
+    """Reactive models that could react at all (before LoS/Awareness)."""
+    act = game.act
+    out = []
+    for m in game.side_models(game.reactive_side):
+        if m.out or m.ap < 1 or not cd.can_react(m.states):
+            continue
+        if game.duel and m.id not in game._duel_models():
+            continue
+        out.append(m.id)
+    return out
+
+
+def observe_path(game, mover: str, path: list) -> None:
+    """Who saw the mover along its path (called before it moves)."""
+    act = game.act
+    obs = candidates(game)
+    act.qualified = {}
+    if not obs:
+        return
+    sights = game.geo.sight_along_path(mover, path, obs)
+    for s in sights:
+        act.qualified[s.observer] = {
+            "los": bool(s.had_los), "aware": bool(s.entered_awareness),
+            "seen": [tuple(p) for p in (getattr(s, "seen", None) or
+                                        [p for p in (s.first, s.last) if p is not None])],
+        }
+
+
+def open_reaction_step(game) -> None:
+    """Work out who qualifies (LoS at any point, or Awareness) and roll Panic."""
+    act = game.act
+    mover = act.model
+    if game.models[mover].out:
+        act.qualified = {}
+        return
+    end = tuple(game.geo.position(mover))
+    q = {}
+    for mid in candidates(game):
+        m = game.models[mid]
+        prev = act.qualified.get(mid, {"los": False, "aware": False, "seen": []})
+        seen = list(prev["seen"])
+        los_now = game.has_los(mid, mover)
+        if los_now and not any(math.dist(p, end) < 1e-6 for p in seen):
+            seen.append(end)
+        los = bool(prev["los"] or los_now)
+        if "Blinded" in m.states:
+            los, seen = False, []
+        elif cd.seen_by_all(game.models[mover].states) or cd.sight_rule(m.states) == "all":
+            los = True
+            if not any(math.dist(p, end) < 1e-6 for p in seen):
+                seen.append(end)
+        aware = bool(prev["aware"] or game.geo.in_awareness(mid, mover))
+        if mover in m.engaged_by:
+            los = True
+            if not any(math.dist(p, end) < 1e-6 for p in seen):
+                seen.append(end)
+        if "Engaged" in m.states and not aware:
+            continue                      # cannot react to a model outside its Awareness
+        if not (los or aware):
+            continue
+        opp = None
+        for e, p in act.opportunity:
+            if e == mid:
+                opp = tuple(p)
+                break
+        q[mid] = {"los": los, "aware": aware, "seen": seen, "opp": opp}
+    act.qualified = q
+    failed = set()
+    for mid in q:
+        m = game.models[mid]
+        if cd.needs_morale_roll(m.states):
+            r = game.roll("Panicked: M roll (reaction)", model=mid)
+            d = cb.judge(r, game.stat(mid, "M"))
+            game.emit("check", {"model": mid, "check": "Panicked", "die": d.to_dict()})
+            if not d.success:
+                failed.add(mid)
+    act.panic_failed_reactors = frozenset(failed)
+    if q:
+        game.emit("reaction_step", {"mover": mover, "qualified": {
+            k: {"los": v["los"], "aware": v["aware"], "opportunity": v["opp"] is not None}
+            for k, v in sorted(q.items())}})
+
+
+def waiting(game) -> list[str]:
+    """Qualified models that have not reacted yet and still have AP."""
+    act = game.act
+    return [m for m in act.qualified if m not in act.reactions and game.models[m].ap >= 1
+            and not game.models[m].out]
+
+
+def any_can_react(game) -> bool:
+    return bool(waiting(game))
+
+
+def why_not_reaction(game, d: Declare) -> str | None:
+    act = game.act
+    mid = d.model
+    m = game.models[mid]
+    if mid in act.reactions:
+        return f"{mid} has already reacted in this Activation Sequence"
+    q = act.qualified.get(mid)
+    if q is None:
+        if m.out or not cd.can_react(m.states):
+            return f"{mid} cannot react ({', '.join(sorted(m.states)) or 'out'})"
+        if m.ap < 1:
+            return f"{mid} has no AP left to react"
+        return f"{mid} never had LoS to {act.model} during its movement and it is not in its Awareness"
+    if m.ap < 1:
+        return f"{mid} has no AP left to react"
+    if not q["los"] and d.action != "Dodge":
+        return f"{mid} has no LoS to {act.model}: only Dodge (the mover is in its Awareness)"
+    r = game._why_not_declare(d, "reactive")
+    if r:
+        return r
+    if d.action in ATTACKS or d.action == "Perceive":
+        if d.target_ids != (act.model,):
+            return f"a Reaction may only target the activated model {act.model}"
+        if d.strikes != 1:
+            return "in the Reactive Role STK is always 1"
+    if d.point is not None:
+        if d.action not in ATTACKS:
+            return "only an Attack reaction is aimed at a point of the path"
+        if not _point_ok(game, d, q):
+            return "that point is not on the mover's path where it could be attacked"
+    return None
+
+
+def _point_ok(game, d: Declare, q: dict) -> bool:
+    p = d.point
+    if d.action == "Melee Attack" or (d.action == "Spell Attack" and game.spell(d.model, d.spell)
+                                      and game.spell(d.model, d.spell).get("melee")):
+        if q.get("opp") is not None and math.dist(q["opp"], p) < 1e-4:
+            return True
+    return any(math.dist(s, p) < 1e-4 for s in q["seen"])
+
+
+def declare_reaction(game, d: Declare) -> None:
+    act = game.act
+    m = game.models[d.model]
+    game.set_ap(d.model, m.ap - 1, "Reaction")
+    act.reactions[d.model] = d
+    game.emit("declare", {"model": d.model, "role": "reactive", "action": str(d),
+                          "against": act.model})
+    new, notes = cd.on_action_declared(m.states, d.action,
+                                       settings=game.settings.get("table_settings"))
+    if new != m.states:
+        if d.action in ATTACKS:
+            act.was_shrouded = act.was_shrouded | {d.model}
+        game.set_states(d.model, new, f"declared {d.action}")
+    if not any_can_react(game):
+        game._to_action_step()
+
+
+def reaction_point(game, d: Declare):
+    """Where the mover stands for this reaction's measurements."""
+    act = game.act
+    if d.point is not None:
+        return d.point
+    q = act.qualified.get(d.model) or {}
+    end = tuple(game.geo.position(act.model))
+    if d.action in ("Ranged Attack", "Spell Attack") and q.get("seen"):
+        if any(math.dist(s, end) < 1e-6 for s in q["seen"]):
+            return None
+        return q["seen"][-1]
+    return None

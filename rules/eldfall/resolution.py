@@ -1,0 +1,608 @@
+"""Declarations (what a declared action needs) and the Resolution Step (step 5).
+
+Sources: seeds/eldfall-actions.txt (Attack, Assist, Death Blow, Dodge,
+Interact, Nothing, Perceive, Trade, Issue a Duel, Ritual, Uncover) and
+../shared/rules/eldfall-facts.md (Dice, Reach, Cover, Traits).
+
+Resolution is simultaneous: every attack's modified attribute is fixed first
+(with the mover standing where each reaction aimed), then the dice are rolled
+in a fixed order (the active model's strikes target by target, then the
+reactions in declaration order, then the Dodge rolls, then the damage rolls),
+Confrontations and Dodges decided, and only then Wounds, States and moves
+applied. A model at 0 HP becomes Incapacitated at the end of the sequence.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from rules.eldfall import combat as cb
+from rules.eldfall import conditions as cd
+from rules.eldfall import spells as sp
+from rules.eldfall.actions import ATTACKS, Declare
+from rules.eldfall import reactions as rx
+from rules.eldfall import availability as av
+
+EPS = 1e-6
+
+
+# ----------------------------------------------------------------------
+# declarations
+def why_not_declaration(game, d: Declare, role: str) -> str | None:
+    act = game.act
+    m = game.models[d.model]
+    a = d.action
+    if d.point is not None and role == "active":
+        return "only a Reaction is aimed at a point of the path"
+    if len({t for t in d.target_ids}) != len(d.targets):
+        return "a target is named twice"
+    if any(n < 1 for _, n in d.targets):
+        return "each target needs at least 1 Strike"
+    for t in d.target_ids:
+        if t not in game.models or not game.models[t].on_table:
+            return f"no model {t!r} on the table"
+    if a in ATTACKS:
+        point = rx.reaction_point(game, d) if role == "reactive" else None
+        with game.mover_at(point):
+            return _why_not_attack(game, d, role)
+    if a not in ("Assist", "Dodge", "Perceive", "Interact", "Trade", "Nothing", "Death Blow",
+                 "Issue a Duel", "Ritual", "Uncover"):
+        return f"unknown action {a!r}"
+    if d.weapon is not None and a not in ATTACKS:
+        return f"{a} uses no weapon"
+    if a == "Dodge":
+        if d.targets:
+            return "Dodge has no target (the target is the model itself)"
+        if d.attribute not in (None, "AG", "T"):
+            return "Dodge uses AG (or T when Immobilized)"
+        if d.attribute == "T" and "Immobilized" not in m.states:
+            return "only an Immobilized model may Dodge with T"
+        return None
+    if a == "Nothing":
+        if d.targets or d.spell or d.items:
+            return "Nothing takes no target"
+        return None
+    if a == "Assist":
+        return sp.why_not_assist(game, d, role)
+    if a == "Ritual":
+        return sp.why_not_ritual(game, d)
+    if a == "Uncover":
+        if d.targets:
+            return "Uncover has no target: it reveals everything hidden within Awareness"
+        return None
+    if len(d.targets) != 1:
+        return f"{a} has exactly one target"
+    t = d.target_ids[0]
+    tm = game.models[t]
+    if a == "Death Blow":
+        if tm.side == m.side:
+            return "Death Blow targets an enemy model"
+        r = cd.targeting_block(tm.states, a, attacker_states=m.states)
+        if r:
+            return r
+        if not game.geo.base_contact(d.model, t):
+            return f"Death Blow needs Base Contact with {t}"
+        return None
+    if a == "Perceive":
+        if tm.side == m.side:
+            return "Perceive reveals an enemy"
+        if "Shrouded" not in tm.states:
+            return f"{t} is not hidden (Shrouded)"
+        if not game.geo.in_awareness(d.model, t):
+            return f"{t} is not within {d.model}'s Awareness"
+        if not game.has_los(d.model, t):
+            return f"no LoS to {t}"
+        return None
+    if a == "Trade":
+        if tm.side != m.side or t == d.model:
+            return "Trade is with another allied model"
+        if not game.geo.base_contact(d.model, t):
+            return f"Trade needs Base Contact with {t}"
+        missing = [i for i in d.items if i not in m.items]
+        if missing:
+            return f"{d.model} has no acquired item {missing[0]!r} (default Items cannot be traded)"
+        if not d.items:
+            return "Trade needs at least one acquired Item"
+        return None
+    if a == "Interact":
+        return why_not_interact(game, d)
+    if a == "Issue a Duel":
+        if game.duel is not None:
+            return "a Duel is already under way"
+        if m.summoned_by or m.unit.extra.get("summoned"):
+            return "only original party members can Issue a Duel"
+        if tm.side == m.side:
+            return "a Duel is issued to an enemy model"
+        if tm.out or tm.summoned_by:
+            return f"{t} cannot fight a Duel"
+        if not game.has_los(d.model, t):
+            return f"no LoS to {t}"
+        return None
+    return None
+
+
+def why_not_interact(game, d: Declare) -> str | None:
+    objs = {o["id"]: o for o in game.settings.get("objectives") or []}
+    if d.objective is None:
+        return "Interact names its quest object (objective=...)"
+    o = objs.get(d.objective)
+    if o is None:
+        return f"no quest object {d.objective!r} in this scenario"
+    if d.targets:
+        return "Interact targets a quest object, not a model"
+    if game.objectives_done.get(d.objective):
+        return f"{d.objective} is already done"
+    touches = getattr(game.geo, "touches", None)
+    if touches is None or not touches(d.model, d.objective):
+        return f"{d.model} is not in Base Contact with {d.objective}"
+    return None
+
+
+def attack_profile(game, d: Declare) -> dict | None:
+    """The weapon or spell used by an Attack as one profile dict."""
+    if d.action == "Spell Attack":
+        s = game.spell(d.model, d.spell)
+        if s is None:
+            return None
+        return {"name": s["name"], "kind": "spell", "melee": bool(s.get("melee")),
+                "rch": float(s.get("rng", 0)), "rng": float(s.get("rng", 0)), "pw": s.get("pw", 0),
+                "stk": int(s.get("stk", 1)), "traits": list(s.get("traits", [])),
+                "bands": s.get("bands") or [], "template": s.get("template", ""),
+                "type": s.get("type", "")}
+    w = game.weapon(d.model, d.weapon)
+    if w is None:
+        return None
+    p = dict(w)
+    p.setdefault("template", next((t.lower() for t in w.get("traits", [])
+                                   if t.lower().replace(" ", "-") in sp.TEMPLATES), ""))
+    return p
+
+
+def _why_not_attack(game, d: Declare, role: str) -> str | None:
+    m = game.models[d.model]
+    a = d.action
+    if not d.targets:
+        return "an Attack needs a target"
+    if a == "Spell Attack":
+        if d.weapon is not None:
+            return "a Spell Attack names a spell, not a weapon"
+        s = game.spell(d.model, d.spell)
+        if s is None:
+            return f"{d.model} has no spell {d.spell!r}"
+        r = sp.why_not_cast(game, d.model, s, role)
+        if r:
+            return r
+        if s.get("target", "enemy") not in ("enemy", "any"):
+            return f"{s['name']} targets allies: cast it as an Assist"
+    else:
+        if d.spell is not None:
+            return f"a {a} uses an Item, not a spell"
+        w = game.weapon(d.model, d.weapon)
+        if w is None:
+            return f"{d.model} has no weapon {d.weapon!r}"
+        want = "melee" if a == "Melee Attack" else "ranged"
+        if w["kind"] != want:
+            return f"{w['name']} is not a {want} weapon"
+    prof = attack_profile(game, d)
+    stk = 1 if role == "reactive" else int(prof.get("stk", 1))
+    cap = av.strike_cap(role, a, m.states)
+    if cap is not None:
+        stk = min(stk, cap)
+    if d.strikes > stk:
+        return f"{d.strikes} Strikes declared, STK is {stk}"
+    melee = a == "Melee Attack" or prof.get("melee")
+    for t in d.target_ids:
+        tm = game.models[t]
+        if tm.side == m.side:
+            return f"{t} is not an enemy (friendly models are Assisted, not Attacked)"
+        retaliating = False
+        if game.act is not None and role == "reactive" and a == "Melee Attack":
+            retaliating = False
+        r = cd.targeting_block(tm.states, a, attacker_states=m.states, retaliating=retaliating)
+        if r:
+            return r
+        if melee:
+            reach = float(prof.get("rch", 0))
+            if not game.geo.in_reach(d.model, t, reach):
+                return (f"{t} is out of Reach ({game.geo.distance(d.model, t):.2f}\" > "
+                        f"RCH {reach:g}\")")
+            if not game.has_los(d.model, t):
+                return f"no LoS to {t}"
+            continue
+        dist = game.geo.distance(d.model, t)
+        los = game.has_los(d.model, t)
+        if not los:
+            aura = (prof.get("kind") == "spell" and role == "active"
+                    and game.geo.in_awareness(d.model, t, _acute(m)))
+            if not aura:
+                return f"no LoS to {t}"
+        if prof.get("bands"):
+            if cb.band_modifier(prof["bands"], dist) is None:
+                return f"{t} is out of range ({dist:.2f}\" beyond the last band)"
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+            return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
+        if prof.get("template"):
+            tc = game.geo.best_template(sp.template_kind(prof["template"]), user=d.model, target=t)
+            if not tc.legal:
+                return f"the template cannot cover {t}: {tc.reason}"
+    return None
+
+
+def _acute(m) -> float:
+    """Awareness beyond AG is the geometry's business (Acute Senses: +3")."""
+    return 0.0
+
+
+# ----------------------------------------------------------------------
+# the Resolution Step
+class Strike:
+    """The dice one attacker rolls against one target."""
+
+    def __init__(self, attacker, target, decl, role, prof, n):
+        self.attacker, self.target, self.decl, self.role, self.prof, self.n = (
+            attacker, target, decl, role, prof, n)
+        self.attr = 0
+        self.mods: dict = {}
+        self.failed: str | None = None
+        self.dice: list = []
+        self.hits: list = []
+        self.victims: list[str] = [target]
+        self.ff_allies: list[str] = []
+        self.enchantment = prof.get("type") == "Enchantment"
+
+    def label(self) -> str:
+        return f"{self.attacker} {self.prof['name']} vs {self.target}"
+
+
+def _attack_attribute(game, st: Strike) -> None:
+    a = st.decl.action
+    m = game.models[st.attacker]
+    prof = st.prof
+    mods = {}
+    halvings = 0
+    if a == "Spell Attack":
+        stat = sp.casting_stat(m)
+    elif a == "Melee Attack":
+        stat = "OFF" if st.role == "active" else "DEF"
+    else:
+        stat = "ACC"
+    melee = a == "Melee Attack" or prof.get("melee")
+    if not melee:
+        sight = game.geo.sight(st.attacker, st.target)
+        los = game.has_los(st.attacker, st.target)
+        dist = game.geo.distance(st.attacker, st.target)
+        tstates = game.models[st.target].states
+        if not los:
+            halvings += 1                 # Casting Aura: halved, and the target gets no Cover
+            mods["aura"] = "halved"
+        else:
+            cover = sight.cover
+            rule = cd.cover_rule(tstates)
+            if rule == "none":
+                cover = "none"
+            elif rule == "light" and cover == "none":
+                cover = "light"
+            if cover == "light":
+                mods["cover"] = -2
+            elif cover == "heavy":
+                mods["cover"] = -4
+        if prof.get("bands"):
+            bm = cb.band_modifier(prof["bands"], dist)
+            if bm is None:
+                st.failed = f"out of range at {dist:.2f}\""
+            elif bm:
+                mods["range"] = bm
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+            st.failed = f"out of range at {dist:.2f}\""
+        allies = [o.id for o in game.models.values()
+                  if o.side == m.side and o.id != st.attacker and o.on_table
+                  and not cd.ignored_for_game(o.states) and game.geo.base_contact(o.id, st.target)]
+        if allies:
+            mods["friendly fire"] = -4 * len(allies)
+            st.ff_allies = allies
+        st.distance = dist
+    else:
+        reach = float(prof.get("rch", 0))
+        if not game.geo.in_reach(st.attacker, st.target, reach):
+            st.failed = f"out of Reach ({game.geo.distance(st.attacker, st.target):.2f}\")"
+    st.stat = stat
+    st.mods = mods
+    st.attr = game.stat(st.attacker, stat, mods=sum(v for v in mods.values() if isinstance(v, int)),
+                        halvings=halvings)
+
+
+def resolve(game) -> None:
+    act = game.act
+    decls = []
+    if act.action is not None:
+        decls.append((act.model, act.action, "active"))
+    for mid, d in act.reactions.items():
+        decls.append((mid, d, "reactive"))
+    # Surprise Attack: a Shrouded model's Attack halves its targets' OFF DEF ACC AG INT
+    surprised = set()
+    for mid, d, role in decls:
+        if d.action in ATTACKS and mid in act.was_shrouded:
+            surprised |= set(d.target_ids)
+    if surprised:
+        act.surprised = frozenset(surprised)
+        game.emit("surprise_attack", {"targets": sorted(surprised)})
+
+    # 1. fix every attack's attribute (the mover where each reaction aimed)
+    strikes: list[Strike] = []
+    for mid, d, role in decls:
+        if d.action not in ATTACKS or game.models[mid].out and role == "active" and False:
+            continue
+        prof = attack_profile(game, d)
+        point = rx.reaction_point(game, d) if role == "reactive" else None
+        with game.mover_at(point):
+            for t, n in d.targets:
+                st = Strike(mid, t, d, role, prof, n)
+                _attack_attribute(game, st)
+                if prof.get("template") and not st.failed:
+                    tc = game.geo.template(sp.template_kind(prof["template"]), user=mid, target=t,
+                                           count=n)
+                    if not tc.legal:
+                        tc = game.geo.best_template(sp.template_kind(prof["template"]), user=mid,
+                                                    target=t)
+                    st.victims = [h.id for h in tc.affected
+                                  if h.id != mid and h.los_from_origin and h.in_band
+                                  and h.id in game.models]
+                    if t not in st.victims:
+                        st.victims.insert(0, t)
+                strikes.append(st)
+        if d.action == "Spell Attack":
+            sp.pay_mana(game, mid, game.spell(mid, d.spell))
+            act.spells_cast += 1
+
+    # 2. attack dice
+    for st in strikes:
+        game.emit("attack", {"attacker": st.attacker, "target": st.target, "with": st.prof["name"],
+                             "kind": st.decl.action, "role": st.role, "stat": st.stat,
+                             "attribute": st.attr, "modifiers": st.mods, "strikes": st.n,
+                             "failed": st.failed, "victims": st.victims})
+        if st.failed:
+            continue
+        for _ in range(st.n):
+            v = game.roll(f"attack: {st.label()}", attacker=st.attacker, target=st.target)
+            st.dice.append(cb.judge(v, st.attr))
+
+    # 3. confrontations
+    ties = game.settings["confrontation_ties"]
+    done = set()
+    for i, a in enumerate(strikes):
+        a_hits = [x for x in a.dice if x.success]
+        partner = None
+        for j, b in enumerate(strikes):
+            if j != i and b.attacker == a.target and b.target == a.attacker and not b.failed:
+                partner = j
+                break
+        if partner is not None and not a.failed:
+            key = tuple(sorted((i, partner)))
+            b = strikes[partner]
+            sa, sb = cb.confront(a.dice, b.dice, ties)
+            a.hits = sa
+            if key not in done:
+                done.add(key)
+                game.emit("confrontation", {"a": a.attacker, "b": b.attacker,
+                                            "a_rolls": [x.value for x in a.dice],
+                                            "b_rolls": [x.value for x in b.dice],
+                                            "a_hits": [x.value for x in sa],
+                                            "b_hits": [x.value for x in sb], "ties": ties})
+        else:
+            a.hits = a_hits
+    # AoE nullified when the main target wins the Confrontation against the caster
+    for st in strikes:
+        if len(st.victims) > 1 or st.prof.get("template"):
+            back = [b for b in strikes if b.attacker == st.target and b.target == st.attacker]
+            if back and back[0].hits and not st.hits:
+                st.victims = []
+
+    # 4. friendly fire: a roll of 17-20 hits an allied model in base contact instead
+    ff_hits: list[tuple[Strike, object, str]] = []
+    for st in strikes:
+        if not st.ff_allies:
+            continue
+        keep = []
+        for die in st.dice:
+            if 17 <= die.value <= 20:
+                ally = st.ff_allies[0]
+                if len(st.ff_allies) > 1:
+                    k = game.roll(f"friendly fire: which ally ({len(st.ff_allies)})",
+                                  sides=len(st.ff_allies), attacker=st.attacker)
+                    ally = st.ff_allies[k - 1]
+                game.emit("friendly_fire", {"attacker": st.attacker, "ally": ally, "roll": die.value})
+                ff_hits.append((st, cb.Die(die.value, die.target, True, False), ally))
+            elif die in st.hits:
+                keep.append(die)
+        st.hits = [h for h in st.hits if not (17 <= h.value <= 20)]
+
+    # 5. dodges: one AG roll per attacker (one roll when no one attacks)
+    dodged: dict[tuple[str, str], bool] = {}
+    for mid, d, role in decls:
+        if d.action != "Dodge":
+            continue
+        m = game.models[mid]
+        attackers = []
+        for st in strikes:
+            if mid in st.victims and st.attacker not in attackers and not st.enchantment:
+                attackers.append(st.attacker)
+        stat = d.attribute or "AG"
+        halv = 0
+        if role == "reactive" and not act.qualified.get(mid, {}).get("los", True):
+            halv = 1
+        target = game.stat(mid, stat, halvings=halv)
+        success_any = False
+        for att in attackers or [None]:
+            v = game.roll(f"Dodge: {mid} {stat}" + (f" vs {att}" if att else ""), model=mid)
+            die = cb.judge(v, target)
+            game.emit("dodge", {"model": mid, "against": att, "stat": stat, "attribute": target,
+                                "halved": bool(halv), "die": die.to_dict()})
+            if att is not None:
+                dodged[(mid, att)] = die.success
+            success_any = success_any or die.success
+        act.dodge_success[mid] = success_any
+        if success_any and "Immobilized" in m.states:
+            game.remove_state(mid, "Immobilized", "successful Dodge")
+
+    # 6. damage and effects, simultaneous
+    wounds: dict[str, int] = {}
+    effects: list[tuple] = []
+    hit_list: list[tuple[Strike, object, str]] = []
+    for st in strikes:
+        for die in st.hits:
+            for v in st.victims:
+                hit_list.append((st, die, v))
+    hit_list.extend(ff_hits)
+    for st, die, victim in hit_list:
+        vm = game.models[victim]
+        if not vm.on_table or "Dead" in vm.states:
+            continue
+        if dodged.get((victim, st.attacker)) and not die.critical:
+            game.emit("hit_dodged", {"model": victim, "attacker": st.attacker, "roll": die.value})
+            continue
+        traits = list(st.prof.get("traits", []))
+        if victim in act.surprised or st.attacker in act.was_shrouded:
+            traits.append("Surprise Attack")
+        game.emit("hit", {"attacker": st.attacker, "model": victim, "roll": die.value,
+                          "critical": die.critical, "with": st.prof["name"]})
+        if st.enchantment:
+            effects.append(("enchant", victim, st))
+            continue
+        pw = game.weapon_pw(st.attacker, st.prof) if st.prof.get("kind") != "spell" else \
+            _int(st.prof.get("pw"))
+        arm = game.stat(victim, "ARM")
+        thr = cb.wound_threshold(pw, arm, die.critical, traits)
+        r = game.roll(f"damage: {st.prof['name']} on {victim}", model=victim, attacker=st.attacker)
+        wounded = 0 < thr and r <= thr
+        game.emit("damage", {"model": victim, "roll": r, "pw": pw, "arm": arm,
+                             "threshold": thr, "critical": die.critical, "wound": wounded})
+        if wounded and cb.has_trait(traits, "Unkeen"):
+            u = game.roll(f"Unkeen: {victim} T roll", model=victim)
+            ud = cb.judge(u, game.stat(victim, "T"))
+            game.emit("check", {"model": victim, "check": "Unkeen", "die": ud.to_dict()})
+            if ud.success:
+                wounded = False
+        if wounded:
+            wounds[victim] = wounds.get(victim, 0) + 1
+            if cb.has_trait(traits, "Poison II"):
+                effects.append(("state", victim, "Weakened", "strategic"))
+                effects.append(("state", victim, "Poisoned", None))
+            elif cb.has_trait(traits, "Poison I"):
+                effects.append(("state", victim, "Weakened", "strategic"))
+        kb = cb.trait_value(traits, "Knockback")
+        big = cb.size_steps(game.models[st.attacker].unit.size, vm.unit.size) >= 2
+        if kb and not big:
+            effects.append(("knockback", victim, st.attacker, kb))
+        if cb.has_trait(traits, "Knockdown") and not big:
+            effects.append(("state", victim, "Crouched", None))
+    for st, die, ally in ff_hits:
+        effects.append(("ff_panic", ally))
+    for victim, n in wounds.items():
+        game.wound(victim, n, "Attack")
+    for eff in effects:
+        if eff[0] == "state":
+            _, v, name, exp = eff
+            if game.models[v].on_table and "Dead" not in game.models[v].states:
+                game.add_state(v, name, "trait", expiry=exp)
+        elif eff[0] == "knockback":
+            _knockback(game, eff[1], eff[2], eff[3])
+        elif eff[0] == "enchant":
+            sp.apply_enchantment(game, eff[2].attacker, eff[1], game.spell(eff[2].attacker,
+                                                                         eff[2].decl.spell))
+        elif eff[0] == "ff_panic":
+            ally = eff[1]
+            am = game.models[ally]
+            if not am.out and "Panicked" not in am.states:
+                v = game.roll("Friendly Fire: M roll", model=ally)
+                dd = cb.judge(v, game.stat(ally, "M"))
+                game.emit("check", {"model": ally, "check": "Friendly Fire", "die": dd.to_dict()})
+                if not dd.success:
+                    game.add_state(ally, "Panicked", "Friendly Fire", expiry="strategic")
+
+    # 7. the other actions
+    for mid, d, role in decls:
+        _resolve_other(game, mid, d, role)
+
+
+def _int(v) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _knockback(game, victim: str, attacker: str, dist: float) -> None:
+    vm = game.models[victim]
+    if not vm.on_table or "Dead" in vm.states:
+        return
+    vx, vy, vz = game.geo.position(victim)
+    ax, ay, _ = game.geo.position(attacker)
+    dx, dy = vx - ax, vy - ay
+    L = math.hypot(dx, dy)
+    if L < EPS:
+        dx, dy, L = 1.0, 0.0, 1.0
+    dx, dy = dx / L, dy / L
+    d = float(dist)
+    for _ in range(6):
+        end = (vx + dx * d, vy + dy * d, vz)
+        mv = game.geo.check_move(victim, "walk", [end], d + EPS, enemies={})
+        if mv.legal:
+            game.place(victim, tuple(mv.end), why=f"Knockback {dist:g} from {attacker}")
+            return
+        d /= 2
+        if d < 0.05:
+            break
+    game.emit("knockback_blocked", {"model": victim, "attacker": attacker})
+
+
+def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
+    a = d.action
+    m = game.models[mid]
+    if a == "Death Blow":
+        t = d.target_ids[0]
+        game.add_state(t, "Dead", f"Death Blow by {mid}")
+        game._after_drop(t)
+    elif a == "Perceive":
+        t = d.target_ids[0]
+        v = game.roll(f"Perceive: {mid} INT", model=mid, target=t)
+        die = cb.judge(v, game.stat(mid, "INT"))
+        game.emit("check", {"model": mid, "check": "Perceive", "target": t, "die": die.to_dict()})
+        if die.success:
+            game.remove_state(t, "Shrouded", f"revealed by {mid}'s Perceive")
+    elif a == "Uncover":
+        v = game.roll(f"Uncover: {mid} INT/2", model=mid)
+        die = cb.judge(v, game.stat(mid, "INT", halvings=1))
+        hidden = [o.id for o in game.enemies(mid) if "Shrouded" in o.states and
+                  game.geo.in_awareness(mid, o.id, _acute(m))]
+        game.emit("check", {"model": mid, "check": "Uncover", "die": die.to_dict(), "hidden": hidden})
+        if die.success:
+            for h in hidden:
+                game.remove_state(h, "Shrouded", f"revealed by {mid}'s Uncover")
+    elif a == "Trade":
+        t = d.target_ids[0]
+        mine = list(m.items)
+        for it in d.items:
+            mine.remove(it)
+        m.items = tuple(mine)
+        game.models[t].items = tuple(game.models[t].items) + tuple(d.items)
+        game.emit("trade", {"from": mid, "to": t, "items": list(d.items)})
+    elif a == "Interact":
+        o = {x["id"]: x for x in game.settings.get("objectives") or []}[d.objective]
+        ok = True
+        if o.get("attribute"):
+            v = game.roll(f"Interact: {mid} {o['attribute']}", model=mid)
+            die = cb.judge(v, game.stat(mid, o["attribute"], mods=int(o.get("modifier", 0))))
+            game.emit("check", {"model": mid, "check": "Interact", "die": die.to_dict()})
+            ok = die.success
+        if ok:
+            game.objectives_done[d.objective] = m.side
+            game.emit("objective", {"objective": d.objective, "side": m.side, "model": mid})
+            if o.get("vp"):
+                game._score(m.side, int(o["vp"]), f"quest object {d.objective}")
+            if o.get("item"):
+                m.items = tuple(m.items) + (str(o["item"]),)
+                game.emit("item", {"model": mid, "item": o["item"]})
+    elif a == "Assist":
+        sp.resolve_assist(game, mid, d)
+    elif a == "Ritual":
+        sp.resolve_ritual(game, mid, d)

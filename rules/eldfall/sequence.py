@@ -1,0 +1,1216 @@
+"""The Eldfall game: rounds, turns, phases and the activation sequence.
+
+Sources: seeds/eldfall-actions.txt (Activation Sequence, Movements, Actions,
+Recovery Check), seeds/eldfall-reactions.txt, seeds/eldfall-states.txt and
+../shared/rules/eldfall-facts.md (Turn structure, Dice).
+
+The game is a state machine. At every moment one decision is pending
+(``game.pending``):
+
+=============  ==========================  ===============================
+pending        who decides                 actions
+=============  ==========================  ===============================
+order          the initiative winner       ChooseOrder
+tactical       the active player           Activate, EndTurn
+movement       the active player           Move (step 2)
+reaction       the reactive player         Declare (step 3), Pass
+action         the active player           Declare (step 4)
+dodge-move     the dodging model's player  DodgeMove (after step 5)
+duel-answer    the challenged player       DuelAnswer
+=============  ==========================  ===============================
+
+Everything else (Strategic and Upkeep phases, the Resolution Step, the End
+Phase) happens by itself between decisions, each change an event.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from rules.core.dice import Dice
+from rules.core.game import Game, Outcome, Termination
+from rules.core.units import Unit
+from rules.eldfall import availability as av
+from rules.eldfall import combat as cb
+from rules.eldfall import reactions as rx
+from rules.eldfall import conditions as cd
+from rules.eldfall import resolution as rs
+from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Declare,
+                                   DodgeMove, DuelAnswer, EndTurn, Move, Pass)
+from rules.eldfall.state import OUT_STATES, Activation, ModelState
+
+DATA = Path(__file__).with_name("data")
+EPS = 1e-6
+
+
+@functools.lru_cache(maxsize=None)
+def default_settings() -> dict:
+    with open(DATA / "settings.yaml", encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+@functools.lru_cache(maxsize=None)
+def builtin_profiles() -> dict:
+    with open(DATA / "profiles.yaml", encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def merge_settings(settings: dict | None) -> dict:
+    s = dict(default_settings())
+    for k, v in (settings or {}).items():
+        if k in ("objectives", "deployment", "table_settings"):
+            s[k] = v
+            continue
+        if k not in s:
+            raise ValueError(f"unknown Eldfall setting {k!r} (known: {', '.join(sorted(s))})")
+        s[k] = v
+    if s["confrontation_ties"] not in ("cancel", "keep"):
+        raise ValueError("confrontation_ties must be cancel or keep")
+    if s["duel_interference"] not in ("lose", "forbid"):
+        raise ValueError("duel_interference must be lose or forbid")
+    return s
+
+
+class EldfallGame(Game):
+    game_name = "eldfall"
+
+    def __init__(self, units: list[Unit], geometry, seed: int = 0, settings: dict | None = None,
+                 scene_info: dict | None = None, dice: Dice | None = None, log=None):
+        super().__init__(seed=seed, dice=dice, settings=merge_settings(settings),
+                         scene_info=scene_info)
+        self.geo = geometry
+        self.units = [u if isinstance(u, Unit) else Unit.from_dict(u) for u in units]
+        self.models: dict[str, ModelState] = {}
+        self.sides: list[str] = []
+        for u in self.units:
+            if u.id in self.models:
+                raise ValueError(f"two models with the id {u.id!r}")
+            reserve = bool(u.extra.get("reserve"))
+            ms = ModelState(u, hp=u.stat("HP", 1), states=frozenset(u.states), reserve=reserve,
+                            summoned_by=u.extra.get("summoned_by"))
+            self.models[u.id] = ms
+            if u.side not in self.sides:
+                self.sides.append(u.side)
+            if not reserve:
+                self.geo.place(u.id, u.at, u.facing)
+                self.geo.set_states(u.id, ms.states)
+        if len(self.sides) != 2:
+            raise ValueError(f"Eldfall is played by two sides, this roster has {len(self.sides)}: "
+                             f"{', '.join(self.sides) or 'none'}")
+        self.original = {s: sum(1 for m in self.models.values()
+                                if m.side == s and not m.reserve and not m.summoned_by)
+                         for s in self.sides}
+        self.table = tuple(self.scene_info.get("table") or self.settings["table"])
+        self.vp = {s: 0 for s in self.sides}
+        self.round = 0
+        self.order: list[str] = []
+        self.turn_index = 0
+        self.active_side: str | None = None
+        self.phase = "setup"
+        self.pending: tuple[str, str] = ("setup", "")
+        self.act: Activation | None = None
+        self.duel: dict | None = None
+        self.broken: set[str] = set()
+        self.objectives_done: dict[str, str] = {}
+        self.initiative_winner: str | None = None
+        self.decisions = 0
+        if log is not None:
+            self.start_log(log)
+        self._setup()
+
+    # ------------------------------------------------------------------
+    # header, parsing, state
+    def header(self) -> dict:
+        return {"game": self.game_name, "seed": self.seed, "scene": self.scene_info,
+                "units": [u.to_dict() for u in self.units], "settings": self.settings,
+                "dice": None if not self.dice.is_fixed else "fixed"}
+
+    @classmethod
+    def from_header(cls, header: dict, geometry, dice: Dice | None = None) -> "EldfallGame":
+        units = [Unit.from_dict(d) for d in header["units"]]
+        s = dict(header.get("settings") or {})
+        return cls(units, geometry, seed=header["seed"], settings=s,
+                   scene_info=header.get("scene") or {}, dice=dice)
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return Action.parse(text)
+
+    def state_dict(self) -> dict:
+        pos = {}
+        for mid, m in self.models.items():
+            if m.on_table:
+                pos[mid] = [round(v, 9) for v in self.geo.position(mid)] + [
+                    round(self.geo.facing(mid), 6)]
+        return {"round": self.round, "turn_index": self.turn_index, "order": self.order,
+                "active": self.active_side, "phase": self.phase, "pending": list(self.pending),
+                "vp": self.vp, "broken": sorted(self.broken), "duel": self.duel,
+                "objectives": self.objectives_done,
+                "models": [m.to_dict() for m in self.models.values()], "positions": pos,
+                "activation": None if self.act is None else self.act.to_dict()}
+
+    # ------------------------------------------------------------------
+    # helpers: sides, stats, weapons
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    @property
+    def reactive_side(self) -> str | None:
+        return None if self.active_side is None else self.other(self.active_side)
+
+    def side_models(self, side: str, *, on_table: bool = True) -> list[ModelState]:
+        return [m for m in self.models.values() if m.side == side and (m.on_table or not on_table)]
+
+    def enemies(self, model: str) -> list[ModelState]:
+        side = self.models[model].side
+        return [m for m in self.models.values() if m.side != side and m.on_table
+                and "Dead" not in m.states]
+
+    def allies(self, model: str) -> list[ModelState]:
+        side = self.models[model].side
+        return [m for m in self.models.values() if m.side == side and m.on_table
+                and m.id != model and "Dead" not in m.states]
+
+    def stat(self, model: str, name: str, mods: int = 0, halvings: int = 0) -> int:
+        """The modified attribute: base + modifiers (enchantments included) first,
+        then the States' and environment's halvings and doublings (rounding up,
+        conditions.modified_stats), then ``halvings`` more situational ones."""
+        m = self.models[model]
+        base = m.unit.stat(name)
+        add = int(mods)
+        for _, _, smods in m.enchantments:
+            add += int(smods.get(name, 0))
+        effects = ()
+        if self.act is not None and model in self.act.surprised:
+            effects = ("Surprise Attack",)
+        env = self.geo.environments(model) if m.on_table else frozenset()
+        v = cd.modified_stats({name: base}, m.states, env, modifiers={name: add}, effects=effects,
+                              settings=self.settings.get("table_settings"))[name]
+        for _ in range(halvings):
+            v = cb.halve(v)
+        return max(0, v)
+
+    def weapons(self, model: str, kind: str | None = None) -> list[dict]:
+        """The model's usable weapon profiles (Items + Unarmed + Shield Bash)."""
+        u = self.models[model].unit
+        out = [w for w in u.weapons if w.get("kind") in ("melee", "ranged")]
+        prof = builtin_profiles()
+        out.append(dict(prof["unarmed"]))
+        if any(w.get("kind") == "shield" for w in u.weapons):
+            out.append(dict(prof["shield_bash"]))
+        if kind:
+            out = [w for w in out if w.get("kind") == kind]
+        return out
+
+    def weapon(self, model: str, name: str | None) -> dict | None:
+        for w in self.weapons(model):
+            if w["name"] == name:
+                return w
+        return None
+
+    def spell(self, model: str, name: str | None) -> dict | None:
+        for s in self.models[model].unit.spells:
+            if s["name"] == name:
+                return s
+        return None
+
+    @contextlib.contextmanager
+    def mover_at(self, point):
+        """Temporarily stand the activated model at ``point`` (a reaction's aim)."""
+        if point is None or self.act is None:
+            yield
+            return
+        mover = self.act.model
+        home, facing = tuple(self.geo.position(mover)), self.geo.facing(mover)
+        self.geo.place(mover, tuple(point), facing)
+        try:
+            yield
+        finally:
+            self.geo.place(mover, home, facing)
+
+    def weapon_pw(self, model: str, w: dict) -> int:
+        pw = w.get("pw", 0)
+        if pw == "T or AG-3":
+            return max(self.stat(model, "T"), self.stat(model, "AG") - 3)
+        if pw == "T":
+            return self.stat(model, "T")
+        try:
+            return int(pw)
+        except (TypeError, ValueError):
+            return 0
+
+    def melee_reach(self, model: str) -> float:
+        """The longest melee reach (weapons and Melee-Type spells); 0 = base contact."""
+        r = max((float(w.get("rch", 0)) for w in self.weapons(model, "melee")), default=0.0)
+        return r
+
+    def can_engage(self, model: str) -> bool:
+        m = self.models[model]
+        return m.on_table and cd.causes_engagement(m.states)
+
+    def has_los(self, viewer: str, target: str, moving: bool = False) -> bool:
+        v = self.models[viewer]
+        if "Blinded" in v.states:
+            return viewer == target
+        if target in v.engaged_by:
+            return True
+        return self.geo.sight(viewer, target, moving=moving).los
+
+    def enemy_reaches(self, model: str) -> dict[str, float]:
+        return {e.id: (self.melee_reach(e.id) if self.can_engage(e.id) else -1.0)
+                for e in self.enemies(model)}
+
+    def speed(self, model: str) -> int:
+        return self.stat(model, "SPD")
+
+    def allowance(self, model: str, mode: str) -> float:
+        spd = self.speed(model)
+        if mode == "walk":
+            return float(spd)
+        if mode == "run":
+            return float(spd * 2)
+        if mode in ("climb", "jump"):
+            return float(cb.halve(spd))
+        return 0.0
+
+    # ------------------------------------------------------------------
+    # events for state changes
+    def set_states(self, model: str, states, why: str) -> None:
+        m = self.models[model]
+        new = frozenset(states)
+        if new == m.states:
+            return
+        added, removed = sorted(new - m.states), sorted(m.states - new)
+        m.states = new
+        for st in removed:
+            m.expiry.pop(st, None)
+        if m.on_table:
+            self.geo.set_states(model, new)
+        self.emit("states", {"model": model, "added": added, "removed": removed, "why": why})
+
+    def add_state(self, model: str, name: str, why: str, expiry: str | None = None,
+                  voluntary: bool = False) -> None:
+        """Enter a State through conditions.add_state: no stacking, State Priorities."""
+        m = self.models[model]
+        new, notes = cd.add_state(m.states, name, voluntary=voluntary,
+                                  settings=self.settings.get("table_settings"))
+        if new == m.states:
+            return
+        self.set_states(model, new, why + "".join(f"; {n}" for n in notes if n.code != "entered"))
+        if expiry and name in new:
+            m.expiry[name] = expiry
+        if not cd.causes_engagement(new) or "Dead" in new:
+            self._drop_engagements_by(model)
+        if not cd.can_be_engaged(new) and m.engaged_by:
+            m.engaged_by = frozenset()
+            self.remove_state(model, "Engaged", f"cannot be Engaged while {name}")
+
+    def remove_state(self, model: str, name: str, why: str) -> None:
+        m = self.models[model]
+        if name in m.states:
+            self.set_states(model, m.states - {name}, why)
+
+    def set_ap(self, model: str, ap: int, why: str) -> None:
+        m = self.models[model]
+        ap = max(0, int(ap))
+        if ap != m.ap:
+            m.ap = ap
+            self.emit("ap", {"model": model, "ap": ap, "why": why})
+
+    def wound(self, model: str, n: int, why: str) -> None:
+        """``n`` Wounds. At 0 HP the model becomes Incapacitated at the end of the
+        activation sequence (at once outside one); a Wound on an Incapacitated model
+        makes it Dead."""
+        m = self.models[model]
+        if n <= 0 or "Dead" in m.states or not m.on_table:
+            return
+        if "Incapacitated" in m.states:
+            self.emit("wound", {"model": model, "wounds": n, "hp": m.hp, "why": why})
+            self.add_state(model, "Dead", f"wounded while Incapacitated ({why})")
+            self._after_drop(model)
+            return
+        m.hp = max(0, m.hp - n)
+        self.emit("wound", {"model": model, "wounds": n, "hp": m.hp, "why": why})
+        if m.hp == 0 and self.act is None:
+            self._incapacitate(model, why)
+
+    def heal(self, model: str, n: int, why: str) -> None:
+        m = self.models[model]
+        if n <= 0 or "Dead" in m.states:
+            return
+        top = m.unit.stat("HP", 1)
+        new = min(top, m.hp + n)
+        if new != m.hp:
+            m.hp = new
+            self.emit("heal", {"model": model, "hp": new, "why": why})
+        if m.hp > 0 and "Incapacitated" in m.states:
+            self.remove_state(model, "Incapacitated", "regained HP")
+
+    def _incapacitate(self, model: str, why: str) -> None:
+        m = self.models[model]
+        if "Incapacitated" in m.states or "Dead" in m.states:
+            return
+        self.add_state(model, "Incapacitated", why)
+        self._after_drop(model)
+
+    def _after_drop(self, model: str) -> None:
+        """A model became Incapacitated or Dead: its summons go, the duel may end."""
+        for s in self.models.values():
+            if s.summoned_by == model and s.on_table:
+                s.removed = True
+                s.ap = 0
+                self.geo.remove(s.id)
+                self.emit("removed", {"model": s.id, "why": f"its summoner {model} fell"})
+        self._drop_engagements_by(model)
+
+    def _drop_engagements_by(self, model: str) -> None:
+        for o in self.models.values():
+            if model in o.engaged_by:
+                o.engaged_by = o.engaged_by - {model}
+                if not o.engaged_by and "Engaged" in o.states:
+                    self.remove_state(o.id, "Engaged", f"{model} no longer engages it")
+
+    def place(self, model: str, point, facing=None, why: str = "move") -> None:
+        self.geo.place(model, tuple(point), facing)
+        self.emit("place", {"model": model, "at": [float(v) for v in point],
+                            "facing": None if facing is None else float(facing), "why": why})
+
+    # ------------------------------------------------------------------
+    # setup: deployment and initiative
+    def _setup(self) -> None:
+        self.emit("setup", {"sides": self.sides, "original": self.original,
+                            "table": list(self.table)})
+        self._check_deployment()
+        self.phase = "initiative"
+        while True:
+            rolls = {}
+            for s in self.sides:
+                leader = self._leader(s)
+                mm = self.stat(leader, "M") if leader else 0
+                r = self.roll(f"initiative {s}", side=s)
+                rolls[s] = r + mm
+                self.emit("initiative", {"side": s, "roll": r, "leader": leader, "M": mm,
+                                         "total": r + mm})
+            a, b = self.sides
+            if rolls[a] != rolls[b]:
+                break
+        self.initiative_winner = a if rolls[a] > rolls[b] else b
+        self.pending = ("order", self.initiative_winner)
+
+    def _leader(self, side: str) -> str | None:
+        cands = [m for m in self.side_models(side) if not m.out]
+        for m in cands:
+            if m.unit.leader:
+                return m.id
+        return None
+
+    def _check_deployment(self) -> None:
+        zones = self.settings.get("deployment") or self.scene_info.get("deployment") or {}
+        W, D = self.table
+        depth = float(self.settings["deployment_depth"])
+        if not zones:
+            zones = {self.sides[0]: [[0.0, 0.0], [W, depth]],
+                     self.sides[1]: [[0.0, D - depth], [W, D]]}
+        out = []
+        for m in self.models.values():
+            if not m.on_table or m.id not in self.geo.model_ids():
+                continue
+            z = zones.get(m.side)
+            if not z:
+                continue
+            (x0, y0), (x1, y1) = z
+            x, y, _ = self.geo.position(m.id)
+            if not (min(x0, x1) - EPS <= x <= max(x0, x1) + EPS and
+                    min(y0, y1) - EPS <= y <= max(y0, y1) + EPS):
+                out.append(m.id)
+        self.emit("deployment", {"zones": {k: [list(p) for p in v] for k, v in zones.items()},
+                                 "outside": out})
+
+    # ------------------------------------------------------------------
+    # turns and phases
+    def _start_round_or_turn(self) -> None:
+        while not self.is_over:
+            if self.turn_index >= len(self.order):
+                self.turn_index = 0
+                self.round += 1
+            if self.turn_index == 0 and self.round == 0:
+                self.round = 1
+            if self.round > int(self.settings["rounds"]):
+                self._end_game(Termination.TURN_LIMIT, f"after round {self.settings['rounds']}")
+                return
+            side = self.order[self.turn_index]
+            if self._eliminated_side() is not None:
+                return
+            self.active_side = side
+            self.emit("turn", {"round": self.round, "side": side})
+            self._strategic(side)
+            if self.is_over:
+                return
+            self._upkeep(side)
+            self.phase = "tactical"
+            self.pending = ("tactical", side)
+            if self._activatable(side):
+                return
+            self._end_phase(side)
+
+    def _eliminated_side(self) -> str | None:
+        for s in self.sides:
+            live = [m for m in self.side_models(s) if not (m.states & {"Dead", "Incapacitated"})]
+            if not live:
+                self._end_game(Termination.ELIMINATION,
+                               f"{s} has every model Incapacitated or Dead")
+                return s
+        return None
+
+    def _strategic(self, side: str) -> None:
+        self.phase = "strategic"
+        self.emit("phase", {"phase": "strategic", "side": side})
+        leader = self._leader(side)
+        self.emit("stratagems", {"side": side, "available": leader is not None, "leader": leader})
+        for m in list(self.side_models(side)):
+            if "Fatigued" in m.states:
+                self.remove_state(m.id, "Fatigued", "next Strategic Phase")
+            for st, exp in list(m.expiry.items()):
+                if exp == "strategic":
+                    self.remove_state(m.id, st, "until the next Strategic Phase")
+            if m.incap_by_effect and m.hp > 0 and "Incapacitated" in m.states:
+                m.incap_by_effect = False
+                self.remove_state(m.id, "Incapacitated", "caused by an effect with HP > 0")
+        # enchantments cast by this side's models end at their caster's Strategic Phase
+        casters = {m.id for m in self.side_models(side, on_table=False)}
+        for o in self.models.values():
+            keep = tuple(e for e in o.enchantments if e[1] not in casters)
+            if keep != o.enchantments:
+                for e in o.enchantments:
+                    if e[1] in casters:
+                        self.emit("enchantment_ends", {"model": o.id, "spell": e[0], "caster": e[1]})
+                o.enchantments = keep
+        for m in list(self.side_models(side)):
+            if "Dead" in m.states:
+                continue
+            if "Bleeding" in m.states:
+                r = self.roll("Bleeding: T roll", model=m.id)
+                d = cb.judge(r, self.stat(m.id, "T"))
+                self.emit("check", {"model": m.id, "check": "Bleeding", "die": d.to_dict()})
+                if not d.success:
+                    self.wound(m.id, 1, "Bleeding")
+            if "Poisoned" in m.states and "Dead" not in m.states:
+                r = self.roll("Poisoned: T-6 roll", model=m.id)
+                d = cb.judge(r, self.stat(m.id, "T", mods=-6))
+                self.emit("check", {"model": m.id, "check": "Poisoned", "die": d.to_dict()})
+                if not d.success:
+                    self.wound(m.id, 1, "Poisoned")
+        for m in list(self.side_models(side)):
+            if "Incapacitated" in m.states and "Dead" not in m.states:
+                self._recovery(m.id)
+        self._update_morale()
+        self._update_engagement()
+
+    def _recovery(self, model: str) -> None:
+        """Recovery Check (seeds/eldfall-actions.txt): T roll, one reroll with an ally
+        in base contact when neither is Engaged."""
+        m = self.models[model]
+        target = self.stat(model, "T")
+        r = self.roll("Recovery Check: T roll", model=model)
+        d = cb.judge(r, target)
+        if not d.success:
+            helper = None
+            if "Engaged" not in m.states:
+                for a in self.allies(model):
+                    if a.out or "Engaged" in a.states:
+                        continue
+                    if self.geo.base_contact(model, a.id):
+                        helper = a.id
+                        break
+            if helper is not None:
+                r = self.roll("Recovery Check: reroll", model=model, helper=helper)
+                d = cb.judge(r, target)
+        self.emit("check", {"model": model, "check": "Recovery", "die": d.to_dict()})
+        if d.success:
+            m.hp = max(m.hp, 1)
+            self.emit("heal", {"model": model, "hp": m.hp, "why": "Recovery Check"})
+            self.remove_state(model, "Incapacitated", "Recovery Check")
+            self.add_state(model, "Weakened", "Recovery Check")
+
+    def _upkeep(self, side: str) -> None:
+        self.phase = "upkeep"
+        self.emit("phase", {"phase": "upkeep", "side": side})
+        for m in self.models.values():
+            if m.out or not m.on_table:
+                if m.ap and "Incapacitated" not in m.states:
+                    self.set_ap(m.id, 0, "cannot receive AP")
+                continue
+            if self.duel and m.id not in self._duel_models():
+                continue
+            sta = m.unit.stat("STA") + sum(int(e[2].get("STA", 0)) for e in m.enchantments)
+            ap = cd.upkeep_ap({"STA": sta}, m.states,
+                              watchful=cb.has_trait(m.unit.traits, "Watchful"),
+                              reactive=m.side != side)
+            self.set_ap(m.id, ap, "Upkeep")
+
+    def _activatable(self, side: str) -> list[str]:
+        return [m.id for m in self.side_models(side) if self._why_not_activate(m.id) is None]
+
+    def _why_not_activate(self, model: str) -> str | None:
+        m = self.models.get(model)
+        if m is None:
+            return f"no model {model!r}"
+        if not m.on_table:
+            return f"{model} is not on the table"
+        if m.states & OUT_STATES:
+            st = sorted(m.states & OUT_STATES)[0]
+            return f"{model} is {st}: it cannot activate"
+        if m.ap < 1:
+            return f"{model} has no AP left"
+        if self.duel and model not in self._duel_models() and \
+                self.settings["duel_interference"] == "forbid":
+            return f"{model} is not in the duel"
+        return None
+
+    def _end_phase(self, side: str) -> None:
+        self.phase = "end"
+        self.emit("phase", {"phase": "end", "side": side})
+        for m in self.models.values():
+            if m.ap:
+                self.set_ap(m.id, 0, "End Phase: unspent AP discarded")
+        self._update_engagement()
+        self._update_morale()
+        self.active_side = None
+        self.turn_index += 1
+        self._start_round_or_turn()
+
+    def _end_game(self, why: Termination, detail: str, winner: str | None = "auto") -> None:
+        if self.is_over:
+            return
+        if why != Termination.DUEL:
+            per = int(self.settings["vp_per_casualty"])
+            for s in self.sides:
+                foe = self.other(s)
+                down = sum(1 for m in self.models.values() if m.side == foe and not m.summoned_by
+                           and not m.reserve and (m.removed or m.states & {"Dead", "Incapacitated"}))
+                if per and down:
+                    self._score(s, per * down, "casualties")
+        if winner == "auto":
+            a, b = self.sides
+            winner = None if self.vp[a] == self.vp[b] else (a if self.vp[a] > self.vp[b] else b)
+        self.phase = "over"
+        self.pending = ("over", "")
+        self.finish(Outcome(why, winner, dict(self.vp), detail))
+
+    def _score(self, side: str, vp: int, why: str) -> None:
+        cap = int(self.settings["vp_cap"])
+        new = min(cap, self.vp[side] + vp)
+        if new != self.vp[side]:
+            self.vp[side] = new
+            self.emit("vp", {"side": side, "vp": new, "why": why})
+
+    # ------------------------------------------------------------------
+    # engagement and morale
+    def _update_engagement(self) -> None:
+        for m in self.models.values():
+            if not m.on_table:
+                continue
+            eng = set()
+            if not m.out and "Flying" not in m.states:
+                for e in self.enemies(m.id):
+                    if not self.can_engage(e.id):
+                        continue
+                    r = self.melee_reach(e.id)
+                    if not self.geo.in_reach(e.id, m.id, r):
+                        continue
+                    if self.geo.sight(e.id, m.id).los or self.geo.base_contact(e.id, m.id):
+                        eng.add(e.id)
+            eng = frozenset(eng)
+            if eng != m.engaged_by:
+                m.engaged_by = eng
+                self.emit("engaged", {"model": m.id, "by": sorted(eng)})
+            if eng and "Engaged" not in m.states:
+                self.add_state(m.id, "Engaged", "within an enemy's Reach and LoS")
+            elif not eng and "Engaged" in m.states:
+                self.remove_state(m.id, "Engaged", "no enemy engages it")
+
+    def _update_morale(self) -> None:
+        for s in self.sides:
+            alive = sum(1 for m in self.models.values() if m.side == s and not m.summoned_by
+                        and not m.reserve and not m.removed
+                        and not (m.states & {"Dead", "Incapacitated"}))
+            broken = alive * 2 < self.original[s]
+            if broken and s not in self.broken:
+                self.broken.add(s)
+                self.emit("morale", {"side": s, "broken": True, "alive": alive,
+                                     "original": self.original[s]})
+            elif not broken and s in self.broken:
+                self.broken.discard(s)
+                self.emit("morale", {"side": s, "broken": False, "alive": alive,
+                                     "original": self.original[s]})
+            for m in self.side_models(s):
+                if "Dead" in m.states:
+                    continue
+                if broken and "Panicked" not in m.states:
+                    self.add_state(m.id, "Panicked", "Broken Morale", expiry="morale")
+                elif not broken and m.expiry.get("Panicked") == "morale":
+                    self.remove_state(m.id, "Panicked", "Morale restored")
+
+    # ------------------------------------------------------------------
+    # duel
+    def _duel_models(self) -> set[str]:
+        if not self.duel:
+            return set()
+        pair = set(self.duel["models"])
+        return pair | {m.id for m in self.models.values() if m.summoned_by in pair}
+
+    def _check_duel(self) -> None:
+        if not self.duel or self.duel.get("state") != "on":
+            return
+        a, b = self.duel["models"]
+        da = bool(self.models[a].states & {"Dead", "Incapacitated"})
+        db = bool(self.models[b].states & {"Dead", "Incapacitated"})
+        if not (da or db):
+            return
+        sa, sb = self.models[a].side, self.models[b].side
+        if da and db:
+            self._score(sa, int(self.settings["duel_vp_draw"]), "Duel drawn")
+            self._score(sb, int(self.settings["duel_vp_draw"]), "Duel drawn")
+            self._end_game(Termination.DUEL, f"the duel of {a} and {b} is a draw")
+        else:
+            win = sb if da else sa
+            self._score(win, int(self.settings["duel_vp_win"]), "Duel won")
+            self._end_game(Termination.DUEL, f"{b if da else a} won the duel", winner=win)
+
+    def _duel_interference(self, model: str) -> None:
+        side = self.models[model].side
+        win = self.other(side)
+        self.emit("duel_interference", {"model": model, "side": side})
+        self._score(win, int(self.settings["duel_vp_win"]), "Duel: interference")
+        self._end_game(Termination.DUEL, f"{model} interfered with the duel: {side} loses",
+                       winner=win)
+
+    # ------------------------------------------------------------------
+    # the checked entry point
+    def apply(self, action):
+        self.decisions += 1
+        events = super().apply(action)
+        if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
+            self._end_game(Termination.STALEMATE, f"{self.decisions} decisions")
+            events = events + [self.events[-1]]
+        return events
+
+    def decider(self) -> str | None:
+        """The side that must decide now."""
+        kind, who = self.pending
+        if kind in ("order", "tactical", "reaction", "duel-answer"):
+            return who
+        if kind in ("movement", "action", "dodge-move"):
+            return self.models[who].side
+        return None
+
+    _KINDS = {"order": (ChooseOrder,), "tactical": (Activate, EndTurn), "movement": (Move,),
+              "reaction": (Declare, Pass), "action": (Declare,), "dodge-move": (DodgeMove,),
+              "duel-answer": (DuelAnswer,)}
+
+    def check_phase(self, action) -> str | None:
+        kind, who = self.pending
+        if kind == "over":
+            return None
+        ok = self._KINDS.get(kind, ())
+        if not isinstance(action, ok):
+            names = " or ".join(c.verb for c in ok) or "nothing"
+            return f"now is the {kind} decision: it takes {names}, not {type(action).verb}"
+        return None
+
+    def check_actor(self, action) -> str | None:
+        kind, who = self.pending
+        if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer)):
+            if action.side != who:
+                return f"it is {who}'s decision, not {action.side}'s"
+            return None
+        model = action.model
+        if model not in self.models:
+            return f"no model {model!r}"
+        side = self.models[model].side
+        if kind == "tactical":
+            if side != who:
+                return f"{model} is {side}'s; {who} is the active player"
+            return None
+        if kind in ("movement", "action", "dodge-move"):
+            if model != who:
+                return f"it is {who}'s {kind.replace('-', ' ')} step, not {model}'s"
+            return None
+        if kind == "reaction":
+            if side != who:
+                return f"only the reactive player ({who}) reacts now"
+            return None
+        return None
+
+    def check_rule(self, action) -> str | None:
+        kind, _ = self.pending
+        if isinstance(action, ChooseOrder) or isinstance(action, EndTurn) or isinstance(action, Pass):
+            return None
+        if isinstance(action, Activate):
+            return self._why_not_activate(action.model)
+        if isinstance(action, Move):
+            return self._why_not_move(action)
+        if isinstance(action, Declare):
+            if kind == "reaction":
+                return rx.why_not_reaction(self, action)
+            return self._why_not_declare(action, "active")
+        if isinstance(action, DodgeMove):
+            return self._why_not_dodge_move(action)
+        if isinstance(action, DuelAnswer):
+            return None
+        return f"unknown action {action!r}"
+
+    def perform(self, action) -> None:
+        if isinstance(action, ChooseOrder):
+            w = action.side
+            self.order = [w, self.other(w)] if action.first else [self.other(w), w]
+            self.emit("order", {"order": self.order})
+            self.turn_index = 0
+            self.round = 0
+            self._start_round_or_turn()
+        elif isinstance(action, EndTurn):
+            self._end_phase(action.side)
+        elif isinstance(action, Activate):
+            self._activate(action.model)
+        elif isinstance(action, Move):
+            self._move(action)
+        elif isinstance(action, Pass):
+            self.emit("reactions_done", {"side": action.side})
+            self._to_action_step()
+        elif isinstance(action, Declare):
+            if self.pending[0] == "reaction":
+                rx.declare_reaction(self, action)
+            else:
+                self._declare_action(action)
+        elif isinstance(action, DodgeMove):
+            self._dodge_move(action)
+        elif isinstance(action, DuelAnswer):
+            self._duel_answer(action)
+
+    # ------------------------------------------------------------------
+    # step 1: activation
+    def _activate(self, model: str) -> None:
+        m = self.models[model]
+        if self.duel and model not in self._duel_models():
+            self._duel_interference(model)
+            return
+        self.set_ap(model, m.ap - 1, "Activation")
+        self.phase = "activation"
+        act = Activation(model=model, start=tuple(self.geo.position(model)))
+        self.act = act
+        self.emit("activate", {"model": model, "ap": m.ap})
+        if m.unit.spells:
+            gain = int(self.settings["mana_per_active_ap"])
+            if gain:
+                m.mana += gain
+                self.emit("mana", {"model": model, "mana": m.mana, "why": "AP spent in the Active Role"})
+        if "Panicked" in m.states:
+            r = self.roll("Panicked: M roll", model=model)
+            d = cb.judge(r, self.stat(model, "M"))
+            self.emit("check", {"model": model, "check": "Panicked", "die": d.to_dict()})
+            act.panic_failed = not d.success
+        forced = av.forced_declaration(m.states, panic_failed=act.panic_failed,
+                                       settings=self.settings.get("table_settings"))
+        act.forced = forced
+        if forced is not None:
+            self.emit("forced", {"model": model, "movement": forced.movement,
+                                 "actions": sorted(forced.actions), "reason": forced.reason})
+            if forced.cancels_crouched:
+                self.remove_state(model, "Crouched", "stands up to run")
+            if forced.toward_edge:
+                self._forced_run(model)
+            else:
+                act.movement = "Idle"
+                self.emit("movement", {"model": model, "movement": "Idle", "forced": True})
+            if self.is_over or self.act is None:
+                return
+            self._to_reaction_step()
+            return
+        self.phase = "movement"
+        self.pending = ("movement", model)
+
+    def _forced_run(self, model: str) -> None:
+        """Panicked, failed M roll: a full Run toward the nearest open field edge."""
+        act = self.act
+        x, y, z = self.geo.position(model)
+        W, D = self.table
+        edges = [(x, (-1.0, 0.0)), (W - x, (1.0, 0.0)), (y, (0.0, -1.0)), (D - y, (0.0, 1.0))]
+        dist, (dx, dy) = min(edges, key=lambda e: e[0])
+        run = self.allowance(model, "run")
+        act.movement = "Run"
+        radius = self.models[model].unit.base / 2
+        if dist - radius <= run + EPS:
+            self.emit("movement", {"model": model, "movement": "Run", "forced": True,
+                                   "off_table": True})
+            m = self.models[model]
+            m.removed = True
+            m.ap = 0
+            self.geo.remove(model)
+            self.emit("removed", {"model": model, "why": "Panicked: ran past the field edge"})
+            self._after_drop(model)
+            self._update_morale()
+            self.act = None
+            self.pending = ("tactical", self.active_side)
+            self._after_sequence_checks()
+            return
+        length = run
+        for _ in range(8):
+            end = (x + dx * length, y + dy * length, z)
+            mv = self.geo.check_move(model, "run", [end], run, enemies=self.enemy_reaches(model))
+            if mv.legal:
+                self._do_path(model, "Run", [tuple(mv.end)], mv, forced=True)
+                return
+            length /= 2
+        self.emit("movement", {"model": model, "movement": "Run", "forced": True, "blocked": True})
+
+    # ------------------------------------------------------------------
+    # step 2: movement
+    def _why_not_move(self, a: Move) -> str | None:
+        m = self.models[a.model]
+        act = self.act
+        if a.mode not in MOVEMENT_NAMES:
+            return f"unknown movement {a.mode!r} (idle, walk, run, climb or jump)"
+        states = set(m.states)
+        if a.crouch_start is not None:
+            r = self._why_not_crouch(a.model, a.crouch_start, states)
+            if r:
+                return r
+            states = (states | {"Crouched"}) if a.crouch_start else (states - {"Crouched"})
+        if a.crouch_end is not None:
+            if a.crouch_start is not None:
+                return "Crouched may change once per activation (start or end of the step)"
+        name = MOVEMENT_NAMES[a.mode]
+        allowed = av.allowed_movements(states, panic_failed=act.panic_failed,
+                                       environment=self.geo.environments(a.model),
+                                       settings=self.settings.get("table_settings"))
+        if name not in allowed:
+            return f"{name} is not allowed now (allowed: {', '.join(sorted(allowed)) or 'none'})"
+        if a.crouch_end is not None:
+            r = self._why_not_crouch(a.model, a.crouch_end, states)
+            if r:
+                return r
+        if a.mode == "idle":
+            if a.path:
+                return "Idle does not move: no path"
+            return None
+        if not a.path:
+            return f"{name} needs a path"
+        if "Engaged" in m.states and a.mode == "walk":
+            r = self._why_not_toward_engager(a.model, a.path)
+            if r:
+                return r
+        mv = self.geo.check_move(a.model, a.mode, list(a.path), self._allowance_for(a.model, a.mode, states),
+                                 enemies=self.enemy_reaches(a.model))
+        if not mv.legal:
+            return f"illegal {name}: {mv.reason}"
+        return None
+
+    def _allowance_for(self, model: str, mode: str, states) -> float:
+        m = self.models[model]
+        saved = m.states
+        m.states = frozenset(states)
+        try:
+            return self.allowance(model, mode)
+        finally:
+            m.states = saved
+
+    def _why_not_crouch(self, model: str, on: bool, states) -> str | None:
+        if on and "Crouched" in states:
+            return f"{model} is already Crouched"
+        if not on and "Crouched" not in states:
+            return f"{model} is not Crouched"
+        if on and "Flying" in states:
+            return "a Flying model cannot voluntarily become Crouched"
+        if "Immobilized" in states:
+            return "an Immobilized model cannot enter or cancel Crouched"
+        if not on and "Incapacitated" in states:
+            return "an Incapacitated model stays Crouched"
+        return None
+
+    def _why_not_toward_engager(self, model: str, path) -> str | None:
+        m = self.models[model]
+        x, y, _ = self.geo.position(model)
+        tol = math.radians(float(self.settings["engaged_walk_tolerance_deg"]))
+        ex, ey, _ = path[-1]
+        hx, hy = ex - x, ey - y
+        if math.hypot(hx, hy) < EPS:
+            return None
+        for e in m.engaged_by:
+            px, py, _ = self.geo.position(e)
+            tx, ty = px - x, py - y
+            ang = abs(math.atan2(hx * ty - hy * tx, hx * tx + hy * ty))
+            straight = all(abs(math.atan2((p[0] - x) * ty - (p[1] - y) * tx,
+                                          (p[0] - x) * tx + (p[1] - y) * ty)) <= tol + EPS
+                           for p in path if math.hypot(p[0] - x, p[1] - y) > EPS)
+            if ang <= tol and straight:
+                return None
+        return (f"{model} is Engaged: a Walk must go directly toward "
+                f"{' or '.join(sorted(m.engaged_by))}")
+
+    def _move(self, a: Move) -> None:
+        act = self.act
+        m = self.models[a.model]
+        if a.crouch_start is not None:
+            act.crouch_changed = True
+            if a.crouch_start:
+                self.add_state(a.model, "Crouched", "entered at the start of the Movement Step")
+            else:
+                self.remove_state(a.model, "Crouched", "cancelled at the start of the Movement Step")
+        name = MOVEMENT_NAMES[a.mode]
+        act.movement = name
+        if a.mode == "idle":
+            if a.facing is not None:
+                self.geo.set_facing(a.model, a.facing)
+            self.emit("movement", {"model": a.model, "movement": "Idle", "facing": a.facing})
+            act.path = ()
+        else:
+            mv = self.geo.check_move(a.model, a.mode, list(a.path), self.allowance(a.model, a.mode),
+                                     enemies=self.enemy_reaches(a.model))
+            self._do_path(a.model, name, list(a.path), mv, facing=a.facing)
+            if self.is_over or self.act is None:
+                return
+        if a.crouch_end is not None:
+            act.crouch_changed = True
+            if a.crouch_end:
+                self.add_state(a.model, "Crouched", "entered at the end of the Movement Step")
+            else:
+                self.remove_state(a.model, "Crouched", "cancelled at the end of the Movement Step")
+        self._to_reaction_step()
+
+    def _do_path(self, model: str, name: str, path, mv, facing=None, forced=False) -> None:
+        act = self.act
+        act.path = tuple(tuple(float(v) for v in p) for p in path)
+        act.opportunity = [(e, tuple(float(v) for v in p)) for e, p in
+                           (getattr(mv, "opportunity_points", ()) or ())]
+        # who saw the mover, before it moves (the geometry samples the path)
+        rx.observe_path(self, model, list(act.path))
+        end = tuple(mv.end)
+        if facing is None:
+            sx, sy, _ = act.start
+            if math.hypot(end[0] - sx, end[1] - sy) > EPS:
+                facing = math.degrees(math.atan2(end[1] - sy, end[0] - sx)) % 360.0
+        self.geo.place(model, end, facing)
+        self.emit("movement", {"model": model, "movement": name, "path": [list(p) for p in act.path],
+                               "end": list(end), "distance": float(mv.distance),
+                               "stopped_by": mv.stopped_by, "forced": forced,
+                               "facing": facing})
+        for f in getattr(mv, "falls", ()) or ():
+            for i in range(int(f.rolls)):
+                r = self.roll("Fall: AG roll", model=model, height=float(f.height))
+                d = cb.judge(r, self.stat(model, "AG"))
+                self.emit("check", {"model": model, "check": "Fall", "die": d.to_dict()})
+                if not d.success:
+                    self.wound(model, 1, "fall")
+
+    # ------------------------------------------------------------------
+    # step 3: reactions (rules/eldfall/reactions.py decides who qualifies)
+    def _to_reaction_step(self) -> None:
+        act = self.act
+        act.step = "reaction"
+        self.phase = "reaction"
+        rx.open_reaction_step(self)
+        if rx.any_can_react(self):
+            self.pending = ("reaction", self.reactive_side)
+        else:
+            self._to_action_step()
+
+    # ------------------------------------------------------------------
+    # step 4: the action
+    def _to_action_step(self) -> None:
+        act = self.act
+        act.step = "action"
+        self.phase = "action"
+        m = self.models[act.model]
+        if m.out:
+            # fell during the movement (a fall): the sequence ends with Nothing
+            self._declare_action(Declare(act.model, "Nothing"), auto=True)
+            return
+        if act.movement in ("Run", "Climb", "Jump") and act.forced is None:
+            self._declare_action(Declare(act.model, "Nothing"), auto=True)
+            return
+        if act.forced is not None:
+            choice = "Dodge" if "Dodge" in act.forced.actions else "Nothing"
+            self._declare_action(Declare(act.model, choice), auto=True)
+            return
+        self.pending = ("action", act.model)
+
+    def _why_not_declare(self, d: Declare, role: str) -> str | None:
+        act = self.act
+        m = self.models[d.model]
+        panic = act.panic_failed if role == "active" else d.model in act.panic_failed_reactors
+        movement = act.movement if role == "active" else None
+        r = av.why_not(role, movement, m.states, d.action, panic_failed=panic,
+                       environment=self.geo.environments(d.model),
+                       settings=self.settings.get("table_settings"))
+        if r:
+            return r
+        return rs.why_not_declaration(self, d, role)
+
+    def _declare_action(self, d: Declare, auto: bool = False) -> None:
+        act = self.act
+        m = self.models[d.model]
+        act.action = d
+        self.emit("declare", {"model": d.model, "role": "active", "action": str(d), "auto": auto})
+        if self.duel and d.target_ids and any(t not in self._duel_models() for t in d.target_ids
+                                              if self.models[t].side != m.side):
+            self._duel_interference(d.model)
+            return
+        if "Shrouded" in m.states and d.action not in ("Nothing", "Dodge"):
+            act.was_shrouded = act.was_shrouded | {d.model}
+            self.remove_state(d.model, "Shrouded", f"declared {d.action}")
+        if d.action == "Issue a Duel":
+            tgt = d.target_ids[0]
+            self.duel = {"models": [d.model, tgt], "state": "asked"}
+            self.emit("duel", {"challenger": d.model, "challenged": tgt, "state": "asked"})
+            self.pending = ("duel-answer", self.models[tgt].side)
+            return
+        self._resolve()
+
+    def _duel_answer(self, a: DuelAnswer) -> None:
+        ch, tgt = self.duel["models"]
+        if a.accept:
+            self.duel["state"] = "on"
+            self.emit("duel", {"challenger": ch, "challenged": tgt, "state": "accepted"})
+            for mid in (ch, tgt):
+                self.set_ap(mid, self.stat(mid, "STA"), "Duel accepted: AP restored")
+            for o in self.models.values():
+                if o.id not in self._duel_models() and o.ap:
+                    if self.settings["duel_interference"] == "forbid":
+                        self.set_ap(o.id, 0, "not in the duel")
+        else:
+            self.emit("duel", {"challenger": ch, "challenged": tgt, "state": "refused"})
+            self.duel = None
+        self._resolve()
+
+    # ------------------------------------------------------------------
+    # step 5: resolution (rules/eldfall/spells.py and combat.py do the work)
+    def _resolve(self) -> None:
+        act = self.act
+        act.step = "resolution"
+        self.phase = "resolution"
+        rs.resolve(self)
+        if self.is_over:
+            return
+        # models that dodged may move SPD/2 and change Crouched, in this order:
+        # the active model first, then the reactions in declaration order (ruling)
+        queue = []
+        if act.action is not None and act.action.action == "Dodge":
+            queue.append(act.model)
+        for mid, d in act.reactions.items():
+            if d.action == "Dodge":
+                queue.append(mid)
+        act.dodge_queue = [q for q in queue if not self.models[q].out]
+        self._next_dodge_move()
+
+    def _next_dodge_move(self) -> None:
+        act = self.act
+        while act.dodge_queue:
+            mid = act.dodge_queue[0]
+            m = self.models[mid]
+            if "Immobilized" in m.states and not act.dodge_success.get(mid):
+                act.dodge_queue.pop(0)
+                self.emit("dodge_move", {"model": mid, "skipped": "Immobilized, Dodge failed"})
+                continue
+            act.step = "dodge-move"
+            self.phase = "dodge-move"
+            self.pending = ("dodge-move", mid)
+            return
+        self._end_sequence()
+
+    def _why_not_dodge_move(self, a: DodgeMove) -> str | None:
+        m = self.models[a.model]
+        if a.crouch is not None:
+            r = self._why_not_crouch(a.model, a.crouch, m.states)
+            if r:
+                return r
+        if not a.path:
+            return None
+        states = set(m.states)
+        if a.crouch is False:
+            states.discard("Crouched")
+        allowance = float(cb.halve(self._speed_with(a.model, states)))
+        enemies = self.enemy_reaches(a.model)
+        if "Engaged" in m.states:
+            # Disengage: the dodge may leave the engagers' reach
+            enemies = {k: -1.0 for k in enemies}
+        mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
+        if not mv.legal:
+            return f"illegal Dodge move: {mv.reason}"
+        return None
+
+    def _speed_with(self, model: str, states) -> int:
+        m = self.models[model]
+        saved = m.states
+        m.states = frozenset(states)
+        try:
+            return self.speed(model)
+        finally:
+            m.states = saved
+
+    def _dodge_move(self, a: DodgeMove) -> None:
+        act = self.act
+        act.dodge_queue.pop(0)
+        if a.crouch is not None:
+            if a.crouch:
+                self.add_state(a.model, "Crouched", "after a Dodge")
+            else:
+                self.remove_state(a.model, "Crouched", "after a Dodge")
+        if a.path:
+            end = tuple(a.path[-1])
+            self.geo.place(a.model, end)
+            self.emit("dodge_move", {"model": a.model, "path": [list(p) for p in a.path],
+                                     "end": list(end)})
+            m = self.models[a.model]
+            if m.engaged_by:
+                left = [e for e in m.engaged_by if not self.geo.in_reach(e, a.model, self.melee_reach(e))]
+                if left:
+                    self.emit("disengage", {"model": a.model, "from": sorted(left)})
+        else:
+            self.emit("dodge_move", {"model": a.model, "path": [], "crouch": a.crouch})
+        self._next_dodge_move()
+
+    def _end_sequence(self) -> None:
+        act = self.act
+        for m in self.models.values():
+            if m.on_table and m.hp == 0 and not (m.states & {"Incapacitated", "Dead"}):
+                self._incapacitate(m.id, "0 HP at the end of the Activation Sequence")
+        self.emit("sequence_end", {"model": act.model})
+        self.act = None
+        self._update_engagement()
+        self._update_morale()
+        self._check_duel()
+        if self.is_over:
+            return
+        self.phase = "tactical"
+        self.pending = ("tactical", self.active_side)
+        self._after_sequence_checks()
+
+    def _after_sequence_checks(self) -> None:
+        if self.is_over:
+            return
+        if not self._activatable(self.active_side):
+            self._end_phase(self.active_side)
+
+    # ------------------------------------------------------------------
+    # what is legal now (for the lazy view and the bots)
+    def generate_actions(self) -> Iterator[Action]:
+        from rules.eldfall import legal
+        return legal.generate(self)
+
+    def summary(self) -> str:
+        """One line per model: side, HP, AP, states, position."""
+        lines = [f"round {self.round}, {self.active_side or '-'} active, phase {self.phase}, "
+                 f"VP " + ", ".join(f"{s} {v}" for s, v in self.vp.items())]
+        for m in self.models.values():
+            if m.reserve:
+                continue
+            where = "off the table" if not m.on_table else "({:.1f}, {:.1f}, {:.1f})".format(
+                *self.geo.position(m.id))
+            lines.append(f"  {m.side:>6} {m.id:<12} HP {m.hp}/{m.unit.stat('HP')} AP {m.ap} "
+                         f"{','.join(sorted(m.states)) or '-'} {where}")
+        return "\n".join(lines)

@@ -1,0 +1,291 @@
+"""Spells: casting requirements, mana, the five types, Assist effects, Ritual.
+
+Source: seeds/eldfall-actions.txt ("Spell Attack", "Spell Types", "Ritual")
+and ../shared/rules/eldfall-facts.md (Casting Aura).
+
+* The caster needs the spell's Affinity, must not have both hands full
+  (a Shield + a weapon, or a two-handed Item), casts 1 Spell per Activation,
+  and rolls INT (the Mystic class rolls M).
+* Types (data/spell_types.yaml): Sorcery (active or reactive, an Attack, until
+  the end of the sequence), Healing (active only), Enchantment (active only,
+  until the caster's next Strategic Phase, undodgeable, one of a name per
+  model), Conjuration (active only, through Ritual, permanent until the caster
+  drops), Transmutation (active only, permanent).
+* Mana counters: a caster gains ``mana_per_active_ap`` counter(s) for each AP it
+  spends in the Active Role; every spell costs its mana (setting
+  ``spell_mana: conjuration`` charges only Conjurations).
+* Ritual: Idle, pays the Conjuration's mana, no roll; the creature (a reserve
+  unit of the roster named by the spell's ``effect: summon <unit id>``) comes in
+  Base Contact with the caster with AP = its STA. The Summoning Limit (sum of
+  the Tiers of the caster's creatures) may not exceed the caster's modified STA.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+from pathlib import Path
+
+import yaml
+
+from rules.eldfall import availability as av
+from rules.eldfall import combat as cb
+from rules.eldfall import conditions as cd
+
+DATA = Path(__file__).with_name("data")
+TEMPLATES = ("circular-s", "circular-l", "spray-s", "spray-l", "circle-s", "circle-l")
+STATS = ("STA", "SPD", "ARM", "HP", "OFF", "DEF", "ACC", "INT", "AG", "T", "M")
+
+
+@functools.lru_cache(maxsize=None)
+def spell_types() -> dict:
+    with open(DATA / "spell_types.yaml", encoding="utf-8") as fh:
+        return yaml.safe_load(fh)["types"]
+
+
+def template_kind(name: str) -> str:
+    n = name.lower().replace(" ", "-").replace("circular", "circle")
+    return n
+
+
+def casting_stat(m) -> str:
+    return "M" if "Mystic" in m.unit.classes else "INT"
+
+
+def hands_full(m) -> bool:
+    """Both hands full: a Shield carried with any weapon, or a two-handed Item."""
+    items = [w for w in m.unit.weapons if w.get("kind") in ("melee", "ranged", "shield")]
+    shield = any(w.get("kind") == "shield" for w in items)
+    weapons = [w for w in items if w.get("kind") != "shield"]
+    if shield and weapons:
+        return True
+    return any(int(w.get("hands", 1)) >= 2 for w in weapons)
+
+
+def mana_cost(game, spell: dict) -> int:
+    if game.settings["spell_mana"] == "conjuration" and spell.get("type") != "Conjuration":
+        return 0
+    return int(spell.get("mana", 0))
+
+
+def why_not_cast(game, model: str, spell: dict, role: str) -> str | None:
+    m = game.models[model]
+    t = spell.get("type", "")
+    if t not in spell_types():
+        return f"{spell['name']}: unknown spell type {t!r}"
+    if not av.spell_type_allowed(t, role):
+        return f"{t} spells are cast in the Active Role only"
+    if spell.get("affinity") and spell["affinity"] not in m.unit.affinities:
+        return f"{model} lacks the {spell['affinity']} Affinity for {spell['name']}"
+    if hands_full(m):
+        return f"{model} has both hands full and cannot cast"
+    if game.act is not None and game.act.spells_cast >= 1 and role == "active":
+        return "only 1 Spell per Activation"
+    if game.act is not None and role == "active" and game.act.action is not None and \
+            game.act.action.spell:
+        return "only 1 Spell per Activation"
+    cost = mana_cost(game, spell)
+    if m.mana < cost:
+        return f"{spell['name']} costs {cost} mana, {model} has {m.mana}"
+    return None
+
+
+def pay_mana(game, model: str, spell: dict | None) -> None:
+    if spell is None:
+        return
+    cost = mana_cost(game, spell)
+    if cost:
+        m = game.models[model]
+        m.mana = max(0, m.mana - cost)
+        game.emit("mana", {"model": model, "mana": m.mana, "why": f"cast {spell['name']}"})
+
+
+_STAT_MOD = re.compile(r"([+-]\d+)\s*(STA|SPD|ARM|HP|OFF|DEF|ACC|INT|AG|T|M)\b")
+_HEAL = re.compile(r"regains?\s+(\d+)\s*HP", re.I)
+_STATE = re.compile(r"\b(?:gains?|enters?|becomes?)\s+(?:the\s+)?(" + "|".join(
+    ["Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
+     "Poisoned", "Flying", "Shrouded", "Fatigued"]) + r")\b")
+_REMOVE = re.compile(r"\b(?:removes?|cancels?|cures?)\s+(?:the\s+)?(" + "|".join(
+    ["Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
+     "Poisoned", "Fatigued", "Panicked"]) + r")\b")
+_SUMMON = re.compile(r"summons?\s+([A-Za-z0-9_.\-#]+)", re.I)
+
+
+def spell_effect(spell: dict) -> dict:
+    """What a spell's ``effect`` text does, as data:
+    {"heal": n, "mods": {stat: n}, "states": [..], "remove": [..], "summon": id}."""
+    text = spell.get("effect", "") or ""
+    out: dict = {"mods": {}, "states": [], "remove": []}
+    for n, stat in _STAT_MOD.findall(text):
+        out["mods"][stat] = out["mods"].get(stat, 0) + int(n)
+    h = _HEAL.search(text)
+    if h:
+        out["heal"] = int(h.group(1))
+    out["states"] = _STATE.findall(text)
+    out["remove"] = _REMOVE.findall(text)
+    s = _SUMMON.search(text)
+    if spell.get("summon"):
+        out["summon"] = str(spell["summon"])
+    elif s:
+        out["summon"] = s.group(1)
+    return out
+
+
+def why_not_assist(game, d, role: str) -> str | None:
+    m = game.models[d.model]
+    if d.spell is None:
+        return "Assist names the Spell it uses (spell=...)"
+    s = game.spell(d.model, d.spell)
+    if s is None:
+        return f"{d.model} has no spell {d.spell!r}"
+    r = why_not_cast(game, d.model, s, role)
+    if r:
+        return r
+    if s.get("type") == "Conjuration":
+        return "a Conjuration is cast with the Ritual action"
+    if s.get("target", "enemy") == "enemy":
+        return f"{s['name']} targets enemies: cast it as a Spell Attack"
+    if not d.targets:
+        return "Assist needs a target (an ally or itself)"
+    if d.strikes > max(1, int(s.get("stk", 1))) or len(d.targets) > max(1, int(s.get("stk", 1))):
+        return f"{s['name']} has STK {s.get('stk', 1)}: that many targets at most"
+    restr = av.target_restrictions(role, m.states, settings=game.settings.get("table_settings"))
+    self_only = "self" in restr.get("Assist", ()) and len(restr.get("Assist", ())) == 1
+    for t in d.target_ids:
+        tm = game.models[t]
+        if tm.side != m.side:
+            return f"{t} is an enemy: Assist targets allies or the model itself"
+        if s.get("target") == "self" and t != d.model:
+            return f"{s['name']} targets the caster only"
+        if self_only and t != d.model:
+            return f"{d.model} may only Assist itself now ({', '.join(sorted(m.states))})"
+        if "Dead" in tm.states:
+            return f"{t} is Dead"
+        if t == d.model:
+            continue
+        if not game.has_los(d.model, t):
+            return f"no LoS to {t}"
+        rng = float(s.get("rng", 0))
+        if rng > 0 and game.geo.distance(d.model, t) > rng + 1e-6:
+            return f"{t} is out of range ({game.geo.distance(d.model, t):.2f}\" > {rng:g}\")"
+        if rng == 0 and not game.geo.base_contact(d.model, t):
+            return f"{t} is not in Base Contact"
+        if s.get("type") == "Enchantment" and any(e[0] == s["name"] for e in tm.enchantments):
+            return f"{t} already has the Enchantment {s['name']} (max 1 of a name per model)"
+    if s.get("type") == "Enchantment" and d.model in d.target_ids and any(
+            e[0] == s["name"] for e in m.enchantments):
+        return f"{d.model} already has the Enchantment {s['name']}"
+    return None
+
+
+def resolve_assist(game, mid: str, d) -> None:
+    s = game.spell(mid, d.spell)
+    pay_mana(game, mid, s)
+    game.act.spells_cast += 1
+    stat = casting_stat(game.models[mid])
+    v = game.roll(f"cast {s['name']}: {mid} {stat}", model=mid)
+    die = cb.judge(v, game.stat(mid, stat))
+    game.emit("check", {"model": mid, "check": f"cast {s['name']}", "die": die.to_dict()})
+    if not die.success:
+        return
+    eff = spell_effect(s)
+    for t in d.target_ids:
+        if s.get("type") == "Enchantment":
+            apply_enchantment(game, mid, t, s)
+        if eff.get("heal"):
+            game.heal(t, eff["heal"], f"{s['name']} by {mid}")
+        for st in eff["remove"]:
+            game.remove_state(t, st, f"{s['name']} by {mid}")
+        if s.get("type") != "Enchantment":
+            for st in eff["states"]:
+                game.add_state(t, st, f"{s['name']} by {mid}")
+
+
+def apply_enchantment(game, caster: str, target: str, spell: dict | None) -> None:
+    if spell is None:
+        return
+    tm = game.models[target]
+    if any(e[0] == spell["name"] for e in tm.enchantments):
+        game.emit("enchantment", {"model": target, "spell": spell["name"], "caster": caster,
+                                  "applied": False, "why": "max 1 Enchantment of a name per model"})
+        return
+    eff = spell_effect(spell)
+    tm.enchantments = tuple(tm.enchantments) + ((spell["name"], caster, dict(eff["mods"])),)
+    game.emit("enchantment", {"model": target, "spell": spell["name"], "caster": caster,
+                              "applied": True, "mods": eff["mods"]})
+    for st in eff["states"]:
+        game.add_state(target, st, f"Enchantment {spell['name']}")
+
+
+def summons_of(game, caster: str) -> list:
+    return [m for m in game.models.values() if m.summoned_by == caster and m.on_table]
+
+
+def tier(unit) -> int:
+    return int(unit.extra.get("tier", unit.stats.get("TIER", 1)) or 1)
+
+
+def why_not_ritual(game, d) -> str | None:
+    m = game.models[d.model]
+    if d.spell is None:
+        return "Ritual names the Conjuration it casts (spell=...)"
+    s = game.spell(d.model, d.spell)
+    if s is None:
+        return f"{d.model} has no spell {d.spell!r}"
+    if d.targets:
+        return "Ritual has no target"
+    if s.get("type") != "Conjuration" and not s.get("ritual"):
+        return f"{s['name']} is not a Conjuration (nor a spell that needs the Ritual)"
+    r = why_not_cast(game, d.model, s, "active")
+    if r:
+        return r
+    eff = spell_effect(s)
+    cid = eff.get("summon")
+    if s.get("type") == "Conjuration":
+        c = game.models.get(cid) if cid else None
+        if c is None or c.side != m.side:
+            return f"{s['name']} summons {cid!r}: no such reserve creature of {m.side}"
+        if not c.reserve:
+            return f"{cid} is already on the table"
+        used = sum(tier(x.unit) for x in summons_of(game, d.model))
+        limit = game.stat(d.model, "STA")
+        if used + tier(c.unit) > limit:
+            return (f"Summoning Limit: {used} + Tier {tier(c.unit)} would exceed "
+                    f"{d.model}'s modified STA {limit}")
+        if _summon_spot(game, d.model, c) is None:
+            return f"no room in Base Contact with {d.model} for {cid}"
+    return None
+
+
+def _summon_spot(game, caster: str, c):
+    x, y, z = game.geo.position(caster)
+    r = game.models[caster].unit.base / 2 + c.unit.base / 2 + 1e-3
+    f = math.radians(game.geo.facing(caster))
+    for k in range(16):
+        a = f + (k // 2 + 1) * (1 if k % 2 else -1) * math.pi / 8 if k else f
+        p = (x + math.cos(a) * r, y + math.sin(a) * r, z)
+        if game.geo.free_spot(c.id, p, c.unit.base / 2, c.unit.height):
+            return p
+    return None
+
+
+def resolve_ritual(game, mid: str, d) -> None:
+    s = game.spell(mid, d.spell)
+    pay_mana(game, mid, s)
+    game.act.spells_cast += 1
+    eff = spell_effect(s)
+    cid = eff.get("summon")
+    if s.get("type") != "Conjuration" or not cid:
+        game.emit("ritual", {"model": mid, "spell": s["name"]})
+        return
+    c = game.models[cid]
+    spot = _summon_spot(game, mid, c)
+    if spot is None:
+        game.emit("ritual", {"model": mid, "spell": s["name"], "failed": "no room"})
+        return
+    c.reserve = False
+    c.summoned_by = mid
+    game.geo.add_model(c.unit, spot, game.geo.facing(mid))
+    game.geo.set_states(cid, c.states)
+    game.emit("summon", {"model": cid, "by": mid, "spell": s["name"], "at": list(spot)})
+    game.set_ap(cid, game.stat(cid, "STA"), "summoned: AP = STA")

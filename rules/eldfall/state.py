@@ -1,0 +1,94 @@
+"""The mutable state of an Eldfall game: models, activations, the pending decision."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core.units import Unit
+
+# The states that change a stat (seeds/eldfall-states.txt, Summary Table, "Key
+# Stat Changes"): halvings apply after every other modifier, rounding up.
+STAT_HALVINGS: dict[str, tuple[str, ...]] = {
+    "Confused": ("OFF", "DEF", "ACC", "INT", "AG", "M"),
+    "Crippled": ("SPD", "AG"),
+    "Slowed": ("SPD",),
+    "Crouched": ("SPD", "ARM"),
+    "Weakened": ("T",),
+}
+STAT_DOUBLINGS: dict[str, tuple[str, ...]] = {"Flying": ("SPD",)}
+STAT_MODIFIERS: dict[str, dict[str, int]] = {"Weakened": {"STA": -1}}
+
+OUT_STATES = frozenset({"Dead", "Incapacitated", "Petrified"})
+
+
+@dataclass
+class ModelState:
+    unit: Unit
+    hp: int
+    ap: int = 0
+    states: frozenset = frozenset()
+    removed: bool = False                  # removed from play (fled, or a summon whose caster fell)
+    summoned_by: str | None = None
+    reserve: bool = False                  # a creature not (yet) on the table
+    engaged_by: frozenset = frozenset()
+    items: tuple = ()                      # acquired items (Trade)
+    mana: int = 0
+    enchantments: tuple = ()               # ((spell name, caster id, stat mods dict), ...)
+    expiry: dict = field(default_factory=dict)   # state -> "strategic" | "morale" | "end-of-sequence"
+    incap_by_effect: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.unit.id
+
+    @property
+    def side(self) -> str:
+        return self.unit.side
+
+    @property
+    def on_table(self) -> bool:
+        return not self.removed and not self.reserve
+
+    @property
+    def out(self) -> bool:
+        """Off the table, Dead, Incapacitated or Petrified: neither acts nor reacts."""
+        return not self.on_table or bool(self.states & OUT_STATES)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "side": self.side, "hp": self.hp, "ap": self.ap,
+                "states": sorted(self.states), "removed": self.removed,
+                "summoned_by": self.summoned_by, "reserve": self.reserve,
+                "engaged_by": sorted(self.engaged_by), "items": list(self.items),
+                "mana": self.mana, "enchantments": [[n, c, dict(sorted(m.items()))]
+                                                    for n, c, m in self.enchantments],
+                "expiry": dict(sorted(self.expiry.items())), "incap_by_effect": self.incap_by_effect}
+
+
+@dataclass
+class Activation:
+    """One activation sequence in progress."""
+    model: str
+    step: str = "movement"                 # movement | reaction | action | dodge-move | done
+    movement: str | None = None            # the seed name: Idle Walk Run Climb Jump
+    start: tuple = (0.0, 0.0, 0.0)
+    path: tuple = ()
+    crouch_changed: bool = False
+    panic_failed: bool = False
+    forced: Any = None                     # availability.Forced or None
+    qualified: dict = field(default_factory=dict)   # reactive id -> {"los", "aware", "seen", "opp"}
+    opportunity: list = field(default_factory=list)  # [(enemy id, point where the path entered its reach)]
+    panic_failed_reactors: frozenset = frozenset()
+    reactions: dict = field(default_factory=dict)   # reactive id -> Declare
+    action: Any = None                     # the active model's Declare
+    was_shrouded: frozenset = frozenset()
+    surprised: frozenset = frozenset()     # targets of a Surprise Attack (halved stats)
+    dodge_queue: list = field(default_factory=list)
+    dodge_success: dict = field(default_factory=dict)
+    spells_cast: int = 0
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "step": self.step, "movement": self.movement,
+                "path": [list(p) for p in self.path],
+                "reactions": {k: str(v) for k, v in sorted(self.reactions.items())},
+                "action": None if self.action is None else str(self.action),
+                "dodge_queue": list(self.dodge_queue), "surprised": sorted(self.surprised)}
