@@ -301,7 +301,9 @@ class EldfallGame(Game):
                                   settings=self.settings.get("table_settings"))
         if new == m.states:
             return
-        self.set_states(model, new, why + "".join(f"; {n}" for n in notes if n.code != "entered"))
+        shown = [n for n in notes if n.code not in ("entered", "dismount_rider")
+                 and not (n.code == "flying_cancelled" and "Flying" not in m.states)]
+        self.set_states(model, new, why + "".join(f"; {n}" for n in shown))
         if expiry and name in new:
             m.expiry[name] = expiry
         if not cd.causes_engagement(new) or "Dead" in new:
@@ -435,14 +437,15 @@ class EldfallGame(Game):
     # turns and phases
     def _start_round_or_turn(self) -> None:
         while not self.is_over:
+            if self.round == 0:
+                self.round = 1
             if self.turn_index >= len(self.order):
+                if self.round >= int(self.settings["rounds"]):
+                    self._end_game(Termination.TURN_LIMIT,
+                                   f"after the last player's turn {self.settings['rounds']}")
+                    return
                 self.turn_index = 0
                 self.round += 1
-            if self.turn_index == 0 and self.round == 0:
-                self.round = 1
-            if self.round > int(self.settings["rounds"]):
-                self._end_game(Termination.TURN_LIMIT, f"after round {self.settings['rounds']}")
-                return
             side = self.order[self.turn_index]
             if self._eliminated_side() is not None:
                 return

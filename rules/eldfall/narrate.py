@@ -1,0 +1,93 @@
+"""Readable lines for the events of an Eldfall game (the play summary)."""
+from __future__ import annotations
+
+
+def _pt(p) -> str:
+    return "(" + ", ".join(f"{v:.1f}" for v in p[:2]) + ")"
+
+
+def line(ev) -> str | None:
+    """One line for an event, or None for an event not worth a line."""
+    k, d = ev.kind, ev.data
+    if k == "turn":
+        return f"== Round {d['round']}, {d['side']}'s turn =="
+    if k == "initiative":
+        return f"initiative: {d['side']} rolls {d['roll']} + M {d['M']} = {d['total']}"
+    if k == "order":
+        return "turn order: " + ", ".join(d["order"])
+    if k == "deployment" and d.get("outside"):
+        return "deployment: outside their zone: " + ", ".join(d["outside"])
+    if k == "activate":
+        return f"{d['model']} activates ({d['ap']} AP left)"
+    if k == "forced":
+        return f"  {d['model']}: {d['reason']}"
+    if k == "movement":
+        if d.get("off_table"):
+            return f"  {d['model']} runs off the table"
+        if d["movement"] == "Idle":
+            return None
+        s = f"  {d['model']} {d['movement'].lower()}s {d.get('distance', 0):.1f}\" to {_pt(d['end'])}" \
+            if "end" in d else f"  {d['model']} {d['movement']}"
+        if d.get("stopped_by"):
+            s += f", stopped by {d['stopped_by']}"
+        return s
+    if k == "declare":
+        if d.get("role") == "active" and " Nothing" in d["action"]:
+            return None
+        who = "reacts" if d.get("role") == "reactive" else "declares"
+        return f"  {d['model']} {who}: {d['action'].split(' ', 2)[2]}"
+    if k == "attack":
+        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
+        s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
+        if mods:
+            s += f" ({mods})"
+        if d.get("failed"):
+            s += f" -- fails: {d['failed']}"
+        return s
+    if k == "roll":
+        return f"      d{d['sides']}={d['value']}  [{d['why']}]"
+    if k == "confrontation":
+        return (f"    confrontation {d['a']} {d['a_rolls']} vs {d['b']} {d['b_rolls']}: "
+                f"{d['a']} keeps {d['a_hits']}, {d['b']} keeps {d['b_hits']}")
+    if k == "dodge":
+        return (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
+                f"{d['stat']} {d['attribute']}{' (halved)' if d['halved'] else ''} -> "
+                f"{'success' if d['die']['success'] else 'fail'}")
+    if k == "damage":
+        return (f"    damage on {d['model']}: needs <= {d['threshold']} (PW {d['pw']} - ARM "
+                f"{0 if d['critical'] else d['arm']}{', critical' if d['critical'] else ''}) -> "
+                f"{'WOUND' if d['wound'] else 'no wound'}")
+    if k == "wound":
+        return f"    {d['model']} suffers {d['wounds']} Wound(s): HP {d['hp']}"
+    if k == "states":
+        parts = []
+        if d["added"]:
+            parts.append("+" + ", +".join(d["added"]))
+        if d["removed"]:
+            parts.append("-" + ", -".join(d["removed"]))
+        return f"    {d['model']}: {' '.join(parts)} ({d['why']})"
+    if k == "check":
+        return f"    {d['model']} {d['check']}: {d['die']['value']} vs {d['die']['target']} -> " \
+               f"{'success' if d['die']['success'] else 'fail'}"
+    if k == "place":
+        return f"    {d['model']} is moved to {_pt(d['at'])} ({d['why']})"
+    if k in ("removed", "summon", "objective", "trade", "duel", "duel_interference",
+             "friendly_fire", "enchantment", "morale", "vp", "disengage", "heal",
+             "surprise_attack", "knockback_blocked"):
+        return f"    {k.replace('_', ' ')}: " + ", ".join(f"{a}={b}" for a, b in d.items())
+    if k == "game_over":
+        who = f"{d['winner']} wins" if d["winner"] else "draw"
+        return f"== Game over: {who} ({d['termination']}: {d['detail']}); VP " + \
+            ", ".join(f"{a} {b}" for a, b in sorted(d["scores"].items())) + " =="
+    return None
+
+
+def narrate(events, rolls: bool = False) -> list[str]:
+    out = []
+    for ev in events:
+        if ev.kind == "roll" and not rolls:
+            continue
+        s = line(ev)
+        if s is not None:
+            out.append(s)
+    return out
