@@ -766,3 +766,154 @@ def test_notes():
     assert rr.dodge_order_chooser() == "active"
     assert rr.may_react_late(True, False) and not rr.may_react_late(True, True)
     assert not rr.may_react_late(False, False)
+
+
+# --------------------------------------------------------------------------- Actions page: the other tables
+
+import math  # noqa: E402
+
+from rules.eldfall import tables as tb  # noqa: E402
+
+
+def test_activation_sequence():
+    rows = table(ACTIONS_PAGE, "Activation Sequence").dicts()
+    assert len(rows) == 5
+    assert [(int(r["Step"]), r["Name"], r["Who Acts"], r["What Happens"]) for r in rows] == \
+        [(s["step"], s["name"], s["who"], s["what"]) for s in tb.activation_steps()]
+    assert "Run" in tb.tables()["key_rule"] and "Nothing" in tb.tables()["key_rule"]
+
+
+def distance_from_text(cell: str, spd: int) -> float:
+    cell = cell.replace("Up to ", "")
+    if cell == "0":
+        return 0.0
+    if cell == "SPD":
+        return float(spd)
+    if cell.startswith("SPD ×2"):
+        return 2.0 * spd
+    if cell.startswith("SPD ÷ 2"):
+        return float(math.ceil(spd / 2)) if "rounded up" in cell else spd / 2
+    raise AssertionError(f"unexpected distance {cell!r}")
+
+
+MOVEMENT_ROWS = ([("Normal Movement", r) for r in table(ACTIONS_PAGE, "Normal Movement").dicts()]
+                 + [("Special Movement", r) for r in table(ACTIONS_PAGE, "Special Movement").dicts()])
+
+
+@pytest.mark.parametrize("section,row", MOVEMENT_ROWS, ids=lambda x: x if isinstance(x, str) else x["Movement"])
+@pytest.mark.parametrize("spd", [1, 2, 3, 4, 5, 6, 7, 10, 11])
+def test_movement_distances(section, row, spd):
+    name = row["Movement"]
+    assert tb.movement_distance(name, spd) == distance_from_text(row["Distance"], spd)
+    data = tb.movement_row(name)
+    text = data["special_text"] if section == "Special Movement" and "special_text" in data else data["text"]
+    assert text["distance"] == row["Distance"]
+    assert text["notes"] == row["Notes"]
+    if section == "Special Movement":
+        assert text["requirement"] == row["Requirement"]
+        assert allowed_actions("active", name, frozenset()) == {"Nothing"}   # "Important:" line
+
+
+def test_jump_rounding_setting_and_dodge_move():
+    assert tb.movement_distance("Jump", 5) == 2.5
+    assert tb.movement_distance("Jump", 5, settings=TableSettings(jump_round_up=True)) == 3.0
+    assert [tb.dodge_move_distance(s) for s in (1, 4, 5, 6, 7)] == [1, 2, 3, 3, 4]
+    with pytest.raises(ValueError):
+        tb.movement_distance("Fly", 5)
+
+
+SPELL_ROWS = table(ACTIONS_PAGE, "Spell Attack").dicts()
+
+
+@pytest.mark.parametrize("row", SPELL_ROWS, ids=lambda r: r["Type"])
+def test_spell_types(row):
+    t = tb.spell_type(row["Type"])
+    assert (t["duration"], t["role_text"], t["notes"]) == (row["Duration"], row["Role"], row["Notes"])
+    assert av.spell_type_allowed(row["Type"], "active")
+    assert av.spell_type_allowed(row["Type"], "reactive") == ("Reactive" in row["Role"])
+    assert set(t["roles"]) == ({"active", "reactive"} if "Reactive" in row["Role"] else {"active"})
+    assert t["dodgeable"] == ("Cannot be Dodged" not in row["Notes"])
+    assert (t["max_same_name_per_model"] == 1) == ("Max 1" in row["Notes"])
+    assert (t["requires_action"] == "Ritual") == ("Ritual" in row["Role"])
+    assert t["mana_cost"] == ("Mana Cost" in row["Notes"])
+
+
+def test_spell_types_cover_the_table():
+    assert tb.SPELL_TYPES == tuple(r["Type"] for r in SPELL_ROWS)
+    rules = tb.casting_rules()
+    assert rules["per_activation"] == 1 and rules["forbidden_with_both_hands_full"] and rules["needs_affinity"]
+    assert tb.roll_attribute("Spell Attack", "active") == ("INT",)
+    assert tb.roll_attribute("Spell Attack", "active", mystic=True) == ("M",)
+
+
+AOE_ROWS = table(ACTIONS_PAGE, "Area of Effect (AoE) Attacks").dicts()
+
+
+@pytest.mark.parametrize("row", AOE_ROWS, ids=lambda r: r["Template Type"])
+def test_aoe_templates(row):
+    m = re.match(r"^(Circular|Spray) ([SL]) \((?:d=)?(\d+)mm\)$", row["Template Type"])
+    name = f"{m.group(1)} {m.group(2)}"
+    t = tb.template(name)
+    assert t["size_mm"] == int(m.group(3))
+    assert t["size_in"] == pytest.approx(int(m.group(3)) / 25.4)
+    assert t["shape"] == ("circle" if m.group(1) == "Circular" else "spray")
+    band = re.match(r'^±(\d+)" above/below (center|attacker)$', row["Height"])
+    assert (t["band_in"], t["band_from"]) == (int(band.group(1)), band.group(2))
+    assert t["los_from"] == ("center" if "AoE center" in row["Notes"] else "attacker")
+    assert row["Coverage"] == "Target must be fully covered" and tb.aoe_rules()["main_target"] == "fully_covered"
+    assert t["text"] == {"type": row["Template Type"], "coverage": row["Coverage"], "height": row["Height"],
+                         "notes": row["Notes"]}
+
+
+def test_aoe_rules():
+    r = tb.aoe_rules()
+    assert r == {"main_target": "fully_covered", "affected": "partially_covered",
+                 "multiple_templates": "each_separately", "dodge_after_placement": True,
+                 "nullified_if_main_target_wins_confrontation": True, "user_affected": False}
+    assert tb.TEMPLATES == ("Circular S", "Circular L", "Spray S", "Spray L")
+
+
+# --------------------------------------------------------------------------- Recovery Check and the numbered rules
+
+def test_recovery_check():
+    rc = tb.recovery_check()
+    assert rc["roll"] == "T" and rc["who"] == "Incapacitated" and "Strategic Phase" in rc["when"]
+    assert tb.recovery_outcome(True) == {"regain_hp": 1, "enter": ["Weakened"], "cancel": ["Incapacitated"]}
+    assert tb.recovery_outcome(False) == {"remain": "Incapacitated"}
+    assert tb.recovery_reroll_allowed(True, False, False)
+    assert not tb.recovery_reroll_allowed(False, False, False)
+    assert not tb.recovery_reroll_allowed(True, True, False)
+    assert not tb.recovery_reroll_allowed(True, False, True)
+    assert rc["reroll"]["times"] == 1
+    # the outcome applied with the state rules
+    st = cond.remove_state({"Incapacitated", "Crouched"}, "Incapacitated", "regain_hp")
+    st, _ = cond.add_state(st, "Weakened")
+    assert st == {"Crouched", "Weakened"}
+
+
+def test_profiles_and_attributes():
+    champion = {"T": 13, "AG": 10, "OFF": 16}
+    u = tb.profile("Unarmed", champion)
+    assert (u["pw_options"], u["pw"], u["rch"], u["stk"], u["traits"]) == ([13, 7], 13, 0, 1, ["Unkeen"])
+    b = tb.profile("Shield Bash", champion)
+    assert (b["pw"], b["traits"], b["needs"]) == (13, ["Knockback 1", "Unkeen"], "Shield")
+    assert tb.roll_attribute("Melee Attack", "active") == ("OFF",)
+    assert tb.roll_attribute("Melee Attack", "reactive") == ("DEF",)
+    assert tb.roll_attribute("Melee Attack", "active", spell=True) == ("INT",)
+    assert tb.roll_attribute("Ranged Attack", "reactive") == ("ACC",)
+    assert tb.roll_attribute("Ranged Attack", "active", spell=True, mystic=True) == ("M",)
+    assert tb.roll_attribute("Dodge", "reactive", immobilized=True) == ("AG", "T")
+    assert tb.roll_attribute("Uncover", "active") == ("INT",) and tb.uncover_halved()
+    with pytest.raises(ValueError):
+        tb.roll_attribute("Uncover", "reactive")
+
+
+def test_modifiers_duel_ritual():
+    assert [tb.friendly_fire_modifier(n) for n in (0, 1, 2, 3)] == [0, -4, -8, -12]
+    assert [tb.friendly_fire_hits_ally(r, 1) for r in (16, 17, 20)] == [False, True, True]
+    assert not tb.friendly_fire_hits_ally(18, 0)
+    assert (tb.cover_modifier("light"), tb.cover_modifier("heavy"), tb.cover_modifier("none")) == (-2, -4, 0)
+    assert tb.duel_vp("win") == {"winner": 6, "loser": 0} and tb.duel_vp("draw") == {"each": 3}
+    r = tb.ritual_rules()
+    assert r["needs_movement"] == "Idle" and r["roll"] is False and r["summon_ap"] == "STA"
+    assert tb.summoning_allowed([1], 1, 2) and not tb.summoning_allowed([1, 1], 1, 2)
