@@ -146,3 +146,47 @@ def test_engagement_needs_los_a_wall_breaks_it():
     assert M.engagements(w) == []
     m = M.measure(w, "pike", "foe")
     assert m.weapons[0].in_reach and not m.a_engages_b
+
+
+# ----------------------------------------------------------------------------- command line
+from pathlib import Path  # noqa: E402
+
+SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
+
+
+def _cli(capsys, *argv):
+    from tools.cli import main
+    try:
+        rc = main(list(argv))
+    except SystemExit as exc:
+        rc = exc.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_measure_reports_everything(capsys):
+    import json
+    from engine.world import World
+    from engine.scene import load_scene
+    w = World(load_scene(SKIRMISH))
+    rc, out, err = _cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard", "--json")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["distance"] == pytest.approx(w.distance("red-archer", "blue-guard"), abs=1e-3)
+    assert d["height_difference"] == pytest.approx(w.height_difference("red-archer", "blue-guard"), abs=1e-3)
+    for key in ("base_contact", "b_in_awareness", "casting_aura", "weapons", "engagement"):
+        assert key in d
+    assert d["weapons"] and all({"name", "in_reach", "band", "modifier"} <= set(x) for x in d["weapons"])
+    rc, out, err = _cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard")
+    assert rc == 0 and "distance" in out and "engagement:" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["red-archer", "nobody"], "unknown model 'nobody'"),
+    (["red-archer", "blue-guard", "--weapon", "Axe"], "has no weapon 'Axe'"),
+    (["red-archer", "red-archer"], "same model"),
+    (["red-archer"], "required"),
+])
+def test_cli_measure_bad_input(capsys, argv, words):
+    rc, out, err = _cli(capsys, "measure", SKIRMISH, *argv)
+    assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, err

@@ -265,6 +265,23 @@ def test_centred_circle_hits_the_ally_and_best_placement_avoids_it():
     assert math.hypot(c[0] - 12.0, c[1] - 10.0) <= R_CL - R_M + 1e-6
 
 
+def test_no_random_legal_placement_beats_the_search():
+    w = search_world()
+    spec = T.template_spec("circle-l")
+    best = T.best_placement(w, "circle-l", user="red-caster", target="blue-tgt")
+    key = lambda r: (sum(h.side == "blue" for h in r.affected), -sum(h.side == "red" for h in r.affected))
+    rng = np.random.default_rng(7)
+    tb = w.hitbox("blue-tgt")
+    rho = spec.radius - tb.radius
+    for _ in range(150):
+        a, r = rng.uniform(0, 2 * math.pi), rho * math.sqrt(rng.uniform()) * (1 - 1e-9)
+        pl = T.Placement(spec, tb.z, (tb.z - 3, tb.z + 3), "around",
+                         centre=(tb.x + r * math.cos(a), tb.y + r * math.sin(a)), lift=T.TemplateSettings().lift())
+        res = T.evaluate(w, pl, target="blue-tgt", user="red-caster")
+        if res.legal:              # (a centre inside the wall sees nothing: illegal)
+            assert key(res) <= key(best)
+
+
 def test_best_placement_never_counts_models_without_los():
     w = search_world()
     best = T.best_placement(w, "circle-l", user="red-caster", target="blue-tgt")
@@ -317,3 +334,66 @@ def test_enlarging_a_template_never_removes_an_affected_model(pos, factor, kind,
     small = {h.id for h in T.evaluate(w, small_pl, user="m0", settings=s).affected}
     large = {h.id for h in T.evaluate(w, big_pl, user="m0", settings=s).affected}
     assert small <= large
+
+
+# ----------------------------------------------------------------------------- command line
+SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
+
+
+def _cli(capsys, *argv):
+    from tools.cli import main
+    try:
+        rc = main(list(argv))
+    except SystemExit as exc:      # argparse errors
+        rc = exc.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_aoe_json_holds_the_issue_keys(capsys):
+    import json
+    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
+                        "--by", "red-mage", "--json")
+    assert rc == 0, err
+    d = json.loads(out)
+    for key in ("template", "legal", "reason", "target_fully_covered", "affected", "not_affected", "outline", "origin"):
+        assert key in d
+    assert d["template"] == "circle-l" and d["legal"] is True and d["target_fully_covered"] is True
+    hit = next(h for h in d["affected"] if h["id"] == "blue-guard")
+    assert set(hit) >= {"id", "covered_fraction", "in_band", "los_from_origin", "count"}
+    assert all(set(m) >= {"id", "why"} for m in d["not_affected"])
+    assert any(m["id"] == "red-mage" and "user" in m["why"] for m in d["not_affected"])
+
+
+def test_cli_aoe_best_and_spray(capsys):
+    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
+                        "--by", "red-mage", "--best")
+    assert rc == 0, err
+    assert "legal" in out.splitlines()[0] and "search:" in out
+    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "spray-s", "--by", "red-brute",
+                        "--aim", "20,12", "--band", "down", "--count", "2")
+    assert rc == 0, err
+    assert "Targetless" in out and "2 templates" in out and "band down" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--template", "cone", "--target", "blue-guard"], "unknown template 'cone'"),
+    (["--template", "circle-s", "--at", "1,x"], "--at: expected X,Y or X,Y,Z"),
+    (["--template", "circle-s", "--target", "nobody"], "--target: unknown model 'nobody'"),
+    (["--template", "circle-s"], "needs --target ID or --at"),
+    (["--template", "spray-s", "--target", "blue-guard"], "--by: a spray needs its user"),
+    (["--template", "spray-s", "--by", "red-brute", "--aim", "20,12", "--band", "sideways"], "--band"),
+    (["--template", "spray-s", "--by", "red-brute", "--at", "3,3"], "--at: a spray starts"),
+    (["--template", "circle-s", "--target", "blue-guard", "--count", "two"], "--count"),
+    (["--template", "circle-s", "--target", "blue-guard", "--best"], "--best: needs --target ID and --by ID"),
+    (["--template", "circle-s", "--at", "60,3"], "off the"),
+])
+def test_cli_aoe_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    rc, out, err = _cli(capsys, "aoe", SKIRMISH, *argv)
+    assert rc == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_cli_aoe_missing_arguments_is_one_line(capsys):
+    rc, out, err = _cli(capsys, "aoe", SKIRMISH)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "--template" in err
