@@ -83,8 +83,14 @@ def _local_lattice(radius: float, height: float, spacing: float, inset: float) -
     ii, jj = np.meshgrid(np.arange(-k, k + 1), np.arange(-m, m + 1), indexing="ij")
     dx = (jj + 0.5 * (ii % 2)) * a
     dy = ii * row
-    keep = dx * dx + dy * dy <= radius * radius + 1e-12
+    # keep lattice points up to R outside the rim and project those onto it:
+    # the projection onto the disc never moves a point farther from a point
+    # inside, so the covering radius stays R right up to the rim.
+    keep = np.hypot(dx, dy) <= radius + R
     disc = np.column_stack([dx[keep], dy[keep]])
+    dr0 = np.linalg.norm(disc, axis=1)
+    disc = disc * np.where(dr0 > radius, radius / np.maximum(dr0, 1e-12), 1.0)[:, None]
+    disc = np.unique(np.round(disc, 12), axis=0)
     dr = np.linalg.norm(disc, axis=1)
     scale = np.where(dr > rs, rs / np.maximum(dr, 1e-12), 1.0)
     disc = disc * scale[:, None]
@@ -244,7 +250,9 @@ def _footprint(mesh):
     from shapely.geometry import Polygon
     from shapely.ops import unary_union
     tris = np.asarray(mesh.triangles)[:, :, :2]
-    polys = [Polygon(t) for t in tris if abs(np.cross(t[1] - t[0], t[2] - t[0])) > 1e-12]
+    area2 = (tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1]) - \
+        (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0])
+    polys = [Polygon(t) for t, a in zip(tris, area2) if abs(a) > 1e-12]
     fp = unary_union(polys).buffer(0)
     return fp
 

@@ -1,0 +1,141 @@
+"""``eldfall los SCENE VIEWER TARGET`` and ``eldfall los SCENE --all``.
+
+Line of sight and cover by the rulebook (engine.sight, engine.cover):
+
+    eldfall los scenes/skirmish.yaml red-archer blue-mage
+    red-archer -> blue-mage: LoS yes, 37% visible, Heavy cover from wall-1, 14.2" away, 6.0" lower
+
+``--json`` adds what makes the verdict reproducible: the scene file's SHA-256
+and the settings used. ``--picture DIR`` writes the eye view and an overview
+(engine.view.pictures). ``--all`` prints the LoS matrix of every pair.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from engine.errors import InputError, Problem
+
+
+def add_arguments(parser) -> None:
+    def error(message: str):
+        print(f"eldfall los: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    parser.error = error
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("viewer", nargs="?", help="the model that looks (the attacker)")
+    parser.add_argument("target", nargs="?", help="the model looked at")
+    parser.add_argument("--all", action="store_true", help="the LoS matrix of every pair of models")
+    parser.add_argument("--moving", action="store_true", help="the viewer is moving (360 degrees)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--picture", metavar="DIR", help="write the eye view and an overview PNG into DIR")
+    parser.add_argument("--settings", metavar="FILE", help="sight settings (default engine/data/sight.yaml)")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+def _load(args):
+    from engine.scene import load_scene
+    from engine.sight_settings import load_settings
+    from engine.world import World
+    settings = load_settings(args.settings)
+    scene = load_scene(args.scene, models_dir=args.models_dir)
+    try:
+        world = World(scene)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
+        raise InputError(Problem(scene.path or args.scene, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+    return world, settings
+
+
+def _check_id(world, mid: str, what: str) -> None:
+    if mid not in world.models:
+        raise InputError(f"{what}: unknown model {mid!r} (known: {', '.join(world.model_ids()) or 'none'})")
+
+
+def verdict(r) -> str:
+    """The one-line verdict."""
+    hd = r.height_difference
+    height = "level" if abs(hd) < 0.05 else (f"{hd:.1f}\" higher" if hd > 0 else f"{-hd:.1f}\" lower")
+    if r.los:
+        cov = "no cover" if r.cover == "none" else f"{r.cover.capitalize()} cover" + (f" from {r.cover_piece}" if r.cover_piece else "")
+        return (f"{r.viewer} -> {r.target}: LoS yes, {r.visible_fraction:.0%} visible, {cov}, "
+                f"{r.distance:.1f}\" away, {height}")
+    why = r.reason
+    if r.reason == "blocked" and r.blocking:
+        why = "blocked by " + ", ".join(r.blocking)
+    return f"{r.viewer} -> {r.target}: LoS no ({why}), {r.distance:.1f}\" away, {height}"
+
+
+def details(r, sha: str) -> str:
+    s = r.settings
+    lines = [f"  front arc: {'yes' if r.in_front_arc else 'no'} ({r.target} is "
+             f"{'at least partly in' if r.in_front_arc else 'wholly behind'} {r.viewer}'s front half-space)",
+             f"  why: {r.reason}",
+             f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s hitbox "
+             f"({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}",
+             f"  blocking: {', '.join(r.blocking) if r.blocking else 'nothing'}",
+             f"  cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "") + (f": {r.cover_reason}" if r.cover_reason else ""),
+             f"  distance: {r.distance:.2f}\" between the closest points of the hitboxes; "
+             f"height difference {r.height_difference:+.2f}\" ({r.target}'s base minus {r.viewer}'s)"]
+    if r.witness:
+        a, b = r.witness
+        lines.append("  a clear line: ({:.2f}, {:.2f}, {:.2f}) -> ({:.2f}, {:.2f}, {:.2f})".format(*a, *b))
+    lines.append(f"  rays cast: {r.rays} for {r.segments} viewer x target sample pairs")
+    lines.append(f"  settings: lattice {s.patch_mm:g} mm patches, front arc unless moving/"
+                 f"{'/'.join(s.three_sixty_states)}, minimum visible area {s.min_visible_area_mm2:g} mm2, "
+                 f"forest limit {s.forest_limit}, Dark applies to {s.dark_applies}")
+    lines.append(f"  scene sha256: {sha}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from engine import sight
+    world, settings = _load(args)
+    sha = world.scene.sha256
+    if args.all:
+        if args.viewer or args.target:
+            raise InputError("--all takes only the scene (no VIEWER or TARGET)")
+        ids = world.model_ids()
+        m = sight.los_matrix(world, ids, settings=settings, moving=ids if args.moving else ())
+        if args.json:
+            print(json.dumps({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
+                              "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids}}, indent=2))
+            return 0
+        width = max((len(i) for i in ids), default=4)
+        print(f"LoS matrix ({len(ids)} models): row sees column; Y yes, . no")
+        for k, i in enumerate(ids):
+            print(f"  {k:>2} {i:<{width}}  " + " ".join(
+                ("-" if a == i else ("Y" if m[(i, a)] else ".")) for a in ids))
+        print("     " + " " * width + "  " + " ".join(str(k % 10) for k in range(len(ids))))
+        print(f"  scene sha256: {sha}")
+        return 0
+    if not args.viewer or not args.target:
+        raise InputError("give VIEWER and TARGET model ids, or --all")
+    _check_id(world, args.viewer, "VIEWER")
+    _check_id(world, args.target, "TARGET")
+    r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings)
+    if args.json:
+        out = r.as_dict()
+        out.update({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
+                    "verdict": verdict(r)})
+    if args.picture:
+        from pathlib import Path
+        try:
+            from engine.view.pictures import los_pictures
+        except ImportError as exc:
+            print(f"eldfall los: pictures are not available: {exc}", file=sys.stderr)
+            return 1
+        Path(args.picture).mkdir(parents=True, exist_ok=True)
+        paths = [str(p) for p in los_pictures(world, r, args.picture)]
+        if args.json:
+            out["pictures"] = paths
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(verdict(r))
+        print(details(r, sha))
+        if args.picture:
+            for p in paths:
+                print(f"  picture: {p}")
+    return 0
