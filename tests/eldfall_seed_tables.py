@@ -120,6 +120,10 @@ def page_tables(page: str) -> list[Table]:
     """Every table of ``page``: from the seeds when present, else the transcription."""
     if seeds_present():
         return parse_page(page, (SEEDS_DIR / page).read_text(encoding="utf-8"))
+    import sys
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
     from eldfall_seed_transcription import TRANSCRIPTION
     return parse_page(page, TRANSCRIPTION[page])
 

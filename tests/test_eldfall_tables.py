@@ -7,8 +7,13 @@ the verbatim transcription in ``eldfall_seed_transcription.py`` (see
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 
 import pytest
+
+if str(Path(__file__).resolve().parent) not in sys.path:     # the seed-table helper beside this file
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eldfall_seed_tables import PAGES, SEEDS_DIR, parse_page, page_tables, seeds_present, table
 from rules.eldfall import availability as av

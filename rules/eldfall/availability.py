@@ -45,6 +45,7 @@ settings=None) -> frozenset[str]``
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -272,6 +273,19 @@ def _state_allowed(name: str, s: TableSettings, role: str = "active") -> set[str
 
 def _reasons(role: str, movement: str | None, states: Iterable[str], panic_failed: bool,
              environment: Iterable[str], settings) -> dict[str, str | None]:
+    """action -> None (allowed) or the reason it is not (a fresh dict)."""
+    return dict(_reasons_cached(role, movement, frozenset(states), bool(panic_failed),
+                                frozenset(environment), resolve(settings)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _reasons_cached(role: str, movement: str | None, states: frozenset[str], panic_failed: bool,
+                    environment: frozenset[str], settings: TableSettings) -> tuple[tuple[str, str | None], ...]:
+    return tuple(_compute_reasons(role, movement, states, panic_failed, environment, settings).items())
+
+
+def _compute_reasons(role: str, movement: str | None, states: Iterable[str], panic_failed: bool,
+                     environment: Iterable[str], settings) -> dict[str, str | None]:
     if role not in ROLES:
         raise ValueError(f"role must be 'active' or 'reactive', not {role!r}")
     if role == "active" and movement not in MOVEMENTS:

@@ -14,6 +14,7 @@ are silent; the default is the ruling recorded in
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
@@ -159,4 +160,13 @@ def resolve(settings: TableSettings | Mapping[str, Any] | None) -> TableSettings
         return DEFAULT_SETTINGS
     if isinstance(settings, TableSettings):
         return settings
-    return TableSettings.from_mapping(settings)
+    try:
+        key = frozenset(settings.items())
+    except (TypeError, AttributeError):
+        return TableSettings.from_mapping(settings)
+    return _from_items(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _from_items(items: frozenset) -> TableSettings:
+    return TableSettings.from_mapping(dict(items))
