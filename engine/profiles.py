@@ -21,8 +21,11 @@ from engine.errors import InputError, Problem
 from engine.scene import STAT_NAMES, Profile, Spell, Weapon, default_models_dir
 
 PARTY_KEYS = ("party", "game", "notes", "profiles")
+# plus one block per other game ("norova": the Legends of Norova sheet), kept
+# as plain data in Profile.extra[game] for that game's rules to read and check
+GAME_BLOCKS = ("norova",)
 PROFILE_KEYS = ("name", "size", "leader", "stats", "classes", "traits", "skills", "affinities",
-                "items", "spells", "notes")
+                "items", "spells", "notes") + GAME_BLOCKS
 ITEM_KINDS = ("melee", "ranged", "shield", "gear")
 ITEM_KEYS = {
     "melee": ("name", "kind", "rch", "pw", "stk", "traits", "hands", "notes"),
@@ -209,6 +212,9 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
         if spells and not lists.get("affinities"):
             ck.error(p + ("affinities",), "missing: a caster needs the Affinity of its spells' elements",
                      line=ck.lines.of(p + ("spells",)))
+    for game in GAME_BLOCKS:
+        if game in d:
+            ck.mapping(d[game], p + (game,), f"a mapping (the {game} sheet)")
     names = [w.name for w in weapons] + gear + [s.name for s in spells]
     for n in set(names):
         if names.count(n) > 1:
@@ -218,6 +224,9 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
     extra: dict[str, Any] = {"hands_used": hands}
     if "notes" in d and isinstance(d["notes"], str):
         extra["notes"] = d["notes"]
+    for game in GAME_BLOCKS:
+        if game in d:
+            extra[game] = d[game]
     return Profile(ref=ref, name=display, stats=stats, size=size, classes=lists["classes"],
                    traits=lists["traits"], skills=lists["skills"], affinities=lists["affinities"],
                    weapons=tuple(weapons), spells=tuple(spells), leader=bool(leader), extra=extra,

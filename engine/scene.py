@@ -138,12 +138,16 @@ class Scene:
     # warnings found while loading (e.g. a mesh that is not watertight): the
     # scene is valid, but `eldfall check` prints them
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
+    # per-game blocks of the scene file ("eldfall", "norova"), plain data
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 # --------------------------------------------------------------------------- #
 # loading and checking
 # --------------------------------------------------------------------------- #
-SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models")
+# per-game blocks (settings a game's rules read: "norova": {...}) go to Scene.extra
+SCENE_GAME_BLOCKS = ("eldfall", "norova")
+SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models") + SCENE_GAME_BLOCKS
 GAMES = ("eldfall", "norova")
 SPECIAL_TAGS = ("climbable", "ladder", "area")
 # the rulebook's environments (Eldfall Core Rules v1.6; docs/architecture.md)
@@ -281,6 +285,11 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
         ck.problems.append(prob)
 
+    extra: dict[str, Any] = {}
+    for game in SCENE_GAME_BLOCKS:
+        if game in doc and ck.mapping(doc[game], (game,), f"a mapping (settings for {game})") is not None:
+            extra[game] = doc[game]
+
     # -- sides: one Leader each, party size --------------------------------- #
     by_side: dict[str, list[ModelSpec]] = {}
     for m in models:
@@ -331,7 +340,7 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     return Scene(
         path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
         sha256=hashlib.sha256(raw).hexdigest(), name=name or "", deployment=deployment,
-        games=tuple(games), description=description or "", warnings=tuple(ck.warnings))
+        games=tuple(games), description=description or "", warnings=tuple(ck.warnings), extra=extra)
 
 
 def _point_in_polygon(x: float, y: float, poly) -> bool:

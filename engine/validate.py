@@ -461,6 +461,73 @@ def _piece_name(pieces, index: int) -> str:
     return "the table"
 
 
+_EDGE_CACHE: dict[int, tuple] = {}
+
+
+def _terrain_edges(world):
+    """Unique edges of the static terrain: (a (e,3), b (e,3), lo (e,3), hi (e,3),
+    min nz of the faces on each edge (e,), piece index (e,)). Cached per mesh."""
+    import numpy as np
+    mesh = world.terrain
+    key = id(mesh)
+    hit = _EDGE_CACHE.get(key)
+    if hit is not None and hit[0] is mesh:
+        return hit[1]
+    edges = np.asarray(mesh.edges_unique)
+    inverse = np.asarray(mesh.edges_unique_inverse)
+    faces_of = np.asarray(mesh.edges_face)
+    nz = np.asarray(mesh.face_normals)[:, 2]
+    min_nz = np.full(len(edges), np.inf)
+    np.minimum.at(min_nz, inverse, nz[faces_of])
+    piece = np.zeros(len(edges), dtype=np.int64)
+    piece[inverse] = np.asarray(world.tri_piece)[faces_of]
+    v = np.asarray(mesh.vertices)
+    a, b = v[edges[:, 0]], v[edges[:, 1]]
+    data = (a, b, np.minimum(a, b), np.maximum(a, b), min_nz, piece)
+    if len(_EDGE_CACHE) > 8:
+        _EDGE_CACHE.clear()
+    _EDGE_CACHE[key] = (mesh, data)
+    return data
+
+
+def _edges_through(world, hb, pieces) -> list[str]:
+    """Pieces with a triangle edge inside the (shrunk) hitbox: exact where the
+    sampled segments can miss a corner or a thin sliver. Edges between two
+    walkable faces (a slope the base stands on) may rise under the base by
+    radius * tan(slope), as in the sampled test."""
+    import numpy as np
+    from engine.world import segments_hit_cylinders
+    a, b, lo, hi, min_nz, piece = _terrain_edges(world)
+    r = max(float(hb.radius) - EPS_SURFACE, float(hb.radius) * 0.5)
+    z0 = float(hb.z) + EPS_SURFACE
+    z1 = float(hb.z) + max(float(hb.height) - EPS_SURFACE, 2 * EPS_SURFACE)
+    x, y = float(hb.x), float(hb.y)
+    near = ((hi[:, 0] >= x - r) & (lo[:, 0] <= x + r) & (hi[:, 1] >= y - r) & (lo[:, 1] <= y + r)
+            & (hi[:, 2] >= z0) & (lo[:, 2] <= z1))
+    idx = np.nonzero(near)[0]
+    if len(idx) == 0:
+        return []
+    t = segments_hit_cylinders(a[idx], b[idx], np.array([[x, y, z0]]), np.array([r]), np.array([z1 - z0]))[:, 0]
+    inside = np.isfinite(t)
+    if not inside.any():
+        return []
+    idx, t = idx[inside], t[inside]
+    # the part of each edge inside the cylinder: its lowest point decides for slopes
+    p_in = a[idx] + (b[idx] - a[idx]) * t[:, None]
+    nz = min_nz[idx]
+    walk = nz >= WALKABLE_MIN_NZ
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rise = float(hb.radius) * np.sqrt(np.maximum(0.0, 1 - nz * nz)) / np.maximum(nz, 1e-9)
+    standing = walk & (np.minimum(p_in[:, 2], np.minimum(a[idx, 2], b[idx, 2]).clip(min=z0))
+                       <= float(hb.z) + rise + 2 * EPS_SURFACE)
+    names: list[str] = []
+    for pi in piece[idx[~standing]]:
+        name = _piece_name(pieces, int(pi))
+        if name not in names:
+            names.append(name)
+    return names
+
+
 def check_placement(world: "World") -> list[Problem]:
     """Where models stand, against the table, each other and the terrain.
 
@@ -565,14 +632,16 @@ def check_placement(world: "World") -> list[Problem]:
         pieces_of_probe = pieces_of_probe.reshape(len(boxes), len(probe_dirs))
         for k, hb in enumerate(boxes):
             mine = hit & (owner == k)
-            names: list[str] = []
+            names = []
             if mine.any():
                 for t in tri[mine]:
                     pi = int(tri_piece[t])
                     name = _piece_name(pieces, pi)
                     if name not in names:
                         names.append(name)
-            elif facing_away[k].sum() >= 3:
+            if not names:
+                names = _edges_through(world, hb, pieces)
+            if not names and facing_away[k].sum() >= 3:
                 for pi in pieces_of_probe[k][facing_away[k]]:
                     name = _piece_name(pieces, int(pi))
                     if name not in names:

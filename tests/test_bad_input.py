@@ -347,3 +347,89 @@ def test_two_leaders_on_a_side(tmp_path):
                                   "  - {id: a, side: red, profile: sample-red#champion, at: [5, 5]}\n"
                                   "  - {id: b, side: red, size: M, leader: true, at: [9, 5]}\n")
     assert problems_of(p) == [f"{p}:4: models[1].leader: side 'red' already has a Leader ('a'); a party has one"]
+
+
+# ---------------------------------------------------------------- placement in depth
+PLACEMENT = """table: [36, 36]
+terrain:
+  - {id: tower, shape: cylinder, at: [6, 6, 0], radius: 2, height: 6}
+  - id: hill
+    shape: heightfield
+    at: [20, 20, 0]
+    size: [12, 12]
+    heights: [[0, 0, 0, 0, 0], [0, 1, 1.5, 1, 0], [0, 1.5, 3, 1.5, 0], [0, 1, 1.5, 1, 0], [0, 0, 0, 0, 0]]
+  - {id: ramp, shape: wedge, at: [30, 6, 0], size: [8, 3, 4]}
+  - {id: slab, shape: box, at: [8, 28, 2], size: [6, 6, 0.3]}
+  - {id: statue, shape: mesh, file: statue.stl, at: [30, 30, 0]}
+models:
+  - {id: in-tower, side: red, size: M, at: [6, 6, 0]}
+  - {id: on-tower, side: red, size: M, at: [6, 6]}
+  - {id: in-hill, side: red, size: M, at: [20, 20, 0]}
+  - {id: on-hill, side: red, size: M, at: [20, 20]}
+  - {id: hill-side, side: red, size: M, at: [17, 20]}
+  - {id: on-ramp, side: blue, size: L, at: [30, 6]}
+  - {id: under-slab, side: blue, size: M, at: [8, 28, 0]}
+  - {id: on-slab, side: blue, size: M, at: [8, 28]}
+  - {id: under-slab-edge, side: blue, size: H, at: [11, 28, 0]}
+  - {id: big-at-slab-corner, side: blue, size: G, at: [11.5, 24, 0]}
+  - {id: in-statue, side: red, size: S, at: [30, 30, 0]}
+  - {id: on-statue-plinth, side: red, size: S, at: [29.1, 29.1]}
+"""
+
+
+def test_placement_wholly_inside_slopes_and_corners(tmp_path, capsys):
+    """Wholly inside a solid (tower, hill), a corner sliver 0.18" deep (only
+    the slab's corner edge enters the hitbox), a mesh; legal: roofs, a hilltop,
+    a hillside, a ramp, under and on a slab, on a statue's plinth."""
+    p = write(tmp_path, "s.yaml", PLACEMENT)
+    (tmp_path / "statue.stl").write_bytes(STATUE.read_bytes())
+    rc, out, err = check(p, capsys)
+    assert rc == 2
+    assert err == [
+        f"{p}:13: models[0].at: model 'in-tower' is inside terrain: its hitbox intersects 'tower'",
+        f"{p}:15: models[2].at: model 'in-hill' is inside terrain: its hitbox intersects 'hill'",
+        f"{p}:22: models[9].at: model 'big-at-slab-corner' is inside terrain: its hitbox intersects 'slab'",
+        f"{p}:23: models[10].at: model 'in-statue' is inside terrain: its hitbox intersects 'statue'",
+    ]
+    from engine.world import World
+    world = World(load_scene(p))
+    z = {i: round(world.hitbox(i).z, 2) for i in world.model_ids()}
+    assert z["on-tower"] == 6.0 and z["on-hill"] == 3.0 and z["on-slab"] == 2.3 and z["under-slab"] == 0.0
+    assert 0.5 < z["hill-side"] < 3.0 and 0.5 < z["on-ramp"] < 4.0
+    assert z["on-statue-plinth"] == 1.0
+
+
+def test_check_placement_after_moving_a_model():
+    from engine.validate import check_placement
+    from engine.world import World
+    world = World(load_scene("scenes/open.yaml"))
+    assert check_placement(world) == []
+    world.move_model("blue-warden", 6.5, 12, 0)                    # onto red-archer
+    msgs = [str(p) for p in check_placement(world)]
+    assert len(msgs) == 1 and "model 'blue-warden' overlaps model 'red-archer'" in msgs[0]
+    world.move_model("blue-warden", 18, 24, 0)                     # into the wall
+    assert [p.message for p in check_placement(world)] == [
+        "model 'blue-warden' is inside terrain: its hitbox intersects 'wall'"]
+    world.move_model("blue-warden", 35.9, 12, 0)                   # over the edge
+    assert [p.message for p in check_placement(world)] == [
+        "model 'blue-warden' is off the table: its base spans x 35.27..36.53, y 11.37..12.63; the table is 36 x 36"]
+
+
+def test_game_blocks_are_kept_as_data(tmp_path):
+    models = tmp_path / "models"
+    write(models, "p.yaml", "party: P\nprofiles:\n  k:\n"
+                            "    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}\n"
+                            "    norova: {vitality: 30, traits: {focus: 2}}\n"
+                            "  bad:\n"
+                            "    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}\n"
+                            "    norova: 5\n")
+    p = write(tmp_path, "s.yaml", "table: [24, 24]\nnorova: {flying: true}\n"
+                                  "models:\n  - {id: k, side: red, profile: p#k, at: [5, 5]}\n")
+    msgs = problems_of(p, models_dir=models)
+    assert any(m.endswith(":8: profiles.bad.norova: expected a mapping (the norova sheet), got 5") for m in msgs)
+    write(models, "p.yaml", "party: P\nprofiles:\n  k:\n"
+                            "    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}\n"
+                            "    norova: {vitality: 30, traits: {focus: 2}}\n")
+    scene = load_scene(p, models_dir=models)
+    assert scene.extra == {"norova": {"flying": True}}
+    assert scene.models[0].profile.extra["norova"] == {"vitality": 30, "traits": {"focus": 2}}
