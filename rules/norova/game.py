@@ -23,7 +23,7 @@ from rules.norova import mechanics as mx
 from rules.norova.actions import (Action, Aid, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
                                   Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait, parse)
 from rules.norova.data import POOLS, NorovaDataError, RuleData
-from rules.norova.sheet import Sheet, sheet_from_block
+from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
 
 SLOTS = ("attack", "move", "support", "magic")
 SLOT_NAMES = {"attack": "Attack", "move": "Move", "support": "Support", "magic": "Magic"}
@@ -92,6 +92,10 @@ class NorovaGame(Game):
         problems: list[str] = []
         for u in self.units:
             block = (u.extra or {}).get("norova")
+            if block is None and isinstance((u.extra or {}).get("extra"), dict):
+                block = u.extra["extra"].get("norova")
+            if block is None:
+                block = block_from_eldfall(u, self.data)
             try:
                 sheet = sheet_from_block(block, self.data, where=f"{u.id}.norova")
             except NorovaDataError as exc:
@@ -932,7 +936,7 @@ class NorovaGame(Game):
                 power, how = f.sheet.bow_power, "bow"
             else:
                 power, how = f.sheet.offensive_power, hand
-            dmg += mx.power_term(power, how, w["hands"] == 2, mult,
+            dmg += mx.power_term(power, how, w["hands"] == 2 and how != "bow", mult,
                                  self.r["off_hand_power_fraction"], self.r["two_handed_power_times"])
             total += dmg
         if sk is not None:

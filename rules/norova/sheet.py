@@ -16,7 +16,7 @@ The block (in a profile of ``models/*.yaml``, see models/norova-party.yaml)::
       dominant_hand: right  # right | left
       abilities: [dual_wielding, flying]
       element: fire
-      equipment: {main: longsword, off: dagger}   # off may be null; a two-handed weapon sits in main
+      equipment: {main_hand: longsword, off_hand: dagger}   # off_hand may be null; a two-handed weapon is in main_hand
       inventory: {healing_potion: 2, javelin: 1}
       ammo: {arrow: 12}
       skills: [power_strike]
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.norova.data import POOLS, TRAITS, NorovaDataError, RuleData
+from rules.norova.data import POOLS, TRAITS, NorovaDataError, RuleData, _load
 
 ABILITIES = ("dual_wielding", "flying")
 KEYS = ("vitality", "soul", "power", "traits", "offensive_power", "bow_power", "runic_power",
@@ -119,18 +119,23 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
     if element and element not in known_elements:
         p.append(f"{where}.element: unknown element {element!r} (known: {', '.join(sorted(known_elements))})")
     eq = block.get("equipment", {}) or {}
-    equipment = {"main": eq.get("main"), "off": eq.get("off")}
+    if not isinstance(eq, dict):
+        p.append(f"{where}.equipment: must be a mapping with main_hand and off_hand")
+        eq = {}
+    # main_hand: the dominant hand; off_hand: the other (keys chosen so that no
+    # YAML 1.1 reader turns them into booleans, as it would "off")
+    equipment = {"main": eq.get("main_hand"), "off": eq.get("off_hand")}
     for k in eq:
-        if k not in ("main", "off"):
-            p.append(f"{where}.equipment.{k}: must be main or off")
-    for hand_key, name in equipment.items():
+        if k not in ("main_hand", "off_hand"):
+            p.append(f"{where}.equipment.{k}: unknown key (known: main_hand, off_hand)")
+    for hand_key, name in (("main_hand", equipment["main"]), ("off_hand", equipment["off"])):
         if name is not None and name not in data.weapons:
-            p.append(f"{where}.equipment.{hand_key}: unknown weapon {name!r}")
+            p.append(f"{where}.equipment.{hand_key}: unknown weapon {name!r} (known: {', '.join(data.weapons)})")
     m, o = equipment["main"], equipment["off"]
     if m in data.weapons and data.weapons[m]["hands"] == 2 and o is not None:
-        p.append(f"{where}.equipment.off: {m} is two-handed, the off hand must be empty")
+        p.append(f"{where}.equipment.off_hand: {m} is two-handed, the off hand must be empty")
     if o in data.weapons and data.weapons[o]["hands"] == 2:
-        p.append(f"{where}.equipment.off: {o} is two-handed, put it in main")
+        p.append(f"{where}.equipment.off_hand: {o} is two-handed, put it in main_hand")
     inventory = {}
     for k, v in (block.get("inventory", {}) or {}).items():
         if k not in data.items and k not in data.weapons:
@@ -158,3 +163,62 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
                  runic_casting_speed=rcs, move=float(move), saves=saves, dominant_hand=hand,
                  abilities=frozenset(abilities), element=element, equipment=equipment,
                  inventory=inventory, ammo=ammo, skills=skills, spells=spells, **powers)
+
+
+def _derive(rule: dict, stats: dict) -> int:
+    if "fixed" in rule:
+        return int(rule["fixed"])
+    v = int(stats.get(rule["stat"], 0))
+    if "times" in rule:
+        v = v * int(rule["times"]) + int(stats.get(rule.get("plus_stat", ""), 0))
+    else:
+        v = (v - int(rule.get("minus", 0))) // int(rule.get("per", 1))
+    return max(int(rule.get("min", 0)), v)
+
+
+def block_from_eldfall(unit, data: RuleData) -> dict:
+    """A ``norova:`` block derived from a unit's Eldfall stats, weapons and spells
+    (rules/norova/data/conversion.yaml: the project's simple rule)."""
+    cv = _load("conversion.yaml")
+    st = dict(unit.stats or {})
+    block: dict = {k: _derive(r, st) for k, r in cv["pools"].items()}
+    block["traits"] = {k: _derive(r, st) for k, r in cv["traits"].items()}
+    block.update({k: _derive(r, st) for k, r in cv["powers"].items()})
+    block["move"] = max(1, _derive(cv["move"], st))
+    block["runic_casting_speed"] = int(cv["runic_casting_speed"])
+    held: list[str] = []
+    ammo: dict[str, int] = {}
+    inventory = dict(cv["inventory"])
+    for w in unit.weapons or []:
+        for rule in cv["weapons"]:
+            if rule["kind"] != w.get("kind"):
+                continue
+            if "hands" in rule and int(w.get("hands", 1)) != rule["hands"] and not any(
+                    h in str(w.get("name", "")).lower() for h in rule.get("name_has", [])):
+                continue
+            if "min_rch" in rule and float(w.get("rch", 0)) < rule["min_rch"]:
+                continue
+            held.append(rule["norova"])
+            for k, n in (rule.get("ammo") or {}).items():
+                ammo[k] = ammo.get(k, 0) + int(n)
+            break
+    main = held[0] if held else None
+    for extra in held[1:]:
+        inventory[extra] = inventory.get(extra, 0) + 1
+    block["equipment"] = {"main_hand": main, "off_hand": None}
+    block["inventory"] = inventory
+    block["ammo"] = ammo
+    spells = []
+    element = ""
+    for sp in unit.spells or []:
+        rule = cv["spells"].get(sp.get("type"))
+        if rule is None:
+            continue
+        name = rule if isinstance(rule, str) else rule.get(sp.get("affinity"), rule["default"])
+        if name not in spells:
+            spells.append(name)
+        element = element or cv["elements"].get(sp.get("affinity"), "")
+    block["spells"] = spells
+    if element:
+        block["element"] = element
+    return block
