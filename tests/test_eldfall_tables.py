@@ -306,6 +306,11 @@ def test_movement_column(row):
         raise AssertionError(f"unexpected cell {cell!r}")
 
 
+def test_engaged_walk_goes_toward_the_engager():
+    assert "directly toward" in av.movement_constraints({"Engaged", "Slowed"})["Engaged"]
+    assert av.movement_constraints({"Slowed"}) == {}
+
+
 def test_movement_outside_the_states_allowance_is_illegal():
     assert allowed_actions("active", "Run", {"Engaged"}) == frozenset()
     assert "Run may not be declared while Engaged" in why_not("active", "Run", {"Engaged"}, "Nothing")

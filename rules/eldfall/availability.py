@@ -31,6 +31,8 @@ environment=frozenset(), settings=None) -> frozenset[str]``
 settings=None) -> frozenset[str]``
     The movements the active model may declare (Idle included when it may
     stay still). Empty when it cannot activate.
+``movement_constraints(states) -> dict[str, str]``  e.g. Engaged: Walk
+    directly toward the engager.
 ``forced_declaration(states, *, panic_failed=False, settings=None)
 -> Forced | None``  the Panicked declaration the model must make, if any.
 ``target_restrictions(role, states, *, panic_failed=False, settings=None)
@@ -247,6 +249,18 @@ def allowed_movements(states: Iterable[str], *, panic_failed: bool = False,
         if row:
             out -= set(row.get("forbidden_movements", []))
     return frozenset(out)
+
+
+def movement_constraints(states: Iterable[str]) -> dict[str, str]:
+    """Constraints on how an allowed movement may be made, per State (e.g.
+    Engaged: a Walk must move directly toward the enemy causing it)."""
+    st = _check_states(states)
+    out = {}
+    for name in sorted(st):
+        row = _T["data"]["movement_by_state"].get(name) or {}
+        if row.get("constraint"):
+            out[name] = row["constraint"]
+    return out
 
 
 def _state_allowed(name: str, s: TableSettings, role: str = "active") -> set[str] | None:
