@@ -1,0 +1,96 @@
+"""``eldfall bench``: performance figures as medians and ratios to targets.
+
+Each area has its own ``tools/bench_<area>.py`` with ``bench(quick) -> list[dict]``;
+this command runs them and prints one table. Benchmarks are not tests: they
+print what they measure, with the target beside it.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+AREAS = ("world", "sight", "templates", "motion", "rules", "view")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--only", choices=AREAS, action="append", help="run only these areas")
+    p.add_argument("--quick", action="store_true", help="fewer repetitions")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def median_ms(fn, repeat: int = 7, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` in milliseconds."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def bench_world(quick: bool = False) -> list[dict]:
+    """Start-up of ``eldfall check`` (a fresh process) and the World build."""
+    from engine.scene import load_scene
+    from engine.world import World
+    scene_path = str(ROOT / "scenes" / "skirmish.yaml")
+    cmd = [sys.executable, "-m", "tools.cli", "check", scene_path]
+    runs = []
+    for _ in range(3 if quick else 5):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        runs.append((time.perf_counter() - t0) * 1000.0)
+    scene = load_scene(scene_path)
+    return [
+        {"name": "eldfall check scenes/skirmish.yaml (wall, fresh process)",
+         "median_ms": statistics.median(runs), "target_ms": 1500.0, "note": ""},
+        {"name": "World build, skirmish", "median_ms": median_ms(lambda: World(scene), 3 if quick else 7),
+         "target_ms": None, "note": f"{len(World(scene).terrain.faces)} triangles"},
+    ]
+
+
+def _area_rows(area: str, quick: bool) -> list[dict]:
+    if area == "world":
+        return bench_world(quick)
+    try:
+        mod = importlib.import_module(f"tools.bench_{area}")
+    except ImportError as exc:
+        return [{"name": f"{area}: not available ({exc})", "median_ms": float("nan"), "target_ms": None, "note": ""}]
+    return mod.bench(quick=quick)
+
+
+def _verdict(row: dict) -> str:
+    if row.get("target_ratio") is not None:
+        return "ok" if row["ratio"] >= row["target_ratio"] else "MISS"
+    if row.get("target_ms") is not None and row.get("median_ms") == row.get("median_ms"):
+        return "ok" if row["median_ms"] <= row["target_ms"] else "MISS"
+    return ""
+
+
+def run(args) -> int:
+    rows = []
+    for area in args.only or AREAS:
+        for row in _area_rows(area, args.quick):
+            rows.append({"area": area, **row, "verdict": _verdict(row)})
+            if not args.json:
+                _print_row(rows[-1])
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    return 0
+
+
+def _print_row(row: dict) -> None:
+    if row.get("target_ratio") is not None:
+        fig = f"ratio {row['ratio']:.2f}  (target >= {row['target_ratio']:.2f})"
+    else:
+        target = f"(target < {row['target_ms']:g} ms)" if row.get("target_ms") else ""
+        fig = f"{row['median_ms']:9.2f} ms  {target}"
+    note = f"  {row['note']}" if row.get("note") else ""
+    print(f"{row['verdict']:4} {row['area']:9} {row['name']:<60} {fig}{note}", flush=True)
