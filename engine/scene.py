@@ -120,6 +120,7 @@ class ModelSpec:
     # every attack profile it has: the profile's weapons, then Shield Bash
     # (when it has a shield) and Unarmed, built from the merged stats
     weapons: tuple[Weapon, ...] = field(default=(), compare=False)
+    key_lines: dict[str, int] = field(default_factory=dict, compare=False)   # key -> its line in the scene
 
 
 @dataclass(frozen=True)
@@ -714,4 +715,5 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
     return ModelSpec(id=ident, side=side, base_mm=float(base_mm), height_mm=float(height_mm), at=xyz,
                      facing=float(facing) % 360.0, size=size, profile=profile, stats=stats,
                      states=tuple(states), line=line, index=index, leader=leader,
-                     weapons=model_weapons(profile, stats))
+                     weapons=model_weapons(profile, stats),
+                     key_lines={k: ck.lines[p + (k,)] for k in d if (p + (k,)) in ck.lines})

@@ -557,7 +557,8 @@ def check_placement(world: "World") -> list[Problem]:
         spec = hb.spec
         idx = getattr(spec, "index", None)
         path = f"models[{idx}]" if idx is not None else f"models.{hb.id}"
-        return file, (getattr(spec, "line", 0) or None), path + (f".{key}" if key else "")
+        line = (getattr(spec, "key_lines", None) or {}).get(key) or getattr(spec, "line", 0) or None
+        return file, line, path + (f".{key}" if key else "")
 
     # 1. the table
     for hb in boxes:

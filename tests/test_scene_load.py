@@ -213,3 +213,78 @@ def test_models_dir_is_used(tmp_path):
 
 def test_arena_is_for_both_games():
     assert load_scene("scenes/arena.yaml").games == ("eldfall", "norova")
+
+
+ISSUE_EXAMPLE = """
+table: [36, 36]                 # width, depth
+terrain:
+  - id: wall-1                  # unique among terrain and models
+    shape: box                  # box | cylinder | wedge | prism | heightfield | mesh
+    at: [18, 18, 0]             # bottom-centre x, y, z
+    size: [8, 0.5, 3]           # box: width (x), depth (y), height (z)
+    turn: 0                     # degrees about z, optional
+    cover: auto                 # auto | light | heavy | none, optional
+  - id: tower
+    shape: cylinder
+    at: [6, 30, 0]
+    radius: 2
+    height: 6
+  - id: ramp
+    shape: wedge                # rises along its own +x from 0 to its height
+    at: [25, 8, 0]
+    size: [4, 3, 2]
+  - id: ruin-floor
+    shape: prism                # footprint polygon relative to at, extruded up by height
+    at: [10, 10, 2.5]
+    points: [[0, 0], [6, 0], [6, 4], [0, 4]]
+    height: 0.25
+  - id: hill
+    shape: heightfield          # grid of z values over size, interpolated
+    at: [28, 28, 0]
+    size: [8, 8]
+    heights: [[0, 0, 0], [0, 1.5, 0], [0, 0, 0]]
+  - id: statue
+    shape: mesh
+    file: meshes/statue.stl     # .stl .obj .ply .glb, relative to the scene file and inside its folder
+    at: [30, 5, 0]
+    scale: 1.0
+    turn: 45
+    tags: [climbable]           # also ladder, and the rulebook's environments: forest, dark, difficult, ...
+models:
+  - id: red-archer
+    side: red
+    size: M                     # S M L H G C E
+    at: [4, 18]                 # z left out: it stands on the highest walkable surface under its base centre
+    facing: 0
+    profile: sample-red#archer  # optional: profile 'archer' in models/sample-red.yaml
+    stats: {SPD: 5, AG: 10}     # optional, overrides the profile's
+    states: [Crouched]          # optional
+  - id: blue-mage
+    side: blue
+    base_mm: 32                 # explicit base diameter and hitbox height instead of size
+    height_mm: 45
+    at: [30, 18, 6]
+    facing: 180
+"""
+
+
+def test_the_issue_example_loads(tmp_path, capsys):
+    import shutil
+    shutil.copytree(ROOT / "scenes/meshes", tmp_path / "meshes")
+    p = tmp_path / "example.yaml"
+    p.write_text(ISSUE_EXAMPLE)
+    scene = load_scene(p)
+    t = {x.id: x for x in scene.terrain}
+    assert [x.shape for x in scene.terrain] == ["box", "cylinder", "wedge", "prism", "heightfield", "mesh"]
+    assert t["hill"].heights == ((0, 0, 0), (0, 1.5, 0), (0, 0, 0)) and t["hill"].size == (8.0, 8.0)
+    assert t["statue"].tags == frozenset({"climbable"}) and t["statue"].scale == 1.0
+    archer, mage = scene.models
+    assert archer.at == (4.0, 18.0, None) and archer.states == ("Crouched",)
+    assert archer.stats["SPD"] == 5 and archer.stats["AG"] == 10 and archer.stats["ACC"] == 15
+    assert mage.at == (30.0, 18.0, 6.0) and mage.size is None and mage.profile is None
+    # the blue mage is 6" up with nothing under it: check says so, with its line
+    rc = main(["check", str(p)])
+    err = capsys.readouterr().err.splitlines()
+    assert rc == 2
+    assert err == [f"{p}:49: models[1].at: model 'blue-mage' floats: the scene puts its base at z 6.00 but the "
+                   "highest surface under it is at z 0.00 (leave z out to stand it there, or give it the Flying state)"]
