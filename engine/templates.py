@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -427,58 +428,128 @@ def _hitbox_lattice(cx, cy, z, r, h, rings: int = 16) -> np.ndarray:
     return np.vstack(pts)
 
 
+_CONVEX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_SHRINK = 1e-4     # obstacles shrink by this for occlusion proofs: grazing never hides
+
+
+def _convex_obstacles(world) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """(normals, offsets, lo, hi) of every convex solid piece (not the table), cached per world."""
+    got = _CONVEX.get(world)
+    if got is not None:
+        return got
+    out = []
+    for p in world.pieces:
+        if not p.solid or p.id == "table":
+            continue
+        mesh = p.mesh
+        try:
+            if not (mesh.is_watertight and mesh.is_convex):
+                continue
+        except Exception:       # noqa: BLE001 - a degenerate mesh is never used as a proof
+            continue
+        n = np.asarray(mesh.face_normals, dtype=float)
+        d = np.einsum("ij,ij->i", n, np.asarray(mesh.triangles, dtype=float)[:, 0])
+        key = np.round(np.column_stack([n, d]), 7)
+        _, idx = np.unique(key, axis=0, return_index=True)
+        lo, hi = np.asarray(mesh.bounds, dtype=float)
+        out.append((n[idx], d[idx] - _SHRINK, lo, hi))
+    _CONVEX[world] = out
+    return out
+
+
+def _segments_through(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """(n,) bool: segment p0->p1 passes through the convex body {x: normals @ x <= offsets}."""
+    a = np.einsum("ij,kj->ik", p0, normals) - offsets
+    b = np.einsum("ij,kj->ik", p1 - p0, normals)
+    neg, pos = b < -1e-14, b > 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -a / b
+    enter = np.max(t, axis=1, where=neg, initial=0.0)
+    leave = np.min(t, axis=1, where=pos, initial=1.0)
+    outside = (~neg & ~pos & (a > 0)).any(axis=1)
+    return (leave - enter > 1e-9) & ~outside
+
+
+def _hitbox_prism(h) -> np.ndarray:
+    """(16, 3) corners of an octagonal prism that holds the hitbox."""
+    ang = (np.arange(8) + 0.5) * (math.pi / 4)
+    rr = h.radius / math.cos(math.pi / 8)
+    xy = np.column_stack([h.x + rr * np.cos(ang), h.y + rr * np.sin(ang)])
+    return np.vstack([np.column_stack([xy, np.full(8, h.z)]), np.column_stack([xy, np.full(8, h.z + h.height)])])
+
+
+def _proven_hidden(world, origins: np.ndarray, prisms: np.ndarray) -> np.ndarray:
+    """(n,) bool: one convex piece meets every segment from the origin to the prism's corners,
+    so (the segments meeting a convex body form a convex set in each endpoint) it hides
+    every point of the hitbox from the origin."""
+    n, v = prisms.shape[:2]
+    hidden = np.zeros(n, dtype=bool)
+    lo_pair = np.minimum(origins, prisms.min(axis=1))
+    hi_pair = np.maximum(origins, prisms.max(axis=1))
+    for normals, offsets, lo, hi in _convex_obstacles(world):
+        cand = np.flatnonzero(~hidden & (lo_pair <= hi).all(axis=1) & (hi_pair >= lo).all(axis=1))
+        if len(cand) == 0:
+            continue
+        p0 = np.repeat(origins[cand], v, axis=0)
+        p1 = prisms[cand].reshape(-1, 3)
+        hidden[cand[_segments_through(p0, p1, normals, offsets).reshape(-1, v).all(axis=1)]] = True
+    return hidden
+
+
 def points_see_hitboxes(world, origins: np.ndarray, model_ids: Sequence[str], *,
-                        models_block: bool = False, exclude: Iterable[str] = ()) -> np.ndarray:
+                        models_block: bool = False, exclude: Iterable[str] = (),
+                        round_size: int = 14) -> np.ndarray:
     """Batched LoS from points to hitboxes: (n, 3) origins, n model ids -> (n,) bool.
 
     A pair has LoS when a segment from the origin to some point of the hitbox
-    (its axis at mid-height first; then a lattice on its surface) meets no
-    terrain (and, with ``models_block``, no other model outside ``exclude``).
-    One ray query per stage.
+    meets no terrain (and, with ``models_block``, no other model outside
+    ``exclude``). The hitbox's axis at mid-height is tried first, then the
+    points of a lattice on its surface in rounds of ``round_size`` (a
+    spread-out order); a pair stops at its first clear segment. One ray query
+    per round for all pairs.
     """
     origins = np.asarray(origins, dtype=float).reshape(-1, 3)
     n = len(origins)
     out = np.zeros(n, dtype=bool)
     if n == 0:
         return out
-    hbs = [world.hitbox(m) for m in model_ids]
-    mid = np.array([[h.x, h.y, h.z + h.height / 2.0] for h in hbs])
+    names = list(dict.fromkeys(model_ids))
+    index = {m: k for k, m in enumerate(names)}
+    mi = np.array([index[m] for m in model_ids])
+    hbs = [world.hitbox(m) for m in names]
     excl = set(exclude)
+    owner = np.asarray(names, dtype=object)
 
-    def clear(o, e, owner):
+    def clear(o, e, who):
         ok = ~world.rays.occluded(o, e)
         if models_block and ok.any():
             idx = np.flatnonzero(ok)
-            ids = world.model_ids()
-            for m in set(owner[idx]):
-                sel = idx[owner[idx] == m]
-                blk = world.models_blocking(o[sel], e[sel], exclude=excl | {m})
+            for k in np.unique(who[idx]):
+                sel = idx[who[idx] == k]
+                blk = world.models_blocking(o[sel], e[sel], exclude=excl | {owner[k]})
                 ok[sel[blk >= 0]] = False
         return ok
 
-    owner = np.asarray(list(model_ids), dtype=object)
-    out[:] = clear(origins, mid, owner)
+    mid = np.array([[h.x, h.y, h.z + h.height / 2.0] for h in hbs])
+    out[:] = clear(origins, mid[mi], mi)
     todo = np.flatnonzero(~out)
     if len(todo) == 0:
         return out
-    lat = {}
-    o_list, e_list, pair = [], [], []
-    for i in todo:
-        m = model_ids[i]
-        if m not in lat:
-            h = hbs[i]
-            lat[m] = _hitbox_lattice(h.x, h.y, h.z, h.radius, h.height)
-        pts = lat[m]
-        o_list.append(np.broadcast_to(origins[i], pts.shape))
-        e_list.append(pts)
-        pair.append(np.full(len(pts), i))
-    o = np.vstack(o_list)
-    e = np.vstack(e_list)
-    p = np.concatenate(pair)
-    ok = clear(o, e, owner[p])
-    seen = np.zeros(n, dtype=bool)
-    np.logical_or.at(seen, p, ok)
-    out[todo] = seen[todo]
+    # pairs that one convex piece hides wholly need no lattice (exact proof)
+    prisms = np.stack([_hitbox_prism(h) for h in hbs])
+    todo = todo[~_proven_hidden(world, origins[todo], prisms[mi[todo]])]
+    lat = np.stack([_hitbox_lattice(h.x, h.y, h.z, h.radius, h.height) for h in hbs])   # (u, k, 3)
+    k = lat.shape[1]
+    order = np.random.default_rng(0).permutation(k)        # spread out: neighbours are not tried together
+    for start in range(0, k, round_size):
+        if len(todo) == 0:
+            break
+        cols = order[start:start + round_size]
+        e = lat[mi[todo][:, None], cols[None, :]].reshape(-1, 3)
+        o = np.repeat(origins[todo], len(cols), axis=0)
+        ok = clear(o, e, np.repeat(mi[todo], len(cols))).reshape(len(todo), len(cols)).any(axis=1)
+        out[todo[ok]] = True
+        todo = todo[~ok]
     return out
 
 
@@ -940,7 +1011,8 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         # LoS from each candidate centre to each model it touches: one batched query
         pc, pm = np.nonzero(geo)
         origins = np.column_stack([cxy[pc], np.full(len(pc), surface + settings.lift())])
-        excl = set(ids) if not settings.models_block else {user}
+        # (with models blocking, the target whose hitbox holds the centre never hides the others)
+        excl = set(ids) if not settings.models_block else {user, target}
         vis = points_see_hitboxes(world, origins, [ids[j] for j in pm],
                                   models_block=settings.models_block, exclude=excl)
         hit = np.zeros_like(geo)
@@ -949,12 +1021,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         depth = rho - np.hypot(offs[:, 0], offs[:, 1])
         order = np.lexsort((-depth, al, -en))
         est = {"enemies": int(en[order[0]]), "allies": int(al[order[0]])} if n_cand else {}
-        seen = set()
-        for j in order:
-            key = tuple(np.flatnonzero(hit[j]))
-            if key in seen:
-                continue
-            seen.add(key)
+        # the best candidate of each distinct outcome (set of models hit), best first
+        _, first = np.unique(np.packbits(hit[order], axis=1), axis=0, return_index=True)
+        for j in order[np.sort(first)]:
             pl = Placement(spec, surface, bandz, "around", centre=(float(cxy[j, 0]), float(cxy[j, 1])),
                            lift=settings.lift())
             cands.append(((int(en[j]), int(al[j])), pl))
@@ -985,30 +1054,28 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         seen_from_user = _los_from_user_many(world, user, [ids[j] for j in maybe], settings=settings, exclude=excl)
         for j in maybe:
             los[j] = seen_from_user.get(ids[j], False)
-        best_est = None
-        scored = []
-        for ch in choices:
+        rows = []        # (enemies, allies, depth, band index, angle index, hit row)
+        depth = -(sdf[:, ti] + tb.radius)
+        okj = np.flatnonzero(ok)
+        for c, ch in enumerate(choices):
             bandz = _band(float(ub.z), spec, ch)
             in_band, _ = _in_band(centers[:, 2], tops, bandz, settings)
-            if not in_band[ti]:
+            if not in_band[ti] or len(okj) == 0:
                 continue
-            hit = touch & (in_band & others & los)[None]
+            hit = touch[okj] & (in_band & others & los)[None]
             en, al = _score(hit, enemy)
-            depth = -(sdf[:, ti] + tb.radius)
-            for j in np.flatnonzero(ok):
-                scored.append(((int(en[j]), -int(al[j]), float(depth[j])), ch, j, tuple(np.flatnonzero(hit[j]))))
-        scored.sort(key=lambda s: s[0], reverse=True)
-        seen = set()
-        for sc, ch, j, key in scored:
-            if (ch, key) in seen:
-                continue
-            seen.add((ch, key))
-            pl = place_spray(world, spec, user=user, angle=float(angles[j]), band=ch)
-            cands.append(((sc[0], -sc[1]), pl))
-            if best_est is None:
-                best_est = {"enemies": sc[0], "allies": -sc[1]}
-            if len(cands) >= settings.search_verify:
-                break
+            rows.append((en, al, depth[okj], np.full(len(okj), c), okj, hit))
+        best_est = None
+        if rows:
+            en, al, dp, cc, jj, hit = (np.concatenate([r[k] for r in rows]) for k in range(6))
+            order = np.lexsort((-dp, al, -en))
+            keyed = np.column_stack([cc[order, None].astype(np.uint8), np.packbits(hit[order], axis=1)])
+            _, first = np.unique(keyed, axis=0, return_index=True)
+            for o in order[np.sort(first)][:settings.search_verify]:
+                pl = place_spray(world, spec, user=user, angle=float(angles[jj[o]]), band=choices[cc[o]])
+                cands.append(((int(en[o]), int(al[o])), pl))
+            o = order[0]
+            best_est = {"enemies": int(en[o]), "allies": int(al[o])}
         est = best_est or {}
     search = {"candidates": int(n_cand), "feasible": int(feasible), "estimate": est}
     if not cands:

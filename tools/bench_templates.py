@@ -43,6 +43,21 @@ def bench_world():
     return World(replace(scene, models=tuple(models)))
 
 
+def golden_world():
+    """The golden template scene (tests/golden/templates/circle.yaml): a wall, a balcony, a platform."""
+    import yaml
+    from engine.scene import ModelSpec, Scene, TerrainSpec
+    from engine.units import size_table
+    from engine.world import World
+    path = ROOT / "tests" / "golden" / "templates" / "circle.yaml"
+    data = yaml.safe_load(path.read_text())
+    sizes = size_table()
+    terrain = tuple(TerrainSpec(t["id"], t["shape"], tuple(t["at"]), size=tuple(t["size"])) for t in data["terrain"])
+    models = tuple(ModelSpec(m["id"], m["side"], sizes[m["size"]]["base_mm"], sizes[m["size"]]["height_mm"],
+                             (*m["at"], None), size=m["size"]) for m in data["models"])
+    return World(Scene(str(path), tuple(data["table"]), terrain, models))
+
+
 def bench(quick: bool = False) -> list[dict]:
     from engine import templates as T
     world = bench_world()
@@ -64,6 +79,13 @@ def bench(quick: bool = False) -> list[dict]:
         out.append({"name": f"templates: best {kind} placement search", "median_ms": round(ms, 2), "target_ms": 300.0,
                     "note": f"{s['candidates']} candidates ({s['feasible']} cover the target), "
                             f"{len(res.affected)} hit"})
+    gw = golden_world()
+    res = T.best_placement(gw, "circle-l", user="red-caster", target="blue-tgt")
+    ms = _median_ms(lambda: T.best_placement(gw, "circle-l", user="red-caster", target="blue-tgt"),
+                    3 if quick else 7, warmup=1)
+    out.append({"name": "templates: best circle-l search, wall/balcony/platform", "median_ms": round(ms, 2),
+                "target_ms": 300.0, "note": f"{res.search['candidates']} candidates, models behind a wall and "
+                                            f"on a platform; {len(res.affected)} hit"})
     return out
 
 
