@@ -119,24 +119,71 @@ class Hud:
         ar = app.getAspectRatio()
         self.status = Panel(app, "status", self.root, (-ar + 0.04, 0.93), scale=0.045, width=40)
         self.profile = Panel(app, "profile", self.root, (-ar + 0.04, 0.62), scale=0.036, width=34)
-        self.menu = Panel(app, "menu", self.root, (-ar + 0.04, -0.62), scale=0.038, width=70)
+        self.menu = Panel(app, "menu", self.root, (-ar + 0.04, -0.62), scale=0.036, width=70)
         self.verdict = Panel(app, "verdict", self.root, (ar - 0.04, 0.93), scale=0.042,
                              align=TextNode.ARight, width=44)
-        self.dice = Panel(app, "dice", self.root, (ar - 0.04, 0.55), scale=0.034,
-                          align=TextNode.ARight, width=46, fg=(1, 0.92, 0.6, 1))
-        self.log = Panel(app, "log", self.root, (ar - 0.04, 0.05), scale=0.031,
-                         align=TextNode.ARight, width=52, fg=(0.85, 0.9, 1, 1))
+        self.dice = Panel(app, "dice", self.root, (ar - 1.12, 0.74), scale=0.03,
+                          align=TextNode.ALeft, width=36, fg=(1, 0.92, 0.6, 1))
+        self.log = Panel(app, "log", self.root, (ar - 1.12, 0.3), scale=0.03,
+                         align=TextNode.ALeft, width=36, fg=(0.85, 0.9, 1, 1))
         self.banner = Panel(app, "banner", self.root, (0, -0.9), scale=0.05, align=TextNode.ACenter, width=50,
                             fg=(1, 1, 0.7, 1))
         self.log_lines = 16
 
-    def show_log(self, events) -> None:
-        lines = [event_line(e) for e in list(events)[-self.log_lines:]]
+    def place_profile(self) -> None:
+        """The profile panel just below the status panel, whatever its height."""
+        n = self.status.text.count("\n") + 1 if self.status.text else 0
+        self.profile.np.setZ(0.93 - 0.045 * 1.25 * n - 0.06)
+
+    def set_menu(self, text: str) -> None:
+        """The menu grows upward from the bottom edge so every entry shows."""
+        n = text.count("\n") + 1 if text else 0
+        self.menu.np.setZ(-0.95 + 0.036 * 1.2 * max(0, n - 1))
+        self.menu.set(text)
+
+    def show_log(self, events, narrator=None) -> None:
+        lines = []
+        for e in reversed(list(events)):
+            if narrator is not None and getattr(e, "kind", "") == "roll":
+                continue
+            text = None
+            if narrator is not None:
+                try:
+                    text = narrator(e)
+                except Exception:
+                    text = event_line(e)
+            else:
+                text = event_line(e)
+            if text:
+                lines.append(text if len(text) <= 70 else text[:67] + "...")
+            if len(lines) >= self.log_lines:
+                break
+        lines.reverse()
         self.log.set("Event log\n" + "\n".join(lines) if lines else "")
 
-    def show_dice(self, events) -> None:
-        text = explain_rolls(list(events)[-60:])
-        self.dice.set(("Dice\n" + text) if text.strip() else "")
+    def show_dice(self, events, narrator=None) -> None:
+        """The last action that rolled dice: its dice and the confrontation,
+        as the rules narrate them (else the raw events)."""
+        evs = list(events)
+        if narrator is None:
+            text = explain_rolls(evs[-60:])
+            self.dice.set(("Dice\n" + text) if text.strip() else "")
+            return
+        last_roll = max((i for i, e in enumerate(evs) if getattr(e, "kind", "") == "roll"), default=None)
+        if last_roll is None:
+            self.dice.set("")
+            return
+        start = max((i for i, e in enumerate(evs[:last_roll + 1]) if getattr(e, "kind", "") == "action"), default=0)
+        end = next((i for i in range(last_roll + 1, len(evs)) if getattr(evs[i], "kind", "") == "action"), len(evs))
+        lines = []
+        for e in evs[start:end]:
+            try:
+                t = narrator(e)
+            except Exception:
+                t = event_line(e)
+            if t:
+                lines.append(t if len(t) <= 70 else t[:67] + "...")
+        self.dice.set("Dice and confrontation\n" + "\n".join(lines[-9:]))
 
     def destroy(self) -> None:
         self.root.removeNode()

@@ -1,0 +1,1070 @@
+"""Controllers: camera input and clicks turned into engine queries and rules actions.
+
+* :class:`TableView` -- the table with the dispute tools and no game: live
+  LoS verdict (select A, hover B; or hover two models in turn), F12 dispute
+  folder (eye view + overview + JSON verdict), measure tool (M), eye view (V).
+* :class:`PlayController` -- hotseat play of a rules game: click a model of the
+  active side to activate it, choose a movement (number keys / menu), click
+  waypoints, Enter confirms; reactions by the reactive player; actions with
+  target clicks; Ctrl+Z undoes through the rules' event log (a replay of the
+  log's prefix); Ctrl+S / Ctrl+O save and load the log.
+* :class:`AttractController` -- bots play game after game, a slow cinematic
+  camera follows the acting model and the HUD explains each step.
+
+Every decision comes from the rules engine (``game.legal_actions()``,
+``game.why_illegal()``, ``game.apply()``) or from the geometry engine; the
+view only offers what is legal and shows why something is not.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import os
+
+import numpy as np
+
+from engine.view import overlays as ov
+from engine.view.camera import TableCamera
+from engine.view.hud import Hud, event_line
+from engine.view.meshes import TableScene
+from engine.view.picking import pick
+
+SELECT = (1.0, 1.0, 1.0, 0.95)
+CAN_ACT = (1.0, 0.9, 0.3, 0.8)
+CAN_REACT = (0.3, 0.9, 1.0, 0.85)
+TARGETABLE = (1.0, 0.35, 0.2, 0.9)
+
+
+# ====================================================================== helpers
+def action_actor(a) -> str | None:
+    return getattr(a, "model", None) or getattr(a, "actor", None) or getattr(a, "character", None)
+
+
+def action_targets(a) -> tuple[str, ...]:
+    t = getattr(a, "target_ids", None)
+    if t is not None:
+        return tuple(t)
+    t = getattr(a, "targets", None)
+    if t:
+        return tuple(x[0] if isinstance(x, (tuple, list)) else x for x in t)
+    t = getattr(a, "target", None)
+    return (t,) if isinstance(t, str) else ()
+
+
+def action_kind(a) -> str:
+    return type(a).__name__
+
+
+def point_to_hitbox(world, p, mid) -> tuple[float, np.ndarray]:
+    """3D distance from a point to a hitbox cylinder and the closest point on it."""
+    hb = world.hitbox(mid)
+    p = np.asarray(p, float)
+    d = p[:2] - np.array([hb.x, hb.y])
+    r = float(np.linalg.norm(d))
+    q = np.array([hb.x, hb.y]) + (d / r * min(r, hb.radius) if r > 0 else 0.0)
+    z = float(np.clip(p[2], hb.z, hb.z + hb.height))
+    c = np.array([q[0], q[1], z])
+    return float(np.linalg.norm(p - c)), c
+
+
+def live_los(world, a: str, b: str):
+    """The engine's LoS verdict (with cover) between two models."""
+    from engine import sight
+    return sight.los(world, a, b, fraction=True, cover=True)
+
+
+def verdict_text(res) -> str:
+    from engine.view.pictures import los_caption
+    return los_caption(res)
+
+
+# ====================================================================== TableView
+class TableView:
+    """The table, the camera, picking and the dispute tools (no game)."""
+
+    def __init__(self, app, world, *, out_dir: str = "out/disputes", labels: bool = True):
+        self.app = app
+        self.world = world
+        self.out_dir = out_dir
+        app.clear_table()
+        self.table = TableScene(world, app.root, labels=labels)
+        app.table_scene = self.table
+        app.frame_lights(*world.table)
+        self.camera = TableCamera(app, world.table)
+        app.table_camera = self.camera
+        self.hud = Hud(app)
+        self.live = app.root.attachNewNode("live-overlay")
+        self.arc_np = None
+        self.selected: str | None = None
+        self.hovered: str | None = None
+        self.hover_point = None
+        self.hover_trail: list[str] = []        # the last two distinct models hovered
+        self.measuring = False
+        self.measure_pts: list[tuple] = []
+        self.message = ""
+        self._verdict_key = None
+        self.verdict = None
+        self._last_pointer = None
+        self._saved_orbit = None
+        app.controller = self
+        app.on_frame("view", self.update)
+        self.refresh()
+
+    # ------------------------------------------------------------ events
+    def on_event(self, name: str, **kw):
+        if self.camera.on_event(name):
+            return "camera"
+        handler = self.handlers().get(name)
+        if handler is None:
+            return None
+        return handler()
+
+    def handlers(self) -> dict:
+        return {"mouse1": self.click, "escape": self.cancel, "f12": self.dispute,
+                "v": self.toggle_eye, "m": self.toggle_measure, "tab": self.cycle_selection}
+
+    def pick_now(self):
+        if self.app.pointer is None:
+            return None
+        return pick(self.app, self.world, self.app.pointer)
+
+    def click(self):
+        hit = self.pick_now()
+        if hit is None or hit.kind is None:
+            return None
+        if self.measuring:
+            return self.measure_click(hit)
+        if hit.kind == "model":
+            self.select(hit.id)
+            return hit.id
+        self.select(None)
+        return None
+
+    def select(self, mid: str | None) -> None:
+        if self.selected and self.selected in self.table.models:
+            self.table.highlight(self.selected, None)
+        self.selected = mid
+        if mid:
+            self.table.highlight(mid, SELECT)
+        self._verdict_key = None
+        self.refresh()
+
+    def cycle_selection(self):
+        ids = [m for m in self.world.model_ids()]
+        if not ids:
+            return None
+        i = (ids.index(self.selected) + 1) % len(ids) if self.selected in ids else 0
+        self.select(ids[i])
+        return ids[i]
+
+    def cancel(self):
+        if self.measuring:
+            self.measuring = False
+            self.measure_pts = []
+            self._clear_live()
+        elif self.camera.mode == "eye":
+            self.toggle_eye()
+        else:
+            self.select(None)
+        self.refresh()
+        return "cancel"
+
+    # ------------------------------------------------------------ eye view
+    def toggle_eye(self):
+        if self.camera.mode == "eye":
+            if self.arc_np is not None:
+                self.arc_np.removeNode()
+                self.arc_np = None
+            if self._saved_orbit:
+                self.camera.set_orbit(*self._saved_orbit)
+            else:
+                self.camera.reset()
+            self.table.models.get(self.camera.eye_of or "", self.live).show()
+            self.camera.eye_of = None
+            return "orbit"
+        if not self.selected:
+            self.message = "V: select a model first"
+            self.refresh()
+            return None
+        self._saved_orbit = (self.camera.target.copy(), self.camera.heading, self.camera.pitch, self.camera.distance)
+        hb = self.world.hitbox(self.selected)
+        at = None
+        if self.hovered and self.hovered != self.selected:
+            o = self.world.hitbox(self.hovered)
+            at = (o.x, o.y, o.z + o.height / 2)
+        self.camera.eye_view(hb, at)
+        self.table.models[self.selected].hide()
+        self.arc_np = ov.front_arc_overlay(hb)
+        self.arc_np.reparentTo(self.app.root)
+        return "eye"
+
+    # ------------------------------------------------------------ measure
+    def toggle_measure(self):
+        self.measuring = not self.measuring
+        self.measure_pts = []
+        self._clear_live()
+        self.message = "Measure: click two points or models" if self.measuring else ""
+        self.refresh()
+        return "measure"
+
+    def measure_click(self, hit):
+        what = hit.id if hit.kind == "model" else tuple(hit.point)
+        self.measure_pts.append(what)
+        if len(self.measure_pts) < 2:
+            self.message = f"Measure from {what if isinstance(what, str) else _fmt_p(what)}: click the second point"
+            self.refresh()
+            return None
+        a, b = self.measure_pts[:2]
+        self.measure_pts = []
+        result = self.measure(a, b)
+        self._clear_live()
+        ov.measure_overlay(result["from"], result["to"], result["text"]).reparentTo(self.live)
+        self.message = result["text"]
+        self.refresh()
+        return result
+
+    def measure(self, a, b) -> dict:
+        """3D distance and height difference between models and/or points."""
+        w = self.world
+        if isinstance(a, str) and isinstance(b, str):
+            pa, pb = w.closest_points(a, b)
+            d = float(w.distance(a, b))
+            dh = float(w.height_difference(a, b))
+            text = f"{a} -> {b}: {d:.2f}\" (closest hitbox points), height difference {dh:+.2f}\""
+        elif isinstance(a, str) or isinstance(b, str):
+            mid, p = (a, b) if isinstance(a, str) else (b, a)
+            d, c = point_to_hitbox(w, p, mid)
+            pa, pb = (c, np.asarray(p)) if isinstance(a, str) else (np.asarray(p), c)
+            dh = float(pb[2] - pa[2])
+            text = f"{_fmt_p(p)} <-> {mid}: {d:.2f}\", height difference {dh:+.2f}\""
+        else:
+            pa, pb = np.asarray(a, float), np.asarray(b, float)
+            d = float(np.linalg.norm(pb - pa))
+            dh = float(pb[2] - pa[2])
+            text = f"{d:.2f}\" (flat {np.linalg.norm((pb - pa)[:2]):.2f}\"), height difference {dh:+.2f}\""
+        return {"from": tuple(map(float, pa)), "to": tuple(map(float, pb)), "distance": d,
+                "height_difference": dh, "text": text}
+
+    # ------------------------------------------------------------ live verdict
+    def pair(self) -> tuple[str, str] | None:
+        if self.selected and self.hovered and self.hovered != self.selected:
+            return self.selected, self.hovered
+        if not self.selected and len(self.hover_trail) == 2:
+            return self.hover_trail[0], self.hover_trail[1]
+        return None
+
+    def _clear_live(self):
+        for c in self.live.getChildren():
+            c.removeNode()
+        self.table.tints.clear()
+        self.table._apply_tints()
+
+    def show_verdict(self, a: str, b: str):
+        key = (a, b, getattr(self.world, "version", 0))
+        if key == self._verdict_key:
+            return self.verdict
+        self._verdict_key = key
+        self._clear_live()
+        try:
+            res = live_los(self.world, a, b)
+        except Exception as exc:                       # a geometry error must not kill the window
+            self.verdict = None
+            self.hud.verdict.set(f"LoS {a} -> {b}: error {exc}", ov.RED)
+            return None
+        self.verdict = res
+        ov.los_overlay(self.world, res).reparentTo(self.live)
+        self.table.tint(b, ov.visibility_colour(res.visible_fraction, res.los))
+        text = verdict_text(res)
+        if res.cover_reason and res.los:
+            text += f"\ncover: {res.cover_reason}"
+        self.hud.verdict.set(text, ov.GREEN if res.los else ov.RED)
+        return res
+
+    def dispute(self, a: str | None = None, b: str | None = None):
+        """F12: the picture pair + JSON verdict for the current pair into a new folder."""
+        from engine.view.pictures import dispute_folder
+        pair = (a, b) if a and b else self.pair()
+        if pair is None:
+            self.message = "F12: select a model and hover another (or hover two models)"
+            self.refresh()
+            return None
+        res = live_los(self.world, *pair)
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        folder = os.path.join(self.out_dir, f"{stamp}-{pair[0]}-vs-{pair[1]}")
+        n = 1
+        while os.path.exists(folder):
+            n += 1
+            folder = os.path.join(self.out_dir, f"{stamp}-{pair[0]}-vs-{pair[1]}-{n}")
+        hidden = self.live.isHidden()
+        self.live.hide()                  # the pictures draw their own overlays
+        try:
+            verdict = dispute_folder(self.world, res, folder)
+        finally:
+            if not hidden:
+                self.live.show()
+            self._verdict_key = None
+        self.message = f"dispute written to {folder}"
+        self.refresh()
+        return folder, verdict
+
+    # ------------------------------------------------------------ per frame
+    def update(self, dt: float) -> None:
+        self.camera.update(dt)
+        self.table.sync()
+        self.table.scale_labels(self.app.camera.getPos(self.app.render))
+        pointer = self.app.pointer
+        if pointer != self._last_pointer:
+            self._last_pointer = pointer
+            self.hover()
+
+    def hover(self):
+        hit = self.pick_now()
+        mid = hit.id if hit is not None and hit.kind == "model" else None
+        self.hover_point = hit.point if hit is not None else None
+        if mid != self.hovered:
+            self.hovered = mid
+            if mid and (not self.hover_trail or self.hover_trail[-1] != mid):
+                self.hover_trail = (self.hover_trail + [mid])[-2:]
+        self.on_hover(hit)
+        pair = self.pair()
+        if pair and not self.measuring:
+            self.show_verdict(*pair)
+        elif not self.measuring and self._verdict_key is not None:
+            self._verdict_key = None
+            self._clear_live()
+            self.hud.verdict.set("")
+        return mid
+
+    def on_hover(self, hit) -> None:
+        """Hook for subclasses (template previews, path previews)."""
+
+    # ------------------------------------------------------------ HUD
+    def refresh(self) -> None:
+        w = self.world
+        hint = ("right drag orbit | middle drag / WASD pan | wheel zoom | T top | R reset | "
+                "V eye view | M measure | F12 dispute | Tab next model")
+        name = getattr(w.scene, "name", "") or os.path.basename(getattr(w.scene, "path", "") or "table")
+        self.hud.status.set(f"{name}\n{hint}" + (f"\n{self.message}" if self.message else ""))
+        self.hud.profile.set(self.profile_text(self.selected) if self.selected else "")
+
+    def profile_text(self, mid: str) -> str:
+        hb = self.world.hitbox(mid)
+        spec = getattr(hb, "spec", None)
+        prof = getattr(spec, "profile", None)
+        lines = [f"{getattr(prof, 'name', mid)} [{mid}, {hb.side}]"]
+        stats = getattr(hb, "stats", None) or {}
+        if stats:
+            lines.append(" ".join(f"{k} {v}" for k, v in stats.items()))
+        lines.append(f"at ({hb.x:.2f}, {hb.y:.2f}, {hb.z:.2f}) facing {hb.facing:.0f} deg, "
+                     f"base {2 * hb.radius:.2f}\" height {hb.height:.2f}\"")
+        if hb.states:
+            lines.append("states: " + ", ".join(sorted(hb.states)))
+        for wpn in getattr(prof, "weapons", ()) or ():
+            lines.append(f"  {wpn.name} ({wpn.kind}) PW {wpn.pw} STK {wpn.stk}"
+                         + (f" RCH {wpn.rch:g}" if wpn.kind == "melee" else ""))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self.app.remove_frame("view")
+        self.hud.destroy()
+        self.live.removeNode()
+        if self.arc_np is not None:
+            self.arc_np.removeNode()
+        self.table.root.removeNode()
+        self.app.table_scene = None
+        if self.app.controller is self:
+            self.app.controller = None
+
+
+def _fmt_p(p) -> str:
+    return "(" + ", ".join(f"{float(v):.2f}" for v in p) + ")"
+
+
+# ====================================================================== play
+class PlayController(TableView):
+    """Hotseat play of a game through the mouse and keyboard."""
+
+    def __init__(self, app, world, game, geometry, *, out_dir: str = "out", log_path: str | None = None,
+                 labels: bool = True):
+        self.game = game
+        self.geometry = geometry
+        self.state = "idle"            # idle | move | target
+        self.move_mode: str | None = None
+        self.waypoints: list[tuple] = []
+        self.target_key = None          # (action name, weapon, spell) waiting for a target click
+        self.menu: list[tuple[str, object]] = []
+        self.preview = None
+        self.actions_cache = None
+        self.log_path = log_path or os.path.join(out_dir, "logs", "game.jsonl")
+        self.applied: list = []         # (action, events) applied through this controller
+        super().__init__(app, world, out_dir=os.path.join(out_dir, "disputes"), labels=labels)
+        self.play_live = app.root.attachNewNode("play-overlay")
+
+    # ------------------------------------------------------------ legal actions
+    def legal(self) -> list:
+        """The legal actions now (cached until the next apply). In a movement
+        step the sampled end points are not enumerated (the player clicks the
+        path and ``why_illegal`` judges it): only the non-path choices are."""
+        if self.actions_cache is None:
+            if self.game.is_over:
+                self.actions_cache = []
+            elif self.pending_kind() in ("movement", "dodge-move"):
+                self.actions_cache = self._step_choices()
+            else:
+                self.actions_cache = list(self.game.legal_actions())
+        return self.actions_cache
+
+    def pending_kind(self) -> str | None:
+        p = getattr(self.game, "pending", None)
+        return p[0] if isinstance(p, (tuple, list)) and p else None
+
+    def pending_who(self) -> str | None:
+        p = getattr(self.game, "pending", None)
+        return p[1] if isinstance(p, (tuple, list)) and len(p) > 1 else None
+
+    def _step_choices(self) -> list:
+        """Movement / dodge-move steps: the choices without a path, plus a
+        path-less probe per mode the phase and actor allow (the clicked path
+        replaces it)."""
+        import dataclasses
+        out = []
+        for a in self.game.legal_actions():
+            if not getattr(a, "path", ()):
+                out.append(a)
+            elif action_kind(a) == "DodgeMove":
+                out.append(dataclasses.replace(a, path=()))
+                break
+            else:
+                break           # the first sampled path: the rest are more of the same
+        mid = self.pending_who()
+        if self.pending_kind() == "movement" and mid:
+            from rules.eldfall.actions import Move
+            for mode in ("walk", "run", "climb", "jump"):
+                probe = Move(mid, mode, ((0.0, 0.0, 0.0),))
+                if not (self.game.check_phase(probe) or self.game.check_actor(probe)):
+                    out.append(Move(mid, mode, ()))
+        seen, uniq = set(), []
+        for a in out:
+            if str(a) not in seen:
+                seen.add(str(a))
+                uniq.append(a)
+        return uniq
+
+    def _invalidate(self):
+        self.actions_cache = None
+
+    def active_model(self) -> str | None:
+        if self.pending_kind() in ("movement", "action", "dodge-move") and self.pending_who() in self.world.models:
+            return self.pending_who()
+        act = getattr(self.game, "act", None)
+        if act is not None and getattr(act, "model", None):
+            return act.model
+        am = getattr(self.game, "active_model", None)
+        return am if isinstance(am, str) else None
+
+    # ------------------------------------------------------------ applying
+    def apply(self, action):
+        reason = self.game.why_illegal(action)
+        if reason:
+            self.message = f"not allowed: {reason}"
+            self.refresh()
+            return None
+        events = self.game.apply(action)
+        self.applied.append((action, events))
+        self._invalidate()
+        self.world_sync()
+        self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self._clear_play()
+        self.message = self.explain(action, events)
+        actor = action_actor(action)
+        if actor and actor in self.world.model_ids():
+            self.select(actor)
+        else:
+            self.refresh()
+        return events
+
+    def world_sync(self):
+        """The rules moved models through the geometry: redraw them."""
+        self.table.sync(force=True)
+
+    @property
+    def narrator(self):
+        """The game's own narration (``rules.<game>.narrate.line``) when it has one."""
+        if not hasattr(self, "_narrator"):
+            import importlib
+            pkg = type(self.game).__module__.rsplit(".", 1)[0]
+            try:
+                self._narrator = getattr(importlib.import_module(pkg + ".narrate"), "line", None)
+            except ImportError:
+                self._narrator = None
+        return self._narrator
+
+    def say(self, ev) -> str | None:
+        if self.narrator is not None:
+            try:
+                return self.narrator(ev)
+            except Exception:
+                pass
+        return event_line(ev)
+
+    def explain(self, action, events) -> str:
+        lines = [] if self.narrator is not None else [str(action)]
+        for ev in events[1:8]:
+            line = self.say(ev)
+            if line:
+                lines.append(line)
+        if len(events) > 8:
+            lines.append(f"  ... {len(events) - 8} more events")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ input
+    def handlers(self) -> dict:
+        h = super().handlers()
+        h.update({"enter": self.confirm, "backspace": self.drop_waypoint,
+                  "control-z": self.undo, "control-s": self.save, "control-o": self.load,
+                  "p": self.pass_reactions})
+        for i in range(1, 10):
+            h[str(i)] = (lambda i=i: self.choose(i - 1))
+        h["0"] = lambda: self.choose(9)
+        return h
+
+    def click(self):
+        hit = self.pick_now()
+        if hit is None or hit.kind is None:
+            return None
+        if self.measuring:
+            return self.measure_click(hit)
+        if self.state == "move":
+            if hit.point is None:
+                return None
+            self.waypoints.append(tuple(float(v) for v in hit.point))
+            self.update_path_preview()
+            return ("waypoint", self.waypoints[-1])
+        if self.state == "target" and hit.kind == "model":
+            return self.target_click(hit.id)
+        if hit.kind == "model":
+            mid = hit.id
+            acts = [a for a in self.legal() if action_kind(a) == "Activate" and action_actor(a) == mid]
+            if acts:
+                return self.apply(acts[0])
+            self.select(mid)
+            return mid
+        self.select(None)
+        return None
+
+    def target_click(self, mid: str):
+        name, weapon, spell = self.target_key
+        cands = [a for a in self.legal() if self._key(a) == self.target_key and mid in action_targets(a)]
+        if not cands:
+            self.message = f"{mid} is not a legal target for {name}"
+            self.refresh()
+            return None
+        # prefer every strike on the clicked model
+        def score(a):
+            ts = getattr(a, "targets", ())
+            only = all((t[0] if isinstance(t, (tuple, list)) else t) == mid for t in ts)
+            strikes = getattr(a, "strikes", 1)
+            return (only, strikes if isinstance(strikes, int) else 1)
+        return self.apply(max(cands, key=score))
+
+    @staticmethod
+    def _key(a):
+        return (getattr(a, "action", None) or action_kind(a), getattr(a, "weapon", None), getattr(a, "spell", None))
+
+    def choose(self, index: int):
+        if index >= len(self.menu):
+            return None
+        label, what = self.menu[index]
+        return what() if callable(what) else self.apply(what)
+
+    def cancel(self):
+        if self.state != "idle":
+            self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+            self._clear_play()
+            self.refresh()
+            return "cancel"
+        return super().cancel()
+
+    def _clear_play(self):
+        for c in self.play_live.getChildren():
+            c.removeNode()
+        self.preview = None
+        for mid in list(self.table.highlights):
+            if mid != self.selected:
+                self.table.highlight(mid, None)
+
+    # ------------------------------------------------------------ movement
+    def start_move(self, mode: str):
+        mid = self.active_model()
+        self.state, self.move_mode, self.waypoints = "move", mode, []
+        self._clear_play()
+        self.message = f"{mid}: {mode.title()} - click waypoints, Enter confirms, Backspace removes, Esc cancels"
+        self.show_reach(mid, mode)
+        self.refresh()
+        return "move"
+
+    def show_reach(self, mid, mode):
+        if mode not in ("walk", "run"):
+            return
+        try:
+            from engine import motion
+            grid = motion.reachable(self.world, mid, mode, speed=self._speed(mid))
+        except Exception as exc:
+            self.message += f"\n(reachable area unavailable: {exc})"
+            return
+        from engine.view.pictures import reach_arrays
+        pts, cost, allowance = reach_arrays(grid)
+        ov.reach_overlay(pts, cost, allowance, float(grid.resolution)).reparentTo(self.play_live)
+
+    def _speed(self, mid):
+        spd = getattr(self.game, "speed", None)
+        if callable(spd):
+            try:
+                return float(spd(mid))
+            except Exception:
+                pass
+        stat = getattr(self.game, "stat", None)
+        if callable(stat):
+            try:
+                return float(stat(mid, "SPD"))
+            except Exception:
+                return None
+        return None
+
+    def candidate_move(self):
+        """The Move action for the clicked waypoints, built from a legal Move of
+        this mode (so it is the game's own action type)."""
+        import dataclasses
+        mid = self.active_model()
+        if self.move_mode == "dodge":
+            sample = next((a for a in self.legal() if action_kind(a) == "DodgeMove"), None)
+            if sample is not None:
+                return dataclasses.replace(sample, path=tuple(self.waypoints), crouch=None)
+        sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid
+                       and getattr(a, "mode", None) == self.move_mode), None)
+        if sample is None:
+            sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid), None)
+        if sample is None:
+            from rules.eldfall.actions import Move
+            return Move(mid, self.move_mode, tuple(self.waypoints))
+        return dataclasses.replace(sample, mode=self.move_mode, path=tuple(self.waypoints))
+
+    def update_path_preview(self):
+        for c in self.play_live.getChildren():
+            if c.getName() == "path-overlay":
+                c.removeNode()
+        if not self.waypoints:
+            self.refresh()
+            return None
+        mid = self.active_model()
+        action = self.candidate_move()
+        reason = self.game.why_illegal(action)
+        pts, opp, aw, end, label = None, [], [], None, None
+        try:
+            from engine import motion
+            mode = "walk" if self.move_mode == "dodge" else self.move_mode
+            speed = self._speed(mid)
+            if self.move_mode == "dodge" and speed:
+                speed = math.ceil(speed / 2.0)
+            res = motion.check_path(self.world, mid, self.waypoints, mode, speed=speed)
+            pts = res.path
+            opp = [p.at for p in res.opportunity_points]
+            aw = [p.at for p in res.awareness_points]
+            end = res.end
+            label = f"{res.distance:.2f}\" / {res.allowance:.2f}\""
+            if res.opportunity_points:
+                label += "\nopportunity: " + ", ".join(p.enemy for p in res.opportunity_points)
+        except Exception:
+            hb = self.world.hitbox(mid)
+            pts = [(hb.x, hb.y, hb.z)] + list(self.waypoints)
+        self.preview = (action, reason)
+        ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label).reparentTo(self.play_live)
+        self.message = f"{action}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
+        self.refresh()
+        return reason
+
+    def drop_waypoint(self):
+        if self.state == "move" and self.waypoints:
+            self.waypoints.pop()
+            self.update_path_preview()
+        return "backspace"
+
+    def confirm(self):
+        if self.state == "move" and self.waypoints:
+            return self.apply(self.candidate_move())
+        return None
+
+    # ------------------------------------------------------------ actions
+    def start_target(self, key):
+        self.state, self.target_key = "target", key
+        self._clear_play()
+        targets = sorted({t for a in self.legal() if self._key(a) == key for t in action_targets(a)})
+        for t in targets:
+            self.table.highlight(t, TARGETABLE)
+        self.message = f"{key[0]}: click a target ({', '.join(targets)})"
+        self.refresh()
+        return "target"
+
+    def on_hover(self, hit) -> None:
+        if self.state != "target" or hit is None or hit.point is None:
+            return
+        spell = self.target_key[2] if self.target_key else None
+        template = self._template_of(spell)
+        if not template:
+            return
+        for c in self.play_live.getChildren():
+            if c.getName() == "template-overlay":
+                c.removeNode()
+        try:
+            from engine import templates as tp
+            user = self.active_model()
+            if template.startswith("spray"):
+                res = tp.template(self.world, template, user=user, aim=tuple(hit.point[:2]))
+            else:
+                res = tp.template(self.world, template, user=user, at=tuple(hit.point))
+        except Exception:
+            return
+        ov.template_overlay(res).reparentTo(self.play_live)
+        for h in res.affected:
+            self.table.tint(h.id, ov.coverage_colour(h))
+
+    def _template_of(self, spell) -> str | None:
+        if not spell:
+            return None
+        mid = self.active_model()
+        models = getattr(self.game, "models", {})
+        unit = getattr(models.get(mid), "unit", None) if mid in models else None
+        for s in getattr(unit, "spells", ()) or ():
+            if s.get("name") == spell and s.get("template"):
+                return s["template"].replace("circular", "circle")
+        return None
+
+    def pass_reactions(self):
+        passes = [a for a in self.legal() if action_kind(a) == "Pass"]
+        return self.apply(passes[0]) if passes else None
+
+    # ------------------------------------------------------------ undo / save
+    def undo(self):
+        """Ctrl+Z: replay the log up to (not including) the last action."""
+        evs = self.game.events
+        idx = [i for i, e in enumerate(evs) if e.kind == "action"]
+        if not idx:
+            self.message = "nothing to undo"
+            self.refresh()
+            return None
+        k = idx[-1]
+        undone = evs[k].data.get("action")
+        header = self.game.header()
+        self.game = type(self.game).replay(header, [e.to_dict() for e in evs[:k]], self.geometry)
+        self._after_load(f"undone: {undone}")
+        return undone
+
+    def save(self, path: str | None = None):
+        from rules.core.log import EventLog
+        path = path or self.log_path
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        tmp = path + ".tmp"
+        log = EventLog(tmp)
+        log.write_header(self.game.header())
+        for ev in self.game.events:
+            log.append(ev)
+        log.close()
+        os.replace(tmp, path)
+        self.message = f"log saved to {path} ({len(self.game.events)} events)"
+        self.refresh()
+        return path
+
+    def load(self, path: str | None = None):
+        from rules.core.log import read_log
+        path = path or self.log_path
+        header, events, warnings = read_log(path)
+        self.game = type(self.game).replay(header, events, self.geometry)
+        self._after_load(f"loaded {path} ({len(events)} events)" + (f"; {'; '.join(warnings)}" if warnings else ""))
+        return path
+
+    def _after_load(self, message: str):
+        self._invalidate()
+        self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self._clear_play()
+        self.world_sync()
+        self.message = message
+        self.select(self.active_model())
+
+    # ------------------------------------------------------------ HUD
+    def build_menu(self) -> list:
+        menu: list[tuple[str, object]] = []
+        legal = self.legal()
+        active = self.active_model()
+        actor = self.selected or active
+        for a in legal:
+            if action_kind(a) == "Move" and action_actor(a) == actor and not getattr(a, "path", ()):
+                if a.mode == "idle":
+                    extra = "" if getattr(a, "crouch_end", None) is None else (
+                        " and crouch" if a.crouch_end else " and stand up")
+                    menu.append((f"Move: Idle{extra}", a))
+                else:
+                    menu.append((f"Move: {a.mode.title()} (click the path)", (lambda m=a.mode: self.start_move(m))))
+            elif action_kind(a) == "DodgeMove":
+                if getattr(a, "crouch", None) is None:
+                    menu.append(("Dodge: stay", a))
+                    menu.append(("Dodge: move (click the path)", (lambda: self.start_move("dodge"))))
+                else:
+                    menu.append((f"Dodge: {'crouch' if a.crouch else 'stand up'}", a))
+        seen = set()
+        for a in legal:
+            kind = action_kind(a)
+            if kind == "Declare" and action_actor(a) == actor:
+                key = self._key(a)
+                if key in seen:
+                    continue
+                seen.add(key)
+                label = key[0] + (f" ({key[1]})" if key[1] else "") + (f" [{key[2]}]" if key[2] else "")
+                if action_targets(a):
+                    menu.append((label + " -> click target", (lambda key=key: self.start_target(key))))
+                else:
+                    menu.append((label, a))
+            elif kind in ("Activate",):
+                continue
+            elif kind in ("Move", "Declare", "DodgeMove"):
+                continue
+            elif action_actor(a) in (None, actor) and kind not in seen:
+                seen.add(str(a))
+                menu.append((str(a), a))
+        self.menu = menu[:10]
+        return self.menu
+
+    show_menu = True
+
+    def refresh(self) -> None:
+        if not hasattr(self, "game"):
+            return super().refresh()
+        g = self.game
+        menu = self.build_menu() if self.show_menu else []
+        # who may act: rings on activatable models and eligible reactors
+        for mid in list(self.table.highlights):
+            if mid != self.selected and self.state == "idle":
+                self.table.highlight(mid, None)
+        if self.state == "idle" and self.show_menu:
+            reactive = getattr(g, "reactive_side", None)
+            step = getattr(getattr(g, "act", None), "step", None)
+            for a in self.legal():
+                m = action_actor(a)
+                if not m or m == self.selected or m not in self.table.models:
+                    continue
+                if action_kind(a) == "Activate":
+                    self.table.highlight(m, CAN_ACT)
+                elif self.pending_kind() == "reaction" and action_kind(a) == "Declare" and self.world.hitbox(m).side == reactive:
+                    self.table.highlight(m, CAN_REACT)
+        status = []
+        if hasattr(g, "summary"):
+            status.append(g.summary().splitlines()[0])
+        elif hasattr(g, "hud_lines"):
+            status.append(g.hud_lines(None)[0])
+        if g.is_over:
+            status.append(f"GAME OVER: {g.outcome}")
+        else:
+            step = getattr(getattr(g, "act", None), "step", None)
+            active = self.active_model()
+            if active:
+                status.append(f"{active} active" + (f", step: {step}" if step else ""))
+            if self.pending_kind() == "reaction":
+                status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
+        status.append("click: activate/select | 1-9: menu | Enter: confirm path | Ctrl+Z undo | "
+                      "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | V eye view")
+        if self.message:
+            status.append(self.message)
+        self.hud.status.set("\n".join(status))
+        self.hud.place_profile()
+        self.hud.profile.set(self.rules_profile(self.selected) if self.selected else "")
+        items = [f"{i + 1 if i < 9 else 0}. {label}" for i, (label, _w) in enumerate(menu)]
+        who = self.selected or self.active_model() or "-"
+        if self.show_menu:
+            self.hud.set_menu((f"Legal for {who}:\n" + "\n".join(items)) if items else
+                              ("" if g.is_over else f"no legal action for {who}; click an active model"))
+        else:
+            self.hud.set_menu("")
+        self.hud.show_log(g.events, self.narrator)
+        self.hud.show_dice(g.events, self.narrator)
+
+    def rules_profile(self, mid: str) -> str:
+        g = self.game
+        if hasattr(g, "hud_lines"):                       # Legends of Norova: the four action slots
+            try:
+                return "\n".join(g.hud_lines(mid))
+            except Exception:
+                pass
+        models = getattr(g, "models", {})
+        ms = models.get(mid) if isinstance(models, dict) else None
+        base = self.profile_text(mid)
+        if ms is None:
+            return base
+        unit = ms.unit
+        lines = [f"{unit.name} [{mid}, {unit.side}]  HP {ms.hp}/{unit.stat('HP', 1)}  AP {ms.ap}",
+                 " ".join(f"{k} {v}" for k, v in unit.stats.items()),
+                 "states: " + (", ".join(sorted(ms.states)) or "-")]
+        for w in unit.weapons:
+            lines.append(f"  {w['name']} ({w['kind']}) PW {w['pw']} STK {w['stk']}"
+                         + (f" RCH {w['rch']:g}" if w['kind'] == 'melee' else ""))
+        for s in unit.spells:
+            lines.append(f"  spell {s['name']} ({s['type']}) mana {s['mana']}")
+        if ms.engaged_by:
+            lines.append("engaged by " + ", ".join(sorted(ms.engaged_by)))
+        return "\n".join(lines)
+
+
+# ====================================================================== attract
+class AttractController(PlayController):
+    """Bots play game after game; the camera follows the action; it loops."""
+
+    def __init__(self, app, world, new_game, bots_for, *, seed: int = 0, step_seconds: float = 1.6,
+                 pause_seconds: float = 5.0, max_games: int | None = None, out_dir: str = "out"):
+        self.new_game = new_game          # seed -> (game, geometry)
+        self.bots_for = bots_for          # (game, seed) -> {side: bot}
+        self.seed = seed
+        self.step_seconds = step_seconds
+        self.pause_seconds = pause_seconds
+        self.max_games = max_games
+        self.games_played = 0
+        self.clock = 0.0
+        self.over_since = None
+        self.cam_heading = 20.0
+        self.focus = None
+        self.wins: dict[str, int] = {}
+        game, geometry = new_game(seed)
+        self.bots = bots_for(game, seed)
+        super().__init__(app, world, game, geometry, out_dir=out_dir)
+        self.camera.set_orbit((world.table[0] / 2, world.table[1] / 2, 0), self.cam_heading, 55.0,
+                              max(world.table) * 1.4)
+        app.on_frame("attract", self.tick)
+
+    def handlers(self) -> dict:
+        h = TableView.handlers(self)
+        h["space"] = self.toggle_pause
+        return h
+
+    def toggle_pause(self):
+        self.paused = not getattr(self, "paused", False)
+        return "pause"
+
+    show_menu = False
+
+    def current_side(self) -> str | None:
+        """The side whose decision it is (the pending decision's owner)."""
+        g = self.game
+        who = self.pending_who()
+        if who in self.world.models:
+            return self.world.hitbox(who).side
+        if who in getattr(g, "sides", ()):
+            return who
+        for a in g.legal_actions():
+            m = action_actor(a)
+            if m and m in self.world.model_ids():
+                return self.world.hitbox(m).side
+            side = getattr(a, "side", None)
+            if side:
+                return side
+        return getattr(g, "active_side", None)
+
+    def bot_step(self):
+        """One decision by the bot whose turn it is; returns the events."""
+        g = self.game
+        if g.is_over or not self.legal():
+            return None
+        side = self.current_side()
+        bot = self.bots.get(side) or next(iter(self.bots.values()))
+        action = bot.choose(g)
+        self._invalidate()
+        events = self.apply(action)
+        actor = action_actor(action)
+        if actor and actor in self.world.model_ids():
+            self.focus = actor
+        self.hud.banner.set(self.narrate(action, events))
+        return events
+
+    def narrate(self, action, events) -> str:
+        text = str(action)
+        kind = action_kind(action)
+        if kind == "Move" and getattr(action, "path", ()):
+            p = action.path[-1]
+            text = f"{action.model} {action.mode}s to ({p[0]:.1f}, {p[1]:.1f})"
+        elif kind == "Declare":
+            tg = ", ".join(action_targets(action))
+            text = f"{action.model}: {action.action}" + (f" with {action.weapon}" if action.weapon else "") + (
+                f" [{action.spell}]" if action.spell else "") + (f" at {tg}" if tg else "")
+        elif kind == "Activate":
+            text = f"{action.model} activates"
+        said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
+        if said and self.narrator is not None:
+            text = "\n".join(said[:3])
+        rolls = [e for e in events if e.kind == "roll"]
+        if rolls:
+            text += "   rolls: " + " ".join(f"d{e.data.get('sides', 20)}={e.data.get('value')}" for e in rolls[:6])
+        return text
+
+    def tick(self, dt: float) -> None:
+        if getattr(self, "paused", False):
+            return
+        self.clock += dt
+        self.cinematic(dt)
+        if self.game.is_over:
+            if self.over_since is None:
+                self.over_since = self.clock
+                o = self.game.outcome
+                self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
+                self.hud.banner.set(f"Game over: {o}   (games: {self.games_played + 1}, "
+                                    + ", ".join(f"{k} {v}" for k, v in self.wins.items()) + ")")
+            elif self.clock - self.over_since >= self.pause_seconds:
+                self.next_game()
+            return
+        if self.clock >= self.step_seconds:
+            self.clock = 0.0
+            self.bot_step()
+
+    def next_game(self):
+        self.games_played += 1
+        if self.max_games is not None and self.games_played >= self.max_games:
+            return None
+        self.seed += 1
+        self.game, self.geometry = self.new_game(self.seed)
+        self.bots = self.bots_for(self.game, self.seed)
+        self.over_since = None
+        self.clock = 0.0
+        self._after_load(f"game {self.games_played + 1} (seed {self.seed})")
+        return self.game
+
+    def cinematic(self, dt: float) -> None:
+        """A slow orbit that drifts toward the model acting now."""
+        cam = self.camera
+        if cam.mode == "eye":
+            return
+        self.cam_heading = (self.cam_heading + dt * 4.0) % 360.0
+        goal = np.array([self.world.table[0] / 2, self.world.table[1] / 2, 0.0])
+        dist = max(self.world.table) * 1.25
+        if self.focus and self.focus in self.world.model_ids():
+            hb = self.world.hitbox(self.focus)
+            goal = np.array([hb.x, hb.y, hb.z])
+            dist = max(self.world.table) * 0.95
+        k = 1.0 - math.exp(-dt * 1.2)
+        target = cam.target + (goal - cam.target) * k
+        distance = cam.distance + (dist - cam.distance) * k
+        cam.set_orbit(target, self.cam_heading, 50.0, distance)
+
+    def run_frames(self, frames: int, out_dir: str, *, decisions_per_frame: int = 1, prefix: str = "frame") -> list[str]:
+        """Offscreen: one bot decision per frame (and a new game when one ends),
+        a PNG per frame. Returns the paths."""
+        os.makedirs(out_dir, exist_ok=True)
+        paths = []
+        for i in range(frames):
+            for _ in range(decisions_per_frame):
+                if self.game.is_over:
+                    o = self.game.outcome
+                    self.hud.banner.set(f"Game over: {o}")
+                    self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
+                    if self.next_game() is None:
+                        break
+                else:
+                    self.bot_step()
+            self.cinematic(0.5)
+            self.app.step()
+            paths.append(self.app.screenshot(os.path.join(out_dir, f"{prefix}-{i:04d}.png")))
+        return paths

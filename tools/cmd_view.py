@@ -1,0 +1,164 @@
+"""``eldfall view SCENE [--attract] [--game eldfall|norova] [--offscreen --frames N --out DIR]``
+
+Opens the 3D table (engine.view). With a screen: a window to play hotseat
+(or, with ``--attract``, bots playing game after game). Without a screen, or
+with ``--offscreen``: renders N frames of an attract-mode game to PNGs in
+DIR (EGL/llvmpipe, with p3tinydisplay as fallback) and says where they are.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from engine.errors import InputError, Problem
+
+
+def add_arguments(parser) -> None:
+    def error(message: str):
+        print(f"eldfall view: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    parser.error = error
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("--attract", action="store_true", help="bots play game after game (event stand)")
+    parser.add_argument("--game", choices=("eldfall", "norova"), default=None,
+                        help="the rules to play (default: the scene's first game)")
+    parser.add_argument("--offscreen", action="store_true", help="render frames to PNG files instead of a window")
+    parser.add_argument("--frames", type=int, default=12, help="frames to render offscreen (default 12)")
+    parser.add_argument("--out", default="out/view", help="folder for offscreen frames (default out/view)")
+    parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    parser.add_argument("--size", default="1280x720", help="window or frame size WxH (default 1280x720)")
+    parser.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="the bots' strategy")
+    parser.add_argument("--log", default=None, help="a game log to load at start (play mode)")
+    parser.add_argument("--json", action="store_true", help="offscreen: print the result as JSON")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if not (64 <= w <= 8192 and 64 <= h <= 8192):
+            raise ValueError
+        return w, h
+    except ValueError:
+        raise InputError(Problem("<command line>", None, "--size", f"expected WxH in pixels (64-8192), not {text!r}")) from None
+
+
+def load_world(path: str, models_dir=None):
+    from engine.scene import load_scene
+    from engine.world import World
+    scene = load_scene(path, models_dir=models_dir)
+    try:
+        return World(scene)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
+        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+
+
+def game_name_for(world, requested: str | None) -> str:
+    games = tuple(getattr(world.scene, "games", ()) or ("eldfall",))
+    name = requested or games[0]
+    if requested and requested not in games:
+        raise InputError(Problem(world.scene.path or "<scene>", None, "games",
+                                 f"this scene is set up for {', '.join(games)}, not {requested}"))
+    return name
+
+
+def geometry_for(world):
+    """The rules' Geometry over this world (engine.geometry.WorldGeometry)."""
+    from engine.geometry import WorldGeometry
+    return WorldGeometry(world)
+
+
+def game_factory(world, name: str):
+    """seed -> (game, geometry): a fresh game on the world's starting positions."""
+    from tools.roster import units_from_scene
+    start = {mid: (hb.x, hb.y, hb.z, hb.facing, frozenset(hb.states)) for mid, hb in world.models.items()}
+    specs = {mid: hb.spec for mid, hb in world.models.items()}
+    units = units_from_scene(world.scene, world)
+    scene_info = {"path": world.scene.path, "sha256": world.scene.sha256, "table": list(world.table),
+                  "name": getattr(world.scene, "name", "")}
+    if name == "eldfall":
+        from rules.eldfall.sequence import EldfallGame as Game
+    else:
+        from rules.norova.game import NorovaGame as Game
+
+    def new(seed: int):
+        # put back every model as the scene has it (a finished game removed some)
+        for mid, spec in specs.items():
+            if mid not in world.models:
+                world.add_model(spec)
+            x, y, z, f, states = start[mid]
+            world.move_model(mid, x, y, z, facing=f)
+            world.set_states(mid, states)
+        geo = geometry_for(world)
+        game = Game([u.__class__.from_dict(u.to_dict()) for u in units], geo, seed=seed, scene_info=scene_info)
+        return game, geo
+    return new
+
+
+def bots_factory(name: str, kind: str):
+    """(game, seed) -> {side: bot}: the game's own bots."""
+    def make(game, seed):
+        sides = list(getattr(game, "sides", []) or sorted({u.side for u in game.units}))
+        if name == "eldfall":
+            from rules.eldfall import bots
+            cls = bots.GreedyBot if kind == "greedy" else bots.RandomBot
+            return {s: cls(seed * 7919 + i) for i, s in enumerate(sides)}
+        from rules.norova import bots
+        cls = bots.GreedyBot if kind == "greedy" else bots.RandomBot
+        return {s: cls(seed * 7919 + i, side=s) for i, s in enumerate(sides)}
+    return make
+
+
+def run(args) -> int:
+    from engine.view.config import ViewConfig, has_display
+    width, height = _size(args.size)
+    if args.frames < 1:
+        raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    world = load_world(args.scene, args.models_dir)
+    name = game_name_for(world, args.game)
+    offscreen = args.offscreen or not has_display()
+    from engine.view.app import RenderError, get_app
+    try:
+        app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height,
+                                 title=f"Eldfall referee - {os.path.basename(args.scene)}"))
+    except RenderError as exc:
+        print(f"eldfall view: {exc}", file=sys.stderr)
+        return 1
+    new_game = game_factory(world, name)
+    if offscreen:
+        return _offscreen(args, app, world, name, new_game)
+    if args.attract:
+        from engine.view.play import AttractController
+        AttractController(app, world, new_game, bots_factory(name, args.bot), seed=args.seed,
+                          out_dir="out")
+    else:
+        from engine.view.play import PlayController
+        game, geo = new_game(args.seed)
+        ctl = PlayController(app, world, game, geo, out_dir="out")
+        if args.log:
+            ctl.load(args.log)
+    print(f"eldfall view: {app.renderer}; close the window or press Escape twice to quit")
+    app.accept("escape-repeat", app.userExit)
+    app.run()
+    return 0
+
+
+def _offscreen(args, app, world, name, new_game) -> int:
+    from engine.view.play import AttractController
+    t0 = time.perf_counter()
+    ctl = AttractController(app, world, new_game, bots_factory(name, args.bot), seed=args.seed, out_dir="out")
+    paths = ctl.run_frames(args.frames, args.out)
+    elapsed = time.perf_counter() - t0
+    result = {"frames": paths, "renderer": app.renderer, "seconds": round(elapsed, 2),
+              "games_finished": ctl.games_played, "events": len(ctl.game.events)}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{len(paths)} frames of an attract-mode {name} game in {args.out}/ "
+              f"({app.renderer}, {elapsed:.1f} s)")
+        print(f"  first: {paths[0]}\n  last:  {paths[-1]}")
+    return 0
