@@ -1,0 +1,1619 @@
+"""Movement in 3D: path checks (walk, run, climb, jump, falls) and the reachable area.
+
+All lengths in inches, z up. A model is a vertical cylinder (its hitbox)
+standing on its base; its position is the base's bottom centre, the "same
+point of the base" every movement distance is measured from.
+
+The terrain is read as *columns*: a vertical ray cast down at (x, y) lists the
+solid layers there, each ``[lo, hi]`` with the normal of its top face. A base
+of radius R at (x, y) probes every column under it; the union of their layers
+says where the base can rest (``stances``): on the top of a layer, with the
+hitbox's height of free space above it. Ladder pieces are not solid for
+movement (a model climbs them, it does not stand on them).
+
+* :func:`check_path` -- a declared route for ``walk``, ``run``, ``climb`` or
+  ``jump``: legality, cost, end, falls, the enemies' reach and awareness
+  entry points. Exact along the route (samples every ``path_step`` plus
+  bisection for contact and reach entries).
+* :func:`reachable` -- every end position a Walk or Run can reach, on every
+  level, with its cost: a Dijkstra over a multi-level grid (cells at
+  ``resolution``, 8 or 16 neighbours). The static layers are built once per
+  (world, base radius, hitbox height, resolution) and cached; only the model
+  positions change between queries.
+
+Settings: ``engine/data/motion.yaml``; rulings: ``docs/rulings.d/motion.md``.
+"""
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple, Sequence
+
+import numpy as np
+import yaml
+
+from engine.errors import InputError, Problem
+
+try:  # the World's measuring helper, when present
+    from engine.world import cylinder_distance as _world_cylinder_distance
+except Exception:  # pragma: no cover - the world module is part of the engine
+    _world_cylinder_distance = None
+
+SETTINGS_FILE = Path(__file__).with_name("data") / "motion.yaml"
+MODES = ("walk", "run", "climb", "jump")
+_EPS = 1e-3
+
+
+# ----------------------------------------------------------------------------- settings
+@lru_cache(maxsize=None)
+def _default_settings() -> dict:
+    with open(SETTINGS_FILE, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    if not isinstance(data, dict):
+        raise InputError(Problem(str(SETTINGS_FILE), None, "", "not a mapping of settings"))
+    return data
+
+
+def settings(overrides: dict | None = None) -> dict:
+    """The movement settings: motion.yaml updated with ``overrides``.
+
+    Unknown keys and values of the wrong type raise :class:`InputError`.
+    """
+    base = dict(_default_settings())
+    if not overrides:
+        return base
+    problems = []
+    for key, value in overrides.items():
+        if key not in base:
+            problems.append(Problem("<settings>", None, f"motion.{key}",
+                                    f"unknown setting (known: {', '.join(sorted(base))})"))
+            continue
+        ref = base[key]
+        if isinstance(ref, bool):
+            ok = isinstance(value, bool)
+        elif key == "jump_shape":
+            ok = value in ("line", "arc")
+        elif isinstance(ref, (int, float)) and key != "step_height":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+        elif key == "step_height":
+            ok = value == "hitbox" or (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0)
+        elif isinstance(ref, list):
+            ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+        else:
+            ok = isinstance(value, type(ref))
+        if not ok:
+            problems.append(Problem("<settings>", None, f"motion.{key}", f"bad value {value!r} (default {ref!r})"))
+        else:
+            base[key] = list(value) if isinstance(value, tuple) else value
+    if base.get("neighbours") not in (8, 16, 32):
+        problems.append(Problem("<settings>", None, "motion.neighbours", "must be 8, 16 or 32"))
+    if problems:
+        raise InputError(problems)
+    return base
+
+
+# ----------------------------------------------------------------------------- results
+class Fall(NamedTuple):
+    """A vertical fall: ``height`` in inches, ``rolls`` AG rolls, ``onto`` the piece landed on."""
+    height: float
+    rolls: int
+    onto: str | None
+    at: tuple[float, float, float]
+
+
+class PathPoint(NamedTuple):
+    """Where a route enters an enemy's reach or awareness (a tuple ``(enemy, at)``)."""
+    enemy: str
+    at: tuple[float, float, float]
+
+
+@dataclass
+class MoveResult:
+    """The verdict on a declared move."""
+    model: str
+    mode: str
+    legal: bool
+    reason: str
+    distance: float                      # cost used, inches of allowance
+    allowance: float
+    left: float
+    end: tuple[float, float, float]
+    surfaces: list[str] = field(default_factory=list)      # pieces stood on / crossed, in order
+    falls: list[Fall] = field(default_factory=list)
+    ends_on_vertical: bool = False
+    stopped_by: str | None = None
+    opportunity_points: list[PathPoint] = field(default_factory=list)
+    awareness_points: list[PathPoint] = field(default_factory=list)
+    path: list[tuple[float, float, float]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        r = lambda v: round(float(v), 4)  # noqa: E731
+        return {
+            "model": self.model, "mode": self.mode, "legal": bool(self.legal), "reason": self.reason,
+            "distance": r(self.distance), "allowance": r(self.allowance), "left": r(self.left),
+            "end": [r(v) for v in self.end], "surfaces": list(self.surfaces),
+            "falls": [{"height": r(f.height), "rolls": int(f.rolls), "onto": f.onto,
+                       "at": [r(v) for v in f.at]} for f in self.falls],
+            "ends_on_vertical": bool(self.ends_on_vertical), "stopped_by": self.stopped_by,
+            "opportunity_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.opportunity_points],
+            "awareness_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.awareness_points],
+            "path": [[r(v) for v in p] for p in self.path],
+        }
+
+
+# ----------------------------------------------------------------------------- helpers
+def hitbox_distance(c1, r1, h1, c2, r2, h2) -> np.ndarray:
+    """Distance between vertical cylinders (bottom centres c (..., 3), radius r, height h).
+
+    Broadcasts; the hypotenuse of the horizontal and vertical gaps (exact for
+    two vertical cylinders). Uses ``engine.world.cylinder_distance``.
+    """
+    if _world_cylinder_distance is not None:
+        return _world_cylinder_distance(c1, r1, h1, c2, r2, h2)
+    c1 = np.asarray(c1, dtype=float)
+    c2 = np.asarray(c2, dtype=float)
+    dxy = np.linalg.norm(c1[..., :2] - c2[..., :2], axis=-1)
+    gap_h = np.maximum(0.0, dxy - r1 - r2)
+    z1, z2 = c1[..., 2], c2[..., 2]
+    gap_v = np.maximum(0.0, np.maximum(z2 - (z1 + h1), z1 - (z2 + h2)))
+    return np.hypot(gap_h, gap_v)
+
+
+def _overlap(c1, r1, h1, c2, r2, h2, tol=_EPS) -> np.ndarray:
+    """Hitboxes interpenetrate (more than touching)."""
+    c1 = np.asarray(c1, dtype=float)
+    c2 = np.asarray(c2, dtype=float)
+    dxy = np.linalg.norm(c1[..., :2] - c2[..., :2], axis=-1)
+    z1, z2 = c1[..., 2], c2[..., 2]
+    vert = np.minimum(z1 + h1, z2 + h2) - np.maximum(z1, z2)
+    return (dxy < r1 + r2 - tol) & (vert > tol)
+
+
+def half(value: float, round_up: bool = True) -> float:
+    """Half a value; rounded up to a whole number when ``round_up`` (p.17)."""
+    return float(math.ceil(value / 2.0 - 1e-9)) if round_up else value / 2.0
+
+
+def fall_rolls(height: float, spd: float, round_up: bool = True) -> int:
+    """AG rolls for a fall: one per whole interval of half SPD, only above half SPD.
+
+    SPD 6: 3" -> 0, 5" -> 1, 6" -> 2 (the book's example).
+    """
+    step = half(spd, round_up)
+    if step <= 0 or height <= step + 1e-6:
+        return 0
+    return int(math.floor(height / step + 1e-6))
+
+
+def melee_reach(hb) -> float:
+    """The longest RCH among a model's melee weapons; 0 (Unarmed: base contact) without one."""
+    prof = getattr(getattr(hb, "spec", None), "profile", None)
+    best = 0.0
+    for w in getattr(prof, "weapons", ()) or ():
+        if getattr(w, "kind", "") == "melee":
+            best = max(best, float(getattr(w, "rch", 0.0) or 0.0))
+    return best
+
+
+def _skills(hb) -> frozenset[str]:
+    prof = getattr(getattr(hb, "spec", None), "profile", None)
+    if prof is None:
+        return frozenset()
+    return frozenset(getattr(prof, "skills", ()) or ()) | frozenset(getattr(prof, "traits", ()) or ())
+
+
+def _spd(hb) -> float:
+    stats = getattr(hb, "stats", None) or {}
+    if "SPD" not in stats:
+        raise InputError(Problem("<move>", None, f"models.{hb.id}.stats.SPD", "the model has no SPD"))
+    return float(stats["SPD"])
+
+
+def effective_spd(hb, st: dict, speed: float | None = None) -> float:
+    """SPD after the states: halving states (Slowed, Crippled, Crouched), Flying doubles.
+
+    ``speed`` given: that is the effective SPD already (states applied by the caller).
+    """
+    if speed is not None:
+        return float(speed)
+    spd = _spd(hb)
+    states = set(getattr(hb, "states", ()) or ())
+    halvings = len(states & set(st["halving_states"]))
+    if halvings and not st["halvings_stack"]:
+        halvings = 1
+    for _ in range(halvings):
+        spd = half(spd, st["round_halves_up"])
+    if states & set(st["doubling_states"]):
+        spd *= 2.0
+    return spd
+
+
+def allowance_for(mode: str, spd: float, st: dict) -> float:
+    if mode == "walk":
+        return spd
+    if mode == "run":
+        return 2.0 * spd
+    if mode == "climb":
+        return half(spd, True)
+    if mode == "jump":
+        return half(spd, st["jump_round_up"])
+    raise InputError(Problem("<move>", None, "mode", f"unknown movement {mode!r} (walk, run, climb, jump)"))
+
+
+def _step_height(h: float, st: dict) -> float:
+    v = st["step_height"]
+    return float(h) if v == "hitbox" else float(v)
+
+
+def _disc_pattern(radius: float, spacing: float) -> np.ndarray:
+    """Probe offsets (k, 2) covering a disc: a square grid inside and a ring at the edge."""
+    r = max(radius - 2 * _EPS, 0.0)
+    n = int(math.ceil(r / spacing))
+    g = np.arange(-n, n + 1) * spacing
+    gx, gy = np.meshgrid(g, g)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    pts = pts[np.hypot(pts[:, 0], pts[:, 1]) <= r - 0.25 * spacing]
+    k = max(8, int(math.ceil(2 * math.pi * r / (0.5 * spacing))))
+    a = np.arange(k) * (2 * math.pi / k)
+    ring = np.column_stack([r * np.cos(a), r * np.sin(a)])
+    return np.vstack([pts, ring])
+
+
+# ----------------------------------------------------------------------------- terrain columns
+class Columns:
+    """The solid layers of the static terrain under any (x, y), for movement.
+
+    ``probe(xy)`` casts one vertical ray per point (batched, repeated down
+    through every layer) and returns arrays (n, K) top-down: ``lo``, ``hi``
+    (-inf where no layer), the top face's normal ``nrm`` (n, K, 3) and the
+    piece index ``piece`` (-1). Ladder pieces are skipped.
+    """
+
+    def __init__(self, world, st: dict):
+        self.world = world
+        self.K = int(st["max_layers"])
+        self.min_nz = math.cos(math.radians(float(st["max_slope_deg"])))
+        ladder_tags = set(st["ladder_tags"])
+        skip_piece = np.array([bool(set(p.tags) & ladder_tags) for p in world.pieces], dtype=bool)
+        self.tri_piece = np.asarray(world.tri_piece)
+        self.skip_tri = skip_piece[self.tri_piece]
+        self.normals = np.asarray(world.rays.normals)
+        self.top = float(world.top_z)
+
+    def probe(self, xy: np.ndarray):
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        n, K = len(xy), self.K
+        lo = np.full((n, K), -np.inf)
+        hi = np.full((n, K), -np.inf)
+        nrm = np.zeros((n, K, 3))
+        nrm[..., 2] = 1.0
+        piece = np.full((n, K), -1, dtype=np.int64)
+        depth = np.zeros(n, dtype=np.int64)
+        count = np.zeros(n, dtype=np.int64)
+        z = np.full(n, self.top)
+        todo = np.arange(n)
+        down = np.array([0.0, 0.0, -1.0])
+        for _ in range(6 * K + 16):
+            if len(todo) == 0:
+                break
+            origins = np.column_stack([xy[todo], z[todo]])
+            dist, tri = self.world.rays.first_hit(origins, np.broadcast_to(down, origins.shape))
+            hit = tri >= 0
+            gone = todo[~hit]
+            count[gone] += (depth[gone] > 0)       # an open layer runs down to -inf
+            depth[gone] = 0
+            todo, tri, dist = todo[hit], tri[hit], dist[hit]
+            hz = z[todo] - dist
+            # Embree works in float32: snap to 1e-5" so flat tops read as their exact heights
+            hz_r = np.round(hz, 5)
+            nz = self.normals[tri, 2]
+            skip = self.skip_tri[tri] | (np.abs(nz) <= 1e-6)
+            enter = ~skip & (nz > 0)
+            leave = ~skip & (nz < 0)
+            # entering a solid from free space opens a layer
+            r = todo[enter]
+            first = depth[r] == 0
+            ro, slot = r[first], count[r[first]]
+            ok = slot < K
+            e_idx = np.nonzero(enter)[0][first][ok]
+            hi[ro[ok], slot[ok]] = hz_r[e_idx]
+            nrm[ro[ok], slot[ok]] = self.normals[tri[e_idx]]
+            piece[ro[ok], slot[ok]] = self.tri_piece[tri[e_idx]]
+            depth[r] += 1
+            # leaving the last solid closes it
+            r = todo[leave]
+            closing = depth[r] == 1
+            rc, slot = r[closing], count[r[closing]]
+            ok = slot < K
+            l_idx = np.nonzero(leave)[0][closing][ok]
+            lo[rc[ok], slot[ok]] = hz_r[l_idx]
+            count[rc] += 1
+            depth[r] = np.maximum(depth[r] - 1, 0)
+            z[todo] = hz - 1e-4
+            full = count[todo] >= K
+            todo = todo[~full]
+        return lo, hi, nrm, piece
+
+
+def _stances(lo, hi, std, h, kmax):
+    """Where a base can rest, from the layers under it.
+
+    lo, hi, std : (N, J) layers of every probe column under each base (std:
+    its top is standable). A stance is the top of a merged group of layers
+    with at least ``h`` of free space above it. Returns (N, kmax) z ascending,
+    NaN-padded.
+    """
+    order = np.argsort(lo, axis=1, kind="stable")
+    lo_s = np.take_along_axis(lo, order, 1)
+    hi_s = np.take_along_axis(hi, order, 1)
+    st_s = np.take_along_axis(std, order, 1)
+    cm = np.maximum.accumulate(hi_s, axis=1)
+    cm_std = np.maximum.accumulate(np.where(st_s, hi_s, -np.inf), axis=1)
+    nxt = np.concatenate([lo_s[:, 1:], np.full((len(lo_s), 1), np.inf)], axis=1)
+    end = nxt > cm + _EPS
+    with np.errstate(invalid="ignore"):
+        ok = end & np.isfinite(cm) & (nxt - cm >= h - _EPS) & (cm_std >= cm - 1e-6)
+    tops = np.where(ok, cm, np.nan)
+    tops.sort(axis=1)
+    out = tops[:, :kmax]
+    if out.shape[1] < kmax:
+        out = np.concatenate([out, np.full((len(out), kmax - out.shape[1]), np.nan)], axis=1)
+    return out
+
+
+def _free(lo, hi, a, b):
+    """(N,) bool: no layer of the (N, J) columns meets the open span (a, b) (a, b: (N,))."""
+    a = np.asarray(a, dtype=float)[:, None]
+    b = np.asarray(b, dtype=float)[:, None]
+    return ~np.any((lo < b - _EPS) & (hi > a + _EPS), axis=1)
+
+
+# ----------------------------------------------------------------------------- areas and ladders
+@dataclass
+class _Region:
+    piece: str
+    index: int
+    tags: frozenset
+    poly: object
+    zlo: float
+    zhi: float
+
+
+def _regions(world, st):
+    """(areas, ladders): footprints of area pieces and of ladder pieces."""
+    from shapely.geometry import MultiPoint
+    areas, ladders = [], []
+    ladder_tags = set(st["ladder_tags"])
+    for p in world.pieces:
+        tags = frozenset(p.tags)
+        lo, hi = np.asarray(p.mesh.bounds)
+        poly = MultiPoint(np.asarray(p.mesh.vertices)[:, :2]).convex_hull
+        reg = _Region(p.id, p.index, tags, poly, float(lo[2]), float(hi[2]))
+        if not p.solid:
+            areas.append(reg)
+        elif tags & ladder_tags:
+            ladders.append(reg)
+    return areas, ladders
+
+
+def _poly_distance(poly, xy):
+    import shapely
+    pts = shapely.points(np.asarray(xy, dtype=float).reshape(-1, 2))
+    return np.asarray(shapely.distance(poly, pts), dtype=float)
+
+
+def _area_factor(areas, xy, z, radius, st, tags=None):
+    """(n,) cost factor of the areas a base at xy (n,2), z (n,) touches; and the area ids per point."""
+    n = len(xy)
+    fac = np.ones(n)
+    slow = set(st["half_speed_areas"]) if tags is None else set(tags)
+    touched = []
+    for a in areas:
+        if not (a.tags & slow):
+            continue
+        d = _poly_distance(a.poly, xy)
+        inside = (d <= radius + _EPS) & (z >= a.zlo - 0.05) & (z <= a.zhi + 0.05)
+        if inside.any():
+            touched.append((a, inside))
+            fac = np.where(inside, float(st["area_cost"]), fac)
+    return fac, touched
+
+
+def _combine(*factors, stack=False):
+    out = np.ones_like(np.asarray(factors[0], dtype=float))
+    for f in factors:
+        out = out * f if stack else np.maximum(out, f)
+    return out
+
+
+# ----------------------------------------------------------------------------- the context of a query
+class _Ctx:
+    def __init__(self, world, model, st):
+        self.world = world
+        self.st = st
+        self.hb = world.hitbox(model)
+        self.R = float(self.hb.radius)
+        self.h = float(self.hb.height)
+        self.step = _step_height(self.h, st)
+        self.cols = _columns(world, st)
+        self.areas, self.ladders = _regions_cached(world, st)
+        self.pattern = _disc_pattern(self.R, float(st["disc_step"]))
+        ids, centers, radii, heights = world.model_arrays()
+        keep = [i for i, mid in enumerate(ids) if mid != model]
+        self.ids = [ids[i] for i in keep]
+        self.centers = centers[keep].reshape(-1, 3)
+        self.radii = radii[keep]
+        self.heights = heights[keep]
+        hbs = [world.hitbox(i) for i in self.ids]
+        side = self.hb.side
+        dead = np.array([bool({"Dead"} & set(h.states)) for h in hbs], dtype=bool)
+        self.enemy = np.array([h.side != side for h in hbs], dtype=bool) & ~dead
+        self.dead = dead
+        self.hbs = hbs
+        self.reactive = np.array([not ({"Dead", "Incapacitated", "Petrified"} & set(h.states)) for h in hbs],
+                                 dtype=bool)
+        self.reach = np.array([melee_reach(h) for h in hbs], dtype=float)
+        self.aware = np.array([float(getattr(h, "awareness", 0.0)) for h in hbs], dtype=float)
+
+    def layers(self, xy):
+        """Probe the disc at each point of xy (n,2): (lo, hi, std, nrm, piece) with shape (n, J)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        pts = (xy[:, None, :] + self.pattern[None, :, :]).reshape(-1, 2)
+        lo, hi, nrm, piece = self.cols.probe(pts)
+        n, m, K = len(xy), len(self.pattern), self.cols.K
+        std = nrm[..., 2] >= self.cols.min_nz - 1e-9
+        return (lo.reshape(n, m * K), hi.reshape(n, m * K), std.reshape(n, m * K),
+                nrm.reshape(n, m * K, 3), piece.reshape(n, m * K))
+
+    def support(self, hi, nrm, piece, z):
+        """Normal (n,3) and piece index (n,) of the layer top each base rests on at z (n,)."""
+        match = np.abs(hi - np.asarray(z)[:, None]) <= 1e-3
+        j = np.argmax(match, axis=1)
+        rows = np.arange(len(hi))
+        has = match[rows, j]
+        n3 = np.where(has[:, None], nrm[rows, j], np.array([0.0, 0.0, 1.0]))
+        pc = np.where(has, piece[rows, j], -1)
+        return n3, pc
+
+    def ladder_at(self, xy, z_a, z_b):
+        """(n,) index into self.ladders of a ladder touching the base and spanning z_a..z_b, -1 none."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        out = np.full(len(xy), -1)
+        tol = float(self.st["ladder_tolerance"])
+        lo_z, hi_z = np.minimum(z_a, z_b), np.maximum(z_a, z_b)
+        for k, lad in enumerate(self.ladders):
+            d = _poly_distance(lad.poly, xy)
+            ok = (d <= self.R + float(self.st["ladder_reach"])) & (lo_z >= lad.zlo - tol) & (hi_z <= lad.zhi + tol)
+            out = np.where((out < 0) & ok, k, out)
+        return out
+
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _world_cache(world) -> dict:
+    try:
+        return _CACHE.setdefault(world, {})
+    except TypeError:  # pragma: no cover - not weak-referenceable
+        return {}
+
+
+def _st_key(st: dict):
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in st.items()))
+
+
+def _columns(world, st) -> Columns:
+    c = _world_cache(world)
+    key = ("columns", st["max_layers"], st["max_slope_deg"], tuple(st["ladder_tags"]))
+    if key not in c:
+        c[key] = Columns(world, st)
+    return c[key]
+
+
+def _regions_cached(world, st):
+    c = _world_cache(world)
+    key = ("regions", tuple(st["ladder_tags"]))
+    if key not in c:
+        c[key] = _regions(world, st)
+    return c[key]
+
+
+# ----------------------------------------------------------------------------- routes
+class _Route:
+    """A 3D polyline with the cost of each segment, parameterised by length."""
+
+    def __init__(self, pts, costs, kinds, support):
+        self.pts = np.asarray(pts, dtype=float).reshape(-1, 3)
+        self.costs = np.asarray(costs, dtype=float)
+        self.kinds = list(kinds)          # per segment: "move" | "ladder" | "climb" | "jump"
+        self.support = list(support)      # per point: piece index or -1
+        seg = np.linalg.norm(np.diff(self.pts, axis=0), axis=1) if len(self.pts) > 1 else np.zeros(0)
+        self.s = np.concatenate([[0.0], np.cumsum(seg)])
+        self.c = np.concatenate([[0.0], np.cumsum(self.costs)])
+
+    @property
+    def length(self):
+        return float(self.s[-1])
+
+    def at(self, s):
+        """Point(s) at length s along the route."""
+        s = np.clip(np.asarray(s, dtype=float), 0.0, self.length)
+        return np.stack([np.interp(s, self.s, self.pts[:, k]) for k in range(3)], axis=-1)
+
+    def cost_at(self, s):
+        return np.interp(np.clip(s, 0.0, self.length), self.s, self.c)
+
+    def s_of_cost(self, cost):
+        """The length at which the cumulative cost reaches ``cost`` (the route's end if never)."""
+        if cost >= self.c[-1]:
+            return self.length
+        i = int(np.searchsorted(self.c, cost, side="right"))
+        c0, c1 = self.c[i - 1], self.c[i]
+        f = 0.0 if c1 <= c0 else (cost - c0) / (c1 - c0)
+        return float(self.s[i - 1] + f * (self.s[i] - self.s[i - 1]))
+
+    def dense(self, step):
+        """(s (k,), points (k,3)): samples every ``step`` and at every vertex."""
+        ss = [self.s]
+        for i in range(len(self.s) - 1):
+            a, b = self.s[i], self.s[i + 1]
+            if b - a > step:
+                ss.append(np.arange(a + step, b, step))
+        s = np.unique(np.concatenate(ss))
+        return s, self.at(s)
+
+    def vertical_at(self, s):
+        """True when length s lies inside a vertical (ladder/climb) segment, not at its ends."""
+        i = int(np.searchsorted(self.s, s, side="right")) - 1
+        if i < 0 or i >= len(self.kinds):
+            return False
+        if self.kinds[i] not in ("ladder", "climb"):
+            return False
+        return self.s[i] + 1e-6 < s < self.s[i + 1] - 1e-6
+
+
+def _bisect(fn, a, b, tol):
+    """Smallest s in (a, b] where fn(s) is True, given fn(a) False and fn(b) True."""
+    while b - a > tol:
+        m = 0.5 * (a + b)
+        if fn(m):
+            b = m
+        else:
+            a = m
+    return b
+
+
+def _first_entries(route, dist_fn, limit, s_max, tol, step):
+    """Lengths where dist_fn(points) (k,) goes from > limit to <= limit, up to s_max."""
+    s, pts = route.dense(step)
+    keep = s < s_max - 1e-12
+    s = np.concatenate([s[keep], [min(s_max, route.length)]])
+    pts = route.at(s)
+    if len(s) == 0:
+        return []
+    inside = dist_fn(pts) <= limit
+    out = []
+    for i in np.nonzero(inside[1:] & ~inside[:-1])[0] + 1:
+        fn = lambda q: bool(dist_fn(route.at(np.array([q])))[0] <= limit)  # noqa: E731
+        out.append(_bisect(fn, float(s[i - 1]), float(s[i]), tol))
+    return out
+
+
+def _parse_waypoints(waypoints):
+    pts = []
+    for w in waypoints:
+        w = tuple(float(v) for v in w)
+        if len(w) == 2:
+            pts.append((w[0], w[1], None))
+        elif len(w) == 3:
+            pts.append(w)
+        else:
+            raise InputError(Problem("<move>", None, "waypoints", f"a waypoint needs 2 or 3 numbers, got {w!r}"))
+    if not pts:
+        raise InputError(Problem("<move>", None, "waypoints", "no waypoint"))
+    for p in pts:
+        if not all(math.isfinite(v) for v in p if v is not None):
+            raise InputError(Problem("<move>", None, "waypoints", f"not a finite point {p!r}"))
+    return pts
+
+
+def _xy_samples(points_xy, step):
+    """Sample a 2D polyline every ``step``; also returns each sample's length along it."""
+    pts = np.asarray(points_xy, dtype=float)
+    out = [pts[:1]]
+    for a, b in zip(pts[:-1], pts[1:]):
+        L = float(np.linalg.norm(b - a))
+        k = max(1, int(math.ceil(L / step)))
+        t = np.arange(1, k + 1) / k
+        out.append(a + (b - a) * t[:, None])
+    xy = np.vstack(out)
+    return xy
+
+
+# ----------------------------------------------------------------------------- check_path
+def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: str,
+               speed: float | None = None, settings: dict | None = None) -> MoveResult:
+    """Check a declared move of ``model`` along ``waypoints`` ((x, y) or (x, y, z) each).
+
+    mode : "walk" (SPD), "run" (2 x SPD), "climb" (SPD/2 up), "jump" (SPD/2).
+    speed : the effective SPD (states already applied) instead of the model's.
+    Returns a :class:`MoveResult`.
+    """
+    st = globals()["settings"](settings)
+    if mode not in MODES:
+        raise InputError(Problem("<move>", None, "mode", f"unknown movement {mode!r} (walk, run, climb, jump)"))
+    try:
+        ctx = _Ctx(world, model, st)
+    except KeyError:
+        raise InputError(Problem("<move>", None, "model", f"no model {model!r} in the scene "
+                                 f"(models: {', '.join(world.model_ids())})")) from None
+    pts = _parse_waypoints(waypoints)
+    hb = ctx.hb
+    start = (float(hb.x), float(hb.y), float(hb.z))
+    spd = effective_spd(hb, st, speed)
+    allowance = allowance_for(mode, spd, st)
+
+    def refuse(reason):
+        return MoveResult(model, mode, False, reason, 0.0, allowance, allowance, start, path=[start])
+
+    states = set(hb.states)
+    bad = sorted(states & set(st["no_move_states"]))
+    if bad:
+        return refuse(f"{bad[0]}: the model cannot move")
+    walk_only = sorted(states & set(st["walk_only_states"]))
+    if walk_only and mode != "walk":
+        return refuse(f"{walk_only[0]}: only Walk (or Idle) may be declared")
+    W, D = world.table
+    for p in pts:
+        if not (0.0 <= p[0] <= W and 0.0 <= p[1] <= D):
+            raise InputError(Problem("<move>", None, "to", f"point ({p[0]:g}, {p[1]:g}) is off the "
+                                     f"{W:g}\" x {D:g}\" table"))
+    if "Engaged" in states:
+        why = _engaged_check(ctx, start, pts, st)
+        if why:
+            return refuse(why)
+    if mode == "jump":
+        return _jump(ctx, model, start, pts, spd, allowance)
+    return _walk(ctx, model, mode, start, pts, spd, allowance)
+
+
+def _engagers(ctx) -> list[int]:
+    out = []
+    me = np.array([ctx.hb.x, ctx.hb.y, ctx.hb.z])
+    for i, h in enumerate(ctx.hbs):
+        if not ctx.enemy[i] or not ctx.reactive[i] or "Crouched" in h.states:
+            continue
+        d = float(hitbox_distance(me, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i]))
+        if d <= ctx.reach[i] + float(ctx.st["contact_tolerance"]):
+            out.append(i)
+    return out
+
+
+def _engaged_check(ctx, start, pts, st) -> str:
+    eng = _engagers(ctx)
+    if not eng:  # Engaged by the state, but no enemy has it in reach: the nearest enemy
+        en = [i for i in range(len(ctx.ids)) if ctx.enemy[i]]
+        if not en:
+            return ""
+        me = np.array(start)
+        eng = [min(en, key=lambda i: float(np.linalg.norm(ctx.centers[i, :2] - me[:2])))]
+    tol = math.radians(float(st["engaged_angle_tolerance_deg"]))
+    for i in eng:
+        to_enemy = ctx.centers[i, :2] - np.array(start[:2])
+        ok = True
+        for p in pts:
+            v = np.array(p[:2]) - np.array(start[:2])
+            if np.linalg.norm(v) < 1e-9:
+                continue
+            cosang = float(np.dot(v, to_enemy) / (np.linalg.norm(v) * np.linalg.norm(to_enemy) + 1e-12))
+            if math.acos(max(-1.0, min(1.0, cosang))) > tol:
+                ok = False
+                break
+        if ok:
+            return ""
+    names = ", ".join(ctx.ids[i] for i in eng)
+    return f"Engaged: it may only Walk directly toward the enemy engaging it ({names})"
+
+
+def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
+    st = ctx.st
+    xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
+    lo, hi, std, nrm, piece = ctx.layers(xy)
+    stn = _stances(lo, hi, std, ctx.h, 4)
+    n = len(xy)
+    climb = mode == "climb"
+    # the start: the stance nearest the model's height
+    s0 = stn[0]
+    if np.all(np.isnan(s0)):
+        z = start[2]
+    else:
+        z = float(s0[np.nanargmin(np.abs(s0 - start[2]))])
+    zs = [z]
+    route_pts = [(xy[0, 0], xy[0, 1], z)]
+    costs, kinds, support = [], [], []
+    blocked = ""
+    W, D = ctx.world.table
+    n0, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
+    support.append(int(p0[0]))
+    last_i = 0
+    for i in range(1, n):
+        cand = stn[i][np.isfinite(stn[i])]
+        if len(cand) == 0:
+            blocked = f"no room for the base at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f})"
+            break
+        dz = cand - z
+        up = dz > _EPS
+        down = dz < -_EPS
+        ok = np.ones(len(cand), dtype=bool)
+        if up.any():
+            k = np.nonzero(up)[0]
+            ok[k] = _free(np.repeat(lo[i - 1:i], len(k), 0), np.repeat(hi[i - 1:i], len(k), 0),
+                          np.full(len(k), z), cand[k] + ctx.h)
+        if down.any():
+            k = np.nonzero(down)[0]
+            ok[k] &= _free(np.repeat(lo[i:i + 1], len(k), 0), np.repeat(hi[i:i + 1], len(k), 0),
+                           cand[k], np.full(len(k), z + ctx.h))
+        small = np.abs(dz) <= ctx.step + 1e-9
+        lad = np.full(len(cand), -1)
+        if not climb:
+            tall = ok & ~small
+            if tall.any():
+                k = np.nonzero(tall)[0]
+                la = ctx.ladder_at(np.repeat(xy[i - 1:i], len(k), 0), np.full(len(k), z), cand[k])
+                lb = ctx.ladder_at(np.repeat(xy[i:i + 1], len(k), 0), np.full(len(k), z), cand[k])
+                lad[k] = np.where(la >= 0, la, lb)
+            allowed = ok & (small | (lad >= 0))
+        else:
+            allowed = ok
+        if not allowed.any():
+            if ok.any():
+                t = float(np.min(np.abs(dz[ok])))
+                blocked = (f"scenery {t:.2f}\" high at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f}) is taller than the "
+                           f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder")
+            else:
+                blocked = f"the base cannot pass at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f})"
+            break
+        j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
+        znew = float(cand[j])
+        dzj = znew - z
+        # horizontal cost (slope along the surface) and vertical cost
+        L = float(np.linalg.norm(xy[i] - xy[i - 1]))
+        nA, pa = ctx.support(hi[i - 1:i], nrm[i - 1:i], piece[i - 1:i], np.array([z]))
+        nB, pb = ctx.support(hi[i:i + 1], nrm[i:i + 1], piece[i:i + 1], np.array([znew]))
+        if st["slopes_along_surface"] and L > 0:
+            d = (xy[i] - xy[i - 1]) / L
+            fa = math.sqrt(1.0 + (float(nA[0, :2] @ d) / max(float(nA[0, 2]), 1e-6)) ** 2)
+            fb = math.sqrt(1.0 + (float(nB[0, :2] @ d) / max(float(nB[0, 2]), 1e-6)) ** 2)
+            h_cost = L * 0.5 * (fa + fb)
+        else:
+            h_cost = L
+        vertical = abs(dzj) > ctx.step + 1e-9
+        if vertical:
+            kind = "ladder" if lad[j] >= 0 else "climb"
+            v_cost = abs(dzj) * (float(st["ladder_cost"]) if kind == "ladder" else 1.0)
+            if dzj > 0:   # up at the old position, then across
+                route_pts.append((xy[i - 1, 0], xy[i - 1, 1], znew))
+                costs.append(v_cost)
+                kinds.append(kind)
+                support.append(-1)
+                route_pts.append((xy[i, 0], xy[i, 1], znew))
+                costs.append(h_cost)
+                kinds.append("move")
+            else:         # across, then down at the new position
+                route_pts.append((xy[i, 0], xy[i, 1], z))
+                costs.append(h_cost)
+                kinds.append("move")
+                support.append(-1)
+                route_pts.append((xy[i, 0], xy[i, 1], znew))
+                costs.append(v_cost)
+                kinds.append(kind)
+        else:
+            route_pts.append((xy[i, 0], xy[i, 1], znew))
+            costs.append(h_cost)
+            kinds.append("move")
+        support.append(int(pb[0]))
+        z = znew
+        zs.append(z)
+        last_i = i
+    route = _Route(route_pts, costs, kinds, support)
+    return _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, last_i == n - 1)
+
+
+def _area_costs(ctx, route):
+    """Multiply each horizontal segment's cost by the areas, ladders and narrow surfaces it touches."""
+    st = ctx.st
+    if len(route.pts) < 2:
+        return route, []
+    mid = 0.5 * (route.pts[:-1] + route.pts[1:])
+    ends = [route.pts[:-1], route.pts[1:]]
+    facs = []
+    touched_ids: list[str] = []
+    for P in ends:
+        f, touched = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
+        facs.append(f)
+        for a, inside in touched:
+            touched_ids.append(a.piece)
+    f_area = 0.5 * (facs[0] + facs[1])
+    narrow = _narrow_factor(ctx, mid)
+    fac = _combine(f_area, narrow, stack=st["stack_costs"])
+    kinds = np.array(route.kinds)
+    # vertical ladder/climb segments keep their own cost (ladder: x2 already) but pay for areas
+    fac = np.where(kinds == "move", fac, f_area)
+    return _Route(route.pts, route.costs * fac, route.kinds, route.support), touched_ids
+
+
+def _narrow_factor(ctx, pts):
+    """Cost factor for surfaces narrower than the base, from the cached grid (x narrow_cost)."""
+    g = _static(ctx.world, ctx.R, ctx.h, float(ctx.st["resolution"]), ctx.st)
+    out = np.ones(len(pts))
+    if not g.narrow.any():
+        return out
+    ix = np.clip((pts[:, 0] / g.res).astype(int), 0, g.nx - 1)
+    iy = np.clip((pts[:, 1] / g.res).astype(int), 0, g.ny - 1)
+    cell = iy * g.nx + ix
+    zc = g.z[:, cell]                      # (kmax, n)
+    match = np.abs(zc - pts[:, 2][None, :]) <= float(ctx.st["level_tolerance"])
+    nar = np.any(match & g.narrow[:, cell], axis=0)
+    return np.where(nar, float(ctx.st["narrow_cost"]), 1.0)
+
+
+def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, complete) -> MoveResult:
+    st = ctx.st
+    route, areas_touched = _area_costs(ctx, route)
+    tol = float(st["bisection_tolerance"])
+    step = float(st["path_step"])
+    L = route.length
+    reason = ""
+    legal = True
+    stopped_by = None
+    # enemies: the move ends at the first base contact
+    s_end = L
+    ctol = float(st["contact_tolerance"])
+    for i in np.nonzero(ctx.enemy)[0]:
+        fn = lambda P, i=i: hitbox_distance(P, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
+        if float(fn(route.pts[:1])[0]) <= ctol:
+            continue  # already in contact at the start: moving away is allowed
+        hits = _first_entries(route, fn, 1e-6, s_end, tol, step)
+        if hits and hits[0] < s_end:
+            s_end = hits[0]
+            stopped_by = ctx.ids[i]
+    s_allow = route.s_of_cost(allowance + 1e-9)
+    truncated = s_allow < s_end - 1e-9
+    s_fin = min(s_end, s_allow)
+    end = tuple(float(v) for v in route.at(s_fin))
+    dist = float(route.cost_at(s_fin))
+    on_vertical = route.vertical_at(s_fin) or not _supported(ctx, np.array(end))
+    if blocked and (stopped_by is None or s_end >= L - 1e-9) and not truncated:
+        legal, reason = False, blocked
+    elif truncated and mode != "climb":
+        legal = False
+        reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
+        if blocked:
+            reason += f"; and {blocked}"
+    elif truncated and mode == "climb":
+        reason = "allowance spent" + (": the model ends on a vertical surface" if on_vertical else "")
+    if legal and stopped_by is not None and not truncated:
+        reason = f"stopped by base contact with {stopped_by}"
+    # the declared level at the end
+    if legal and stopped_by is None and not truncated and not blocked:
+        tz = pts[-1][2]
+        if tz is not None and abs(end[2] - tz) > float(st["level_tolerance"]):
+            legal = False
+            reason = f"the route ends at z {end[2]:.2f}, not at the declared z {tz:g}"
+    if legal and on_vertical and mode != "climb":
+        legal = False
+        reason = "a Walk or Run cannot end on a vertical surface (a ladder)"
+    if legal:
+        why = _end_problems(ctx, np.array(end), allow_enemy_contact=stopped_by is not None)
+        if why:
+            legal, reason = False, why
+    if legal and not reason:
+        reason = "ok"
+    ends_vertical = bool(on_vertical)
+    opp = _entry_points(ctx, route, s_fin, "reach")
+    aware = _entry_points(ctx, route, s_fin, "awareness")
+    surfaces = _surface_ids(ctx, route, s_fin, areas_touched)
+    path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [end]
+    return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), end,
+                      surfaces, [], ends_vertical, stopped_by, opp, aware, path)
+
+
+def _supported(ctx, p) -> bool:
+    """A base at p (3,) rests on a surface (not hanging on a vertical one)."""
+    lo, hi, std, nrm, piece = ctx.layers(p[None, :2])
+    s = _stances(lo, hi, std, ctx.h, 4)[0]
+    s = s[np.isfinite(s)]
+    return bool(len(s)) and float(np.min(np.abs(s - p[2]))) <= float(ctx.st["level_tolerance"])
+
+
+def _end_problems(ctx, end, allow_enemy_contact=False) -> str:
+    st = ctx.st
+    W, D = ctx.world.table
+    if st["base_inside_table"]:
+        if not (ctx.R - 1e-6 <= end[0] <= W - ctx.R + 1e-6 and ctx.R - 1e-6 <= end[1] <= D - ctx.R + 1e-6):
+            return "the base would end partly off the table"
+    if len(ctx.ids):
+        ov = _overlap(end[None, :], ctx.R, ctx.h, ctx.centers, ctx.radii, ctx.heights,
+                      tol=float(st["contact_tolerance"]))
+        for i in np.nonzero(ov)[0]:
+            what = "a Dead model" if ctx.dead[i] else ("enemy" if ctx.enemy[i] else "ally")
+            return f"the hitbox would end inside {what} {ctx.ids[i]}"
+    return ""
+
+
+def _entry_points(ctx, route, s_max, what):
+    out = []
+    tol = float(ctx.st["bisection_tolerance"])
+    ctol = float(ctx.st["contact_tolerance"])
+    for i in np.nonzero(ctx.enemy & ctx.reactive)[0]:
+        limit = ctx.reach[i] if what == "reach" else ctx.aware[i]
+        limit = limit if limit > 0 else 1e-6      # RCH 0: base contact
+        fn = lambda P, i=i: hitbox_distance(P, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
+        if float(fn(route.pts[:1])[0]) <= limit:
+            continue  # inside from the start: the route does not enter it
+        for s in _first_entries(route, fn, limit, s_max, tol, float(ctx.st["path_step"])):
+            out.append(PathPoint(ctx.ids[i], tuple(float(v) for v in route.at(s))))
+    out.sort(key=lambda p: p.enemy)
+    return out
+
+
+def _surface_ids(ctx, route, s_max, areas_touched):
+    seen = []
+    names = [p.id for p in ctx.world.pieces]
+    for s, pc in zip(route.s, route.support):
+        if s > s_max + 1e-9:
+            break
+        if pc >= 0 and names[pc] not in seen:
+            seen.append(names[pc])
+    for a in areas_touched:
+        if a not in seen:
+            seen.append(a)
+    for s, k in zip(route.s[:-1], route.kinds):
+        if k == "ladder" and s <= s_max:
+            p = route.at(s)
+            li = ctx.ladder_at(p[None, :2], np.array([p[2]]), np.array([p[2]]))[0]
+            if li >= 0 and ctx.ladders[li].piece not in seen:
+                seen.append(ctx.ladders[li].piece)
+    return seen
+
+
+# ----------------------------------------------------------------------------- jump
+def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
+    st = ctx.st
+    h, R = ctx.h, ctx.R
+    env = _touching_tags(ctx, np.array(start))
+    nj = sorted(env & set(st["no_jump_areas"]))
+    if nj:
+        return MoveResult(model, "jump", False, f"no Jump from a {nj[0]} area", 0.0, allowance, allowance,
+                          start, path=[start])
+    # resolve the heights of the waypoints
+    full = [start]
+    for k, p in enumerate(pts):
+        if p[2] is not None:
+            full.append(p)
+            continue
+        if k < len(pts) - 1:
+            full.append((p[0], p[1], full[-1][2]))
+            continue
+        lo, hi, std, nrm, piece = ctx.layers(np.array([p[:2]]))
+        s = _stances(lo, hi, std, h, 4)[0]
+        s = s[np.isfinite(s)]
+        zt = float(s[np.argmin(np.abs(s - start[2]))]) if len(s) else start[2]
+        if len(pts) == 1 and zt < start[2] - _step_height(h, st) - 1e-9:
+            full.append((p[0], p[1], start[2]))   # a jump down: across, then down
+        full.append((p[0], p[1], zt))
+    target = np.array(full[-1], dtype=float)
+    arc = float(st["arc_apex"]) if st["jump_shape"] == "arc" else None
+    if arc is not None and len(full) == 2:
+        a = np.array(start, dtype=float)
+        t = np.linspace(0.0, 1.0, 65)
+        line = a[None, :] + (target - a)[None, :] * t[:, None]
+        rise = max(a[2], target[2]) + float(arc) - 0.5 * (a[2] + target[2])
+        line[:, 2] += 4.0 * rise * t * (1.0 - t)
+        rpts = line
+    else:
+        rpts = np.array(full, dtype=float)
+    seg = np.linalg.norm(np.diff(rpts, axis=0), axis=1)
+    route = _Route(rpts, seg, ["jump"] * len(seg), [-1] * len(rpts))
+    tol = float(st["bisection_tolerance"])
+    step = float(st["path_step"])
+    # collisions of the flying hitbox with the terrain (the standing start is not one)
+    s, P = route.dense(step)
+    lo, hi, std, nrm, piece = ctx.layers(P[:, :2])
+    free = _free(lo, hi, P[:, 2], P[:, 2] + h)
+    s_hit = route.length
+    bad = np.nonzero(~free)[0]
+    bad = bad[s[bad] > 1e-9]
+    if len(bad):
+        k = int(bad[0])
+
+        def collides(q):
+            pt = route.at(np.array([q]))
+            l2, h2, *_ = ctx.layers(pt[:, :2])
+            return not bool(_free(l2, h2, pt[:, 2], pt[:, 2] + h)[0])
+        s_hit = _bisect(collides, float(s[k - 1]), float(s[k]), tol)
+        s_hit = max(0.0, s_hit - tol)
+    # enemies stop the flight at contact
+    stopped_by = None
+    ctol = float(st["contact_tolerance"])
+    s_stop = s_hit
+    for i in np.nonzero(ctx.enemy)[0]:
+        fn = lambda Q, i=i: hitbox_distance(Q, R, h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
+        if float(fn(route.pts[:1])[0]) <= ctol:
+            continue
+        e = _first_entries(route, fn, 1e-6, s_stop, tol, step)
+        if e and e[0] < s_stop:
+            s_stop, stopped_by = e[0], ctx.ids[i]
+    s_fin = min(s_stop, allowance, route.length)
+    Pend = route.at(np.array([s_fin]))[0]
+    reached = s_fin >= route.length - 1e-9
+    falls: list[Fall] = []
+    reason = "ok"
+    landed = None
+    lo1, hi1, std1, nrm1, pc1 = ctx.layers(Pend[None, :2])
+    stances = _stances(lo1, hi1, std1, h, 4)[0]
+    stances = stances[np.isfinite(stances)]
+    zt = float(target[2])
+    if reached and len(stances) and np.min(np.abs(stances - Pend[2])) <= float(st["level_tolerance"]):
+        landed = np.array([Pend[0], Pend[1], float(stances[np.argmin(np.abs(stances - Pend[2]))])])
+    elif stopped_by is None:
+        pull = _pull_up(ctx, Pend, target, zt)
+        if pull is not None:
+            landed = pull
+            reason = "pulled up onto the edge"
+    if landed is None:
+        below = stances[stances <= Pend[2] + _EPS]
+        if len(below) == 0:
+            return MoveResult(model, "jump", False, "nowhere to land under the end of the jump", float(s_fin),
+                              allowance, max(0.0, allowance - s_fin), tuple(float(v) for v in Pend),
+                              path=[tuple(map(float, p)) for p in route.pts[route.s < s_fin]] + [tuple(Pend)])
+        zl = float(below.max())
+        height = float(Pend[2] - zl)
+        landed = np.array([Pend[0], Pend[1], zl])
+        if height > float(st["level_tolerance"]):
+            _, pc = ctx.support(hi1, nrm1, pc1, np.array([zl]))
+            onto = ctx.world.pieces[int(pc[0])].id if pc[0] >= 0 else None
+            rolls = fall_rolls(height, spd, st["fall_interval_round_up"])
+            falls.append(Fall(height, rolls, onto, tuple(float(v) for v in landed)))
+            reason = f"falls {height:.2f}\" ({rolls} AG roll{'s' if rolls != 1 else ''})"
+            if stopped_by is not None:
+                reason = f"stopped by base contact with {stopped_by}; " + reason
+        elif stopped_by is not None:
+            reason = f"stopped by base contact with {stopped_by}"
+        elif not reached:
+            reason = "fell short: lands at the end of its half SPD"
+    legal = True
+    why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
+    if why:
+        legal, reason = False, why
+    pts_path = [tuple(map(float, p)) for p in route.pts[route.s < s_fin - 1e-9]] + [tuple(map(float, Pend))]
+    if np.linalg.norm(landed - Pend) > 1e-6:
+        pts_path.append(tuple(map(float, landed)))
+    r2 = _Route(np.array(pts_path), np.zeros(len(pts_path) - 1), ["jump"] * (len(pts_path) - 1), [-1] * len(pts_path))
+    opp = _entry_points(ctx, r2, r2.length, "reach")
+    aware = _entry_points(ctx, r2, r2.length, "awareness")
+    lo2, hi2, std2, nrm2, pc2 = ctx.layers(landed[None, :2])
+    _, pc = ctx.support(hi2, nrm2, pc2, np.array([landed[2]]))
+    surfaces = [ctx.world.pieces[int(pc[0])].id] if pc[0] >= 0 else []
+    return MoveResult(model, "jump", legal, reason, float(s_fin), allowance, max(0.0, allowance - s_fin),
+                      tuple(float(v) for v in landed), surfaces, falls, False, stopped_by, opp, aware, pts_path)
+
+
+def _touching_tags(ctx, p) -> set:
+    tags = set()
+    for a in ctx.areas:
+        d = _poly_distance(a.poly, p[None, :2])[0]
+        if d <= ctx.R + _EPS and a.zlo - 0.05 <= p[2] <= a.zhi + 0.05:
+            tags |= set(a.tags)
+    return tags
+
+
+def _pull_up(ctx, P, target, zt):
+    """Pull-up: the top of the hitbox reaches the target surface's level and the base reaches its edge.
+
+    Returns the landing point on the edge, or None.
+    """
+    st = ctx.st
+    ltol = float(st["level_tolerance"])
+    if zt <= P[2] + ltol or P[2] + ctx.h < zt - ltol:
+        return None   # only up onto a higher surface, and the top of the hitbox must reach it
+    reach = float(st["pull_up_reach"])
+    # the ledge must be under the base or within `reach` of its edge, at level zt
+    ring = _disc_pattern(ctx.R + reach, float(st["disc_step"]))
+    lo, hi, nrm, piece = ctx.cols.probe(P[None, :2] + ring)
+    std = nrm[..., 2] >= ctx.cols.min_nz - 1e-9
+    if not np.any((np.abs(hi - zt) <= ltol) & std):
+        return None
+    # the first place toward the target where the base rests on that level
+    u = target[:2] - P[:2]
+    nu = float(np.linalg.norm(u))
+    u = u / nu if nu > 1e-9 else np.zeros(2)
+    ts = np.arange(0.0, 2 * ctx.R + reach + 0.02, 0.02)
+    cand = P[None, :2] + ts[:, None] * u[None, :]
+    lo, hi, std, nrm, piece = ctx.layers(cand)
+    stn = _stances(lo, hi, std, ctx.h, 4)
+    with np.errstate(invalid="ignore"):
+        hit = np.nanmin(np.where(np.isfinite(stn), np.abs(stn - zt), np.inf), axis=1) <= ltol
+    if not hit.any():
+        return None
+    # placed on the edge: the first spot where the whole base is on that surface,
+    # else the first where it rests on it
+    on = (np.abs(hi - zt) <= ltol) & std
+    whole = hit & np.all(on.reshape(len(cand), len(ctx.pattern), -1).any(axis=2), axis=1)
+    k = int(np.argmax(whole)) if whole.any() else int(np.argmax(hit))
+    zz = stn[k][np.nanargmin(np.abs(stn[k] - zt))]
+    return np.array([cand[k, 0], cand[k, 1], float(zz)])
+
+
+def fall(world, model: str, height: float, speed: float | None = None, settings: dict | None = None) -> Fall:
+    """The AG rolls a fall of ``height`` costs ``model`` (its effective SPD)."""
+    st = globals()["settings"](settings)
+    hb = world.hitbox(model)
+    spd = effective_spd(hb, st, speed)
+    return Fall(float(height), fall_rolls(height, spd, st["fall_interval_round_up"]), None,
+                (float(hb.x), float(hb.y), float(hb.z)))
+
+
+# ----------------------------------------------------------------------------- the static grid
+@dataclass
+class _Static:
+    """Walkability layers of one world for one base (radius, height) at one resolution."""
+    res: float
+    nx: int
+    ny: int
+    z: np.ndarray          # (kmax, N) stance heights, NaN none
+    valid: np.ndarray      # (kmax, N)
+    narrow: np.ndarray     # (kmax, N)
+    unscalable: np.ndarray  # (kmax, N)
+    node: np.ndarray       # (kmax, N) -> node index or -1
+    node_slot: np.ndarray
+    node_cell: np.ndarray
+    node_xyz: np.ndarray   # (n, 3)
+    node_mult: np.ndarray  # (n,) area x narrow factor
+    esrc: np.ndarray
+    edst: np.ndarray
+    ew: np.ndarray
+    build_ms: float = 0.0
+
+
+def _static(world, R, h, res, st) -> _Static:
+    c = _world_cache(world)
+    key = ("static", round(R, 6), round(h, 6), round(res, 6), _st_key(st))
+    if key not in c:
+        c[key] = _build_static(world, R, h, res, st)
+    return c[key]
+
+
+def _neighbour_offsets(n: int):
+    """Half of the neighbour offsets (the other half is their reverse)."""
+    nb = [(1, 0), (0, 1), (1, 1), (1, -1)]
+    if n >= 16:
+        nb += [(2, 1), (1, 2), (2, -1), (1, -2)]
+    if n >= 32:
+        nb += [(3, 1), (1, 3), (3, -1), (1, -3), (3, 2), (2, 3), (3, -2), (2, -3)]
+    return nb
+
+
+def _between(dx, dy):
+    """Cells a straight step (dx, dy) passes over, other than its two ends."""
+    out = set()
+    for t in np.linspace(0.0, 1.0, 64)[1:-1]:
+        c = (int(round(t * dx)), int(round(t * dy)))
+        if c not in ((0, 0), (dx, dy)):
+            out.add(c)
+    return sorted(out)
+
+
+def _build_static(world, R, h, res, st) -> _Static:
+    import time
+    t0 = time.perf_counter()
+    cols = _columns(world, st)
+    areas, ladders = _regions_cached(world, st)
+    W, D = world.table
+    nx, ny = int(math.ceil(W / res - 1e-9)), int(math.ceil(D / res - 1e-9))
+    N = nx * ny
+    iy, ix = np.divmod(np.arange(N), nx)
+    cx, cy = (ix + 0.5) * res, (iy + 0.5) * res
+    lo, hi, nrm, piece = cols.probe(np.column_stack([cx, cy]))
+    Kc = int(max(1, np.max(np.sum(np.isfinite(hi), axis=1))))
+    lo, hi, nrm = lo[:, :Kc], hi[:, :Kc], nrm[:, :Kc]
+    std = nrm[..., 2] >= cols.min_nz - 1e-9
+    # padded copies: row N is "off the table" (no layer)
+    lo_p = np.vstack([lo, np.full((1, Kc), -np.inf)])
+    hi_p = np.vstack([hi, np.full((1, Kc), -np.inf)])
+    std_p = np.vstack([std, np.zeros((1, Kc), dtype=bool)])
+    nrm_p = np.concatenate([nrm, np.zeros((1, Kc, 3))], axis=0)
+    # the cells under a base centred on each cell
+    rc = int(math.ceil(R / res)) + 1
+    offs = [(dx, dy) for dy in range(-rc, rc + 1) for dx in range(-rc, rc + 1)
+            if math.hypot(dx * res, dy * res) <= R - 2 * _EPS]
+    m = len(offs)
+    ox = np.array([o[0] for o in offs])
+    oy = np.array([o[1] for o in offs])
+    jx, jy = ix[:, None] + ox[None, :], iy[:, None] + oy[None, :]
+    nbr = np.where((jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny), jy * nx + jx, N)      # (N, m)
+
+    def disc(cells):
+        """Layers (len, m*Kc) under bases centred on ``cells``."""
+        idx = nbr[cells]
+        k = len(cells)
+        return (lo_p[idx].reshape(k, m * Kc), hi_p[idx].reshape(k, m * Kc),
+                std_p[idx].reshape(k, m * Kc), nrm_p[idx].reshape(k, m * Kc, 3))
+
+    # open table cells (one flat layer at z 0 under the whole base) are solved at once
+    flat_col = (np.sum(np.isfinite(hi_p), axis=1) == 1) & (np.abs(hi_p[:, 0]) <= 1e-6) & (nrm_p[:, 0, 2] > 0.999)
+    flat_col[N] = False
+    simple = np.all(flat_col[nbr], axis=1)
+    C = np.nonzero(~simple)[0]
+    kmax = 4
+    tol_l = float(st["level_tolerance"])
+    step_h = _step_height(h, st)
+    z = np.full((kmax, N), np.nan)
+    z[0, simple] = 0.0
+    nz3 = np.zeros((kmax, N, 3))
+    nz3[..., 2] = 1.0
+    full_sup = np.zeros((kmax, N), dtype=bool)
+    full_sup[0, simple] = True
+    below = np.full((kmax, N), -np.inf)
+    if len(C):
+        LO, HI, STD, NRM = disc(C)
+        zc = _stances(LO, HI, STD, h, kmax).T                                     # (kmax, |C|)
+        z[:, C] = zc
+        match = np.abs(HI[None, :, :] - zc[:, :, None]) <= 1e-3                   # (kmax, |C|, J)
+        j = np.argmax(match, axis=2)
+        got = NRM[np.arange(len(C))[None, :], j]                                  # (kmax, |C|, 3)
+        nz3[:, C] = np.where(match.any(axis=2)[..., None], got, np.array([0.0, 0.0, 1.0]))
+        on = (np.abs(HI[None, :, :] - zc[:, :, None]) <= tol_l) & STD[None]
+        full_sup[:, C] = on.reshape(kmax, len(C), m, Kc).any(axis=3).all(axis=2) & np.isfinite(zc)
+        below[:, C] = np.where(HI[None, :, :] < zc[:, :, None] - tol_l, HI[None, :, :], -np.inf).max(axis=2)
+    valid = np.isfinite(z)
+    if st["base_inside_table"]:
+        inside = (cx >= R - 1e-6) & (cx <= W - R + 1e-6) & (cy >= R - 1e-6) & (cy <= D - R + 1e-6)
+        valid &= inside[None, :]
+    z = np.where(valid, z, np.nan)
+    full_sup &= valid
+    # narrow surfaces: a base whose supports no fully supported base covers,
+    # where stepping off is a drop taller than the free-climbing height
+    narrow = np.zeros((kmax, N), dtype=bool)
+    if len(C):
+        wide = np.zeros((N + 1, Kc), dtype=bool)       # a column's layer under some fully supported base
+        for k in range(m):
+            d = nbr[:, k]
+            mk = np.any((np.abs(hi_p[d][:, None, :] - z.T[:, :, None]) <= tol_l) & full_sup.T[:, :, None], axis=1)
+            wide[d] |= mk
+        wide[N] = False
+        dC = nbr[C]                                                                  # (|C|, m)
+        hz = hi_p[dC]                                                                # (|C|, m, Kc)
+        wz = wide[dC]
+        sup_w = np.any((np.abs(hz[None] - z[:, C][:, :, None, None]) <= tol_l) & wz[None], axis=(2, 3))
+        with np.errstate(invalid="ignore"):
+            high = ~(z[:, C] - below[:, C] <= step_h + 1e-9)
+        narrow[:, C] = valid[:, C] & ~full_sup[:, C] & ~sup_w & high
+    # areas (static part): half-speed areas and unscalable areas
+    cxy = np.column_stack([cx, cy])
+    mult = np.ones((kmax, N))
+    unsc = np.zeros((kmax, N), dtype=bool)
+    for a in areas:
+        slow = bool(a.tags & set(st["half_speed_areas"]))
+        uns = bool(a.tags & set(st["unscalable_tags"]))
+        if not (slow or uns):
+            continue
+        d = _poly_distance(a.poly, cxy)
+        with np.errstate(invalid="ignore"):
+            touch = (d <= R + _EPS)[None, :] & (z >= a.zlo - 0.05) & (z <= a.zhi + 0.05)
+        if slow:
+            f = float(st["area_cost"])
+            mult = np.where(touch, mult * f if st["stack_costs"] else np.maximum(mult, f), mult)
+        if uns:
+            unsc |= touch
+    nmul = np.where(narrow, float(st["narrow_cost"]), 1.0)
+    mult = mult * nmul if st["stack_costs"] else np.maximum(mult, nmul)
+    # nodes
+    node = np.full((kmax, N), -1, dtype=np.int64)
+    slot, cell = np.nonzero(valid)
+    node[slot, cell] = np.arange(len(slot))
+    node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
+    node_mult = mult[slot, cell]
+    node_n = nz3[slot, cell]
+    # edges
+    ES, ED, EW = [], [], []
+    lad_cells = [(_poly_distance(lad.poly, cxy) <= R + float(st["ladder_reach"])) for lad in ladders]
+    ltol = float(st["ladder_tolerance"])
+    zpad = np.vstack([z.T, np.full((1, kmax), np.nan)])                     # (N+1, kmax)
+    for dx, dy in _neighbour_offsets(int(st["neighbours"])):
+        L = math.hypot(dx, dy) * res
+        dvec = np.array([dx, dy], dtype=float) / math.hypot(dx, dy)
+        ok_c = (ix + dx >= 0) & (ix + dx < nx) & (iy + dy >= 0) & (iy + dy < ny)
+        c_a = np.nonzero(ok_c)[0]
+        c_b = c_a + dy * nx + dx
+        mids = _between(dx, dy)
+        for sa in range(kmax):
+            na = node[sa, c_a]
+            if not (na >= 0).any():
+                continue
+            for sb in range(kmax):
+                nbn = node[sb, c_b]
+                both = (na >= 0) & (nbn >= 0)
+                if not both.any():
+                    continue
+                A, B = na[both], nbn[both]
+                ca, cb = c_a[both], c_b[both]
+                za, zb = node_xyz[A, 2], node_xyz[B, 2]
+                dz = zb - za
+                small = np.abs(dz) <= step_h + 1e-9
+                lad = np.zeros(len(A), dtype=bool)
+                for li, lc in enumerate(lad_cells):
+                    lz = (np.minimum(za, zb) >= ladders[li].zlo - ltol) & (np.maximum(za, zb) <= ladders[li].zhi + ltol)
+                    lad |= (lc[ca] | lc[cb]) & lz & ~small
+                keep = small | lad
+                # a long step must pass over cells where the base can stand at its level
+                for ex, ey in mids:
+                    k = np.nonzero(keep & small)[0]
+                    if not len(k):
+                        break
+                    cm_ = ca[k] + ey * nx + ex
+                    zm = zpad[cm_]                                                # (k, kmax)
+                    with np.errstate(invalid="ignore"):
+                        okm = np.any((np.abs(zm - za[k, None]) <= step_h + 1e-9)
+                                     & (np.abs(zm - zb[k, None]) <= step_h + 1e-9), axis=1)
+                    keep[k] &= okm
+                # room to go up or down: the lower end's column, from the lower
+                # level to the higher plus the hitbox
+                vert = keep & (np.abs(dz) > _EPS)
+                if vert.any():
+                    k = np.nonzero(vert)[0]
+                    low_c = np.where(dz[k] > 0, ca[k], cb[k])
+                    LOk, HIk, _, _ = disc(low_c)
+                    keep[k] &= _free(LOk, HIk, np.minimum(za[k], zb[k]), np.maximum(za[k], zb[k]) + h)
+                if not keep.any():
+                    continue
+                A, B, dz, lad = A[keep], B[keep], dz[keep], lad[keep]
+                na_n, nb_n = node_n[A], node_n[B]
+                if st["slopes_along_surface"]:
+                    fa = np.sqrt(1.0 + ((na_n[:, :2] @ dvec) / np.maximum(na_n[:, 2], 1e-6)) ** 2)
+                    fb = np.sqrt(1.0 + ((nb_n[:, :2] @ dvec) / np.maximum(nb_n[:, 2], 1e-6)) ** 2)
+                    hf = 0.5 * (fa + fb)
+                else:
+                    hf = 1.0
+                mm_ = 0.5 * (node_mult[A] + node_mult[B])
+                w = L * hf * mm_ + np.where(lad, float(st["ladder_cost"]) * np.abs(dz), 0.0)
+                ES += [A, B]
+                ED += [B, A]
+                EW += [w, w]
+    esrc = np.concatenate(ES) if ES else np.zeros(0, dtype=np.int64)
+    edst = np.concatenate(ED) if ED else np.zeros(0, dtype=np.int64)
+    ew = np.concatenate(EW) if EW else np.zeros(0)
+    return _Static(res, nx, ny, z, valid, narrow, unsc, node, slot, cell, node_xyz, node_mult,
+                   esrc, edst, ew, (time.perf_counter() - t0) * 1000.0)
+
+
+# ----------------------------------------------------------------------------- reachable
+@dataclass
+class ReachGrid:
+    """The end positions a model can reach, per cell and level, with their cost.
+
+    ``z`` and ``cost`` are (levels, ny, nx); cell (i, j) is centred at
+    ((j + 0.5) * resolution, (i + 0.5) * resolution). ``cost`` is inf where
+    unreachable; ``end_ok`` marks cells where the model may end (reachable
+    within the allowance and not inside another model).
+    """
+    model: str
+    mode: str
+    allowance: float
+    resolution: float
+    z: np.ndarray
+    cost: np.ndarray
+    end_ok: np.ndarray
+    start: tuple[float, float, float]
+    _pred: np.ndarray = field(repr=False, default=None)
+    _static: _Static = field(repr=False, default=None)
+    _source: int = field(repr=False, default=-1)
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def shape(self):
+        return self.cost.shape[1:]
+
+    def points(self, max_cost: float | None = None) -> np.ndarray:
+        """(n, 3) end positions (cell centres at their level) costing at most ``max_cost``."""
+        lim = self.allowance if max_cost is None else float(max_cost)
+        k, i, j = np.nonzero(self.end_ok & (self.cost <= lim + 1e-9))
+        r = self.resolution
+        return np.column_stack([(j + 0.5) * r, (i + 0.5) * r, self.z[k, i, j]])
+
+    def _cell(self, x, y):
+        r = self.resolution
+        j, i = int(math.floor(x / r)), int(math.floor(y / r))
+        ny, nx = self.shape
+        if not (0 <= i < ny and 0 <= j < nx):
+            return None
+        return i, j
+
+    def _slot(self, x, y, z=None, need_end=True):
+        c = self._cell(x, y)
+        if c is None:
+            return None
+        i, j = c
+        best, bd = None, math.inf
+        for k in range(self.z.shape[0]):
+            zk = self.z[k, i, j]
+            if not np.isfinite(zk) or not np.isfinite(self.cost[k, i, j]):
+                continue
+            if need_end and not self.end_ok[k, i, j]:
+                continue
+            d = 0.0 if z is None else abs(zk - z)
+            if z is not None and d > 0.3:
+                continue
+            key = (d, self.cost[k, i, j]) if z is not None else (self.cost[k, i, j], 0)
+            if best is None or key < bd:
+                best, bd = (k, i, j), key
+        return best
+
+    def contains(self, x: float, y: float, z: float | None = None) -> bool:
+        """The model can end at (x, y) (on the level nearest z, any level if None)."""
+        s = self._slot(x, y, z)
+        return s is not None and bool(self.cost[s] <= self.allowance + 1e-9)
+
+    def cost_at(self, x: float, y: float, z: float | None = None) -> float:
+        s = self._slot(x, y, z, need_end=False)
+        return float(self.cost[s]) if s is not None else math.inf
+
+    def shortest_path(self, to) -> list[tuple[float, float, float]]:
+        """Waypoints (x, y, z) from the model's position to ``to`` ((x, y) or (x, y, z)).
+
+        Collinear grid steps are merged; vertical steps (ladders) keep both
+        ends. Empty when ``to`` is not reachable.
+        """
+        to = tuple(float(v) for v in to)
+        s = self._slot(to[0], to[1], to[2] if len(to) > 2 else None, need_end=False)
+        if s is None or not np.isfinite(self.cost[s]):
+            return []
+        g = self._static
+        k, i, j = s
+        node = int(g.node[k, i * g.nx + j])
+        chain = []
+        while node >= 0 and node != self._source:
+            chain.append(node)
+            node = int(self._pred[node])
+        chain.reverse()
+        pts = [tuple(self.start)] + [tuple(float(v) for v in g.node_xyz[n]) for n in chain]
+        out = [pts[0]]
+        for a, b in zip(pts[1:], pts[2:] + [None]):
+            if b is None:
+                out.append(a)
+                break
+            p = np.array(out[-1])
+            v1 = np.array(a) - p
+            v2 = np.array(b) - np.array(a)
+            cross = abs(v1[0] * v2[1] - v1[1] * v2[0])
+            if cross > 1e-9 or abs(v1[2]) > 1e-6 or abs(v2[2]) > 1e-6 or np.dot(v1[:2], v2[:2]) < 0:
+                out.append(a)
+        return out
+
+    def summary(self) -> dict:
+        pts = self.points()
+        levels: dict[float, int] = {}
+        for zz in np.round(pts[:, 2], 1) if len(pts) else []:
+            levels[float(zz)] = levels.get(float(zz), 0) + 1
+        fin = self.cost[np.isfinite(self.cost) & self.end_ok]
+        return {"model": self.model, "mode": self.mode, "allowance": self.allowance,
+                "resolution": self.resolution, "cells": int(len(pts)),
+                "area_sq_in": round(len(pts) * self.resolution ** 2, 2),
+                "levels": [{"z": z, "cells": c} for z, c in sorted(levels.items())],
+                "max_cost": round(float(fin.max()), 3) if len(fin) else 0.0,
+                **self.stats}
+
+
+def reachable(world, model: str, mode: str = "walk", resolution: float | None = None,
+              settings: dict | None = None, speed: float | None = None) -> ReachGrid:
+    """The reachable area of ``model`` for ``mode`` ("walk" or "run").
+
+    A Dijkstra over the cached multi-level grid; enemies block (their bases
+    and every edge that would touch them), allies and Dead models may be
+    crossed but not ended on.
+    """
+    import time
+
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+    t0 = time.perf_counter()
+    st = globals()["settings"](settings)
+    if mode not in ("walk", "run"):
+        raise InputError(Problem("<reach>", None, "mode", f"the reachable area is for walk or run, not {mode!r}"))
+    res = float(resolution if resolution is not None else st["resolution"])
+    if not res > 0:
+        raise InputError(Problem("<reach>", None, "resolution", "must be a positive number of inches"))
+    try:
+        ctx = _Ctx(world, model, st)
+    except KeyError:
+        raise InputError(Problem("<reach>", None, "model", f"no model {model!r} in the scene")) from None
+    hb = ctx.hb
+    spd = effective_spd(hb, st, speed)
+    allowance = allowance_for(mode, spd, st)
+    g = _static(world, ctx.R, ctx.h, res, st)
+    t1 = time.perf_counter()
+    start = (float(hb.x), float(hb.y), float(hb.z))
+    n = len(g.node_xyz)
+    kmax = g.z.shape[0]
+    shape = (kmax, g.ny, g.nx)
+    states = set(hb.states)
+    blocked_all = bool(states & set(st["no_move_states"])) or \
+        (bool(states & set(st["walk_only_states"])) and mode != "walk")
+    # dynamic: enemies block nodes and edges; allies and the dead only forbid ending on them
+    alive_block = np.zeros(n, dtype=bool)
+    end_bad = np.zeros(n, dtype=bool)
+    P = g.node_xyz
+    ekeep = np.ones(len(g.esrc), dtype=bool)
+    for i in range(len(ctx.ids)):
+        c, r, hh = ctx.centers[i], ctx.radii[i], ctx.heights[i]
+        ov = _overlap(P, ctx.R, ctx.h, c, r, hh, tol=float(st["contact_tolerance"]))
+        end_bad |= ov
+        if ctx.enemy[i]:
+            alive_block |= ov
+            # edges passing within touching distance of the enemy
+            near = np.linalg.norm(P[:, :2] - c[:2], axis=1) < ctx.R + r + 2 * res + 0.1
+            cand = np.nonzero(near[g.esrc] | near[g.edst])[0]
+            if len(cand):
+                a, b = P[g.esrc[cand]], P[g.edst[cand]]
+                ab = b[:, :2] - a[:, :2]
+                t = np.clip(np.einsum("ij,ij->i", c[:2] - a[:, :2], ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0, 1)
+                q = a[:, :2] + ab * t[:, None]
+                dxy = np.linalg.norm(q - c[:2], axis=1)
+                zlo = np.minimum(a[:, 2], b[:, 2])
+                zhi = np.maximum(a[:, 2], b[:, 2]) + ctx.h
+                vert = (zlo < c[2] + hh) & (zhi > c[2])
+                ekeep[cand[(dxy <= ctx.R + r + float(st["contact_tolerance"])) & vert]] = False
+    if not (_skills(hb) & set(st["climbing_skills"])):
+        alive_block |= g.unscalable[g.node_slot, g.node_cell]
+    ekeep &= ~alive_block[g.esrc] & ~alive_block[g.edst]
+    # the source: a virtual node joined to the cells around the model at its level
+    src = n
+    sx = int(math.floor(start[0] / res))
+    sy = int(math.floor(start[1] / res))
+    s_nodes, s_w = [], []
+    step = _step_height(ctx.h, st)
+    for dy in (-1, 0, 1, 2, -2):
+        for dx in (-1, 0, 1, 2, -2):
+            cx_, cy_ = sx + dx, sy + dy
+            if not (0 <= cx_ < g.nx and 0 <= cy_ < g.ny):
+                continue
+            cell = cy_ * g.nx + cx_
+            for k in range(kmax):
+                nd = g.node[k, cell]
+                if nd < 0 or alive_block[nd]:
+                    continue
+                if abs(g.node_xyz[nd, 2] - start[2]) > min(step, 0.3):
+                    continue
+                d = float(np.hypot(g.node_xyz[nd, 0] - start[0], g.node_xyz[nd, 1] - start[1]))
+                if d > 1.5 * res * 1.0001 + 1e-9 and not (abs(dx) <= 1 and abs(dy) <= 1):
+                    continue
+                s_nodes.append(nd)
+                s_w.append(max(d * g.node_mult[nd], 1e-9))
+    rows = np.concatenate([g.esrc[ekeep], np.full(len(s_nodes), src)])
+    cols = np.concatenate([g.edst[ekeep], np.asarray(s_nodes, dtype=np.int64)])
+    w = np.concatenate([g.ew[ekeep], np.asarray(s_w, dtype=float)])
+    w = np.maximum(w, 1e-12)
+    mat = csr_matrix((w, (rows, cols)), shape=(n + 1, n + 1))
+    if blocked_all or not s_nodes:
+        dist = np.full(n + 1, np.inf)
+        pred = np.full(n + 1, -9999)
+    else:
+        dist, pred = dijkstra(mat, directed=True, indices=src, limit=allowance + 1e-9, return_predecessors=True)
+    cost = np.full(shape, np.inf)
+    zz = g.z.reshape(shape)
+    flat = cost.reshape(kmax, -1)
+    flat[g.node_slot, g.node_cell] = dist[:n]
+    end_ok_flat = np.zeros((kmax, g.nx * g.ny), dtype=bool)
+    end_ok_flat[g.node_slot, g.node_cell] = ~end_bad & np.isfinite(dist[:n]) & (dist[:n] <= allowance + 1e-9)
+    t2 = time.perf_counter()
+    stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
+             "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(ekeep.sum())}
+    return ReachGrid(model, mode, allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
+                     pred, g, src, stats)
+
+
+__all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",
+           "fall_rolls", "fall", "melee_reach", "effective_spd", "allowance_for", "settings", "Columns", "asdict"]
