@@ -874,7 +874,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                 source = "the template's centre" if pl.kind == "circle" else pl.user
                 reasons.append(f"{tag}main target {target} has no LoS from {source}")
         for i, mid in enumerate(ids):
-            if mid == user:
+            if mid == user or world.hitbox(mid).states & _GONE_STATES:
                 continue
             hit = bool(a.touching[i] and a.in_band[i] and a.los.get(mid, False))
             if hit:
@@ -889,9 +889,10 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
         if mid == user:
             missed.append(TemplateMiss(mid, side[mid], "the user of the template is never affected"))
             continue
+        if hb.states & _GONE_STATES:
+            missed.append(TemplateMiss(mid, side[mid], "Dead: templates no longer affect it"))
+            continue
         if n_hits[mid]:
-            k0 = n_hits[mid][0]
-            a, i, _pl = last[mid][k0]
             affected.append(TemplateHit(mid, side[mid], best_frac[mid], full_any[mid], True, True,
                                         len(n_hits[mid]), tuple(n_hits[mid])))
             continue

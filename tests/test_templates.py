@@ -76,6 +76,13 @@ def test_partial_coverage_fraction_matches_shapely_area():
     assert tgt.full and tgt.covered_fraction == 1.0 and tgt.in_band and tgt.los_from_origin
 
 
+def test_dead_models_are_not_affected():
+    w = World(GOLDEN_WORLD.scene)
+    w.set_states("blue-rim", {"Dead"})
+    res = T.template(w, "circle-l", user="red-caster", target="blue-tgt")
+    assert res.hit("blue-rim") is None and res.miss("blue-rim").why.startswith("Dead")
+
+
 def test_why_reports_measured_gaps():
     res = T.template(GOLDEN_WORLD, "circle-l", user="red-caster", target="blue-tgt")
     # blue-out's base edge: 3.042 - R_M - R_CL from the rim
