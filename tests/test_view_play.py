@@ -1,0 +1,170 @@
+"""Play through the view, offscreen: clicks and keys become rules actions.
+
+A scripted click sequence (order, activate, walk, attack) must produce the
+rules' own events; Ctrl+Z must restore the state (hash and positions); the
+log must save and load; F12 must write the dispute pair and the verdict."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+pytest.importorskip("panda3d")
+
+SCENE = os.path.join(os.path.dirname(__file__), "data", "view", "duel.yaml")
+
+
+@pytest.fixture()
+def ctl(view_app, tmp_path):
+    from engine.view.play import PlayController
+    from tools.cmd_view import game_factory, load_world
+    world = load_world(SCENE)
+    game, geo = game_factory(world, "eldfall")(3)
+    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
+    c.camera.top_view()
+    view_app.step()
+    yield c
+    c.close()
+
+
+def _press(app, key, **kw):
+    out = app.dispatch(key, **kw)
+    app.step()
+    return out
+
+
+def _click_model(app, world, mid):
+    hb = world.hitbox(mid)
+    return _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
+
+
+def _menu_key(ctl, prefix: str) -> str:
+    labels = [label for label, _ in ctl.menu]
+    i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
+    assert i is not None, f"no menu entry {prefix!r} in {labels}"
+    return str(i + 1) if i < 9 else "0"
+
+
+def _play_opening(app, ctl):
+    """order -> activate -> walk 3" -> (blue passes) -> ranged attack. Returns the events per step."""
+    world, game = ctl.world, ctl.game
+    steps = {}
+    assert game.pending == ("order", "red")
+    steps["order"] = _press(app, _menu_key(ctl, "order red first"))
+    assert game.pending == ("tactical", "red")
+    steps["activate"] = _click_model(app, world, "red-archer")
+    assert game.pending == ("movement", "red-archer")
+    assert _press(app, _menu_key(ctl, "Move: Walk")) == "move"
+    _press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
+    assert ctl.preview is not None and ctl.preview[1] is None      # the rules call the path legal
+    steps["walk"] = _press(app, "enter")
+    if game.pending[0] == "reaction":
+        steps["pass"] = _press(app, "p")
+    assert game.pending == ("action", "red-archer")
+    assert _press(app, _menu_key(ctl, "Ranged Attack")) == "target"
+    steps["attack"] = _click_model(app, world, "blue-archer")
+    return steps
+
+
+def test_scripted_clicks_produce_the_rules_events(view_app, ctl):
+    steps = _play_opening(view_app, ctl)
+    kinds = {k: [e.kind for e in v] for k, v in steps.items()}
+    assert steps["order"][0].data == {"action": "order red first"}
+    assert kinds["activate"][:3] == ["action", "ap", "activate"]
+    assert steps["activate"][2].data["model"] == "red-archer"
+    mv = next(e for e in steps["walk"] if e.kind == "movement")
+    assert mv.data["model"] == "red-archer" and mv.data["movement"] == "Walk"
+    assert mv.data["end"][:2] == pytest.approx([10.0, 13.0], abs=0.05)
+    hb = ctl.world.hitbox("red-archer")
+    assert (hb.x, hb.y) == pytest.approx((10.0, 13.0), abs=0.05)       # the world moved with the rules
+    assert ctl.table.models["red-archer"].getY() == pytest.approx(13.0, abs=0.05)   # and the drawing
+    atk = next(e for e in steps["attack"] if e.kind == "attack")
+    assert (atk.data["attacker"], atk.data["target"], atk.data["with"]) == ("red-archer", "blue-archer", "Longbow")
+    assert sum(e.kind == "roll" for e in steps["attack"]) >= 2            # the strikes were rolled
+    # the HUD shows the dice and the log
+    assert "Dice" in ctl.hud.dice.text and "d20" in ctl.hud.dice.text
+    assert "red-archer" in ctl.hud.log.text
+
+
+def test_illegal_path_is_refused_with_the_rules_reason(view_app, ctl):
+    world, game = ctl.world, ctl.game
+    _press(view_app, _menu_key(ctl, "order red first"))
+    _click_model(view_app, world, "red-archer")
+    _press(view_app, _menu_key(ctl, "Move: Walk"))
+    _press(view_app, "mouse1", pixel=view_app.project((10.0, 19.5, 0.0)))   # 9.5": beyond SPD 5
+    action, reason = ctl.preview
+    assert reason, "a 9.5 inch walk with SPD 5 must be refused"
+    n = len(game.events)
+    assert _press(view_app, "enter") is None
+    assert len(game.events) == n and game.pending == ("movement", "red-archer")
+    assert "not allowed" in ctl.message
+
+
+def test_undo_restores_the_state(view_app, ctl):
+    world = ctl.world
+    _press(view_app, _menu_key(ctl, "order red first"))
+    _click_model(view_app, world, "red-archer")
+    before_walk = ctl.game.state_hash()
+    _press(view_app, _menu_key(ctl, "Move: Walk"))
+    _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
+    _press(view_app, "enter")
+    if ctl.game.pending[0] == "reaction":
+        _press(view_app, "p")
+    assert ctl.game.state_hash() != before_walk
+    undone = []
+    while ctl.game.state_hash() != before_walk:
+        u = _press(view_app, "control-z")
+        assert u is not None and len(undone) < 3
+        undone.append(u)
+    assert undone[-1].startswith("move red-archer walk")
+    hb = world.hitbox("red-archer")
+    assert (hb.x, hb.y) == pytest.approx((10.0, 10.0), abs=1e-6)
+    assert ctl.table.models["red-archer"].getY() == pytest.approx(10.0, abs=1e-6)
+    assert ctl.game.pending == ("movement", "red-archer")
+
+
+def test_save_and_load_the_log(view_app, ctl, tmp_path):
+    steps = _play_opening(view_app, ctl)
+    assert steps
+    h = ctl.game.state_hash()
+    path = ctl.save(str(tmp_path / "game.jsonl"))
+    _press(view_app, "control-z")
+    assert ctl.game.state_hash() != h
+    ctl.load(path)
+    assert ctl.game.state_hash() == h
+    assert (ctl.world.hitbox("red-archer").y) == pytest.approx(13.0, abs=0.05)
+
+
+def test_live_verdict_and_f12_dispute(view_app, ctl, tmp_path):
+    world = ctl.world
+    _click_model(view_app, world, "blue-ogre")            # select A (not an activation: blue is not active)
+    assert ctl.selected == "blue-ogre"
+    hb = world.hitbox("red-archer")
+    view_app.dispatch("none", pixel=view_app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))   # hover B
+    view_app.step()
+    assert ctl.hovered == "red-archer"
+    assert ctl.verdict is not None and ctl.verdict.viewer == "blue-ogre" and ctl.verdict.target == "red-archer"
+    assert "blue-ogre -> red-archer" in ctl.hud.verdict.text
+    folder, verdict = ctl.dispute()
+    files = sorted(os.listdir(folder))
+    assert files == ["eye.png", "overview.png", "verdict.json"]
+    with open(os.path.join(folder, "verdict.json")) as fh:
+        data = json.load(fh)
+    assert data["viewer"] == "blue-ogre" and data["target"] == "red-archer"
+    assert data["los"] == ctl.verdict.los and data["cover"] in ("none", "light", "heavy")
+    assert data["scene_sha256"] == world.scene.sha256
+    for f in ("eye.png", "overview.png"):
+        assert os.path.getsize(os.path.join(folder, f)) > 10_000
+
+
+def test_measure_tool(view_app, ctl):
+    world = ctl.world
+    _press(view_app, "m")
+    _click_model(view_app, world, "red-archer")
+    res = _click_model(view_app, world, "blue-archer")
+    assert res["distance"] == pytest.approx(world.distance("red-archer", "blue-archer"), abs=1e-9)
+    assert res["distance"] == pytest.approx(12.0 - 2 * world.hitbox("red-archer").radius, abs=1e-3)
+    _press(view_app, "mouse1", pixel=view_app.project((4.0, 30.0, 0.0)))
+    res = _press(view_app, "mouse1", pixel=view_app.project((7.0, 34.0, 0.0)))
+    assert res["distance"] == pytest.approx(5.0, abs=0.05) and res["height_difference"] == pytest.approx(0.0, abs=1e-3)
