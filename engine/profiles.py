@@ -45,7 +45,7 @@ TEMPLATES = ("circular-s", "circular-l", "spray-s", "spray-l")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _BAND_RE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*(?:"|in|inches)?\s*$')
 
-_CACHE: dict[tuple[str, int, int], dict[str, Profile]] = {}
+_CACHE: dict[tuple[str, str], dict[str, Profile]] = {}
 
 
 def _display(path: Path) -> str:
@@ -73,13 +73,18 @@ def load_party(name: str, models_dir: str | Path | None = None) -> dict[str, Pro
     path = folder / f"{name}.yaml"
     file = _display(path)
     try:
-        st = path.stat()
-    except OSError:
+        data = path.read_bytes()
+    except FileNotFoundError:
         raise InputError(Problem(file, None, "", "file not found")) from None
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError as exc:
+        raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+    import hashlib
+    key = (str(path.resolve()), hashlib.sha256(data).hexdigest())   # by content: an edit is never stale
     if key not in _CACHE:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
         try:
-            _CACHE[key] = _read_party(path, file, name)
+            _CACHE[key] = _read_party(path, file, name, data)
         except InputError:
             raise
         except Exception as exc:
@@ -126,11 +131,14 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
 
 
 # --------------------------------------------------------------------------- #
-def _read_party(path: Path, file: str, party: str) -> dict[str, Profile]:
+def _read_party(path: Path, file: str, party: str, data: bytes) -> dict[str, Profile]:
     from engine.units import size_table
     from engine.validate import Checker, read_yaml
 
-    value, lines, _ = read_yaml(path, display=file)
+    from engine.validate import MAX_FILE_BYTES
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(Problem(file, None, "", f"file too large ({len(data)} bytes; the limit is {MAX_FILE_BYTES})"))
+    value, lines, _ = read_yaml(path, display=file, data=data)
     ck = Checker(file, lines)
     doc = ck.mapping(value, (), "a mapping with party and profiles")
     if doc is None:

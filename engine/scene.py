@@ -547,6 +547,32 @@ def _count_triangles_cheaply(real: Path, suffix: str, size: int) -> int | None:
                 return int(parts[2])
             if raw.strip() == b"end_header":
                 break
+    if suffix == ".obj":
+        # face lines ("f a b c ..."): a polygon of k corners is k - 2 triangles;
+        # counting lines is a lower bound, enough to refuse a huge file unread
+        count, carry = 0, b"\n"
+        with open(real, "rb") as fh:
+            while chunk := fh.read(1 << 22):
+                buf = carry + chunk            # a 3-byte match cannot lie inside the 2-byte carry
+                count += buf.count(b"\nf ") + buf.count(b"\nf\t")
+                carry = buf[-2:]
+        return count
+    if suffix == ".glb" and head[:4] == b"glTF" and len(head) >= 20:
+        import json
+        (jlen,) = struct.unpack("<I", head[12:16])
+        with open(real, "rb") as fh:
+            fh.seek(20)
+            meta = json.loads(fh.read(min(jlen, 64 << 20)))
+        accessors = meta.get("accessors", [])
+        total = 0
+        for mesh in meta.get("meshes", []):
+            for prim in mesh.get("primitives", []):
+                if prim.get("mode", 4) != 4:
+                    continue
+                acc = prim.get("indices", prim.get("attributes", {}).get("POSITION"))
+                if isinstance(acc, int) and 0 <= acc < len(accessors):
+                    total += int(accessors[acc].get("count", 0)) // 3
+        return total
     return None
 
 

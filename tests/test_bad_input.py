@@ -274,6 +274,26 @@ def test_too_many_triangles_ply_from_the_header(tmp_path):
     assert problems_of(p) == [f"{p}:5: terrain[0].file: 'big.ply': mesh has 3000000 triangles; the limit is 2000000"]
 
 
+def test_too_many_triangles_obj_counted_before_loading(tmp_path):
+    p = mesh_scene(tmp_path, "big.obj")
+    with open(tmp_path / "scene" / "big.obj", "wb") as fh:
+        fh.write(b"v 0 0 0\nv 1 0 0\nv 0 1 0\n" + b"f 1 2 3\n" * 2_000_001)
+    assert problems_of(p) == [f"{p}:5: terrain[0].file: 'big.obj': mesh has 2000001 triangles; the limit is 2000000"]
+
+
+def test_too_many_triangles_glb_from_its_json(tmp_path):
+    import json
+    p = mesh_scene(tmp_path, "big.glb")
+    meta = json.dumps({"asset": {"version": "2.0"},
+                       "accessors": [{"count": 3, "type": "VEC3", "componentType": 5126},
+                                     {"count": 3 * 2_500_000, "type": "SCALAR", "componentType": 5125}],
+                       "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}]}).encode()
+    meta += b" " * (-len(meta) % 4)
+    body = b"glTF" + struct.pack("<II", 2, 20 + len(meta)) + struct.pack("<I", len(meta)) + b"JSON" + meta
+    write(tmp_path, "scene/big.glb", body)
+    assert problems_of(p) == [f"{p}:5: terrain[0].file: 'big.glb': mesh has 2500000 triangles; the limit is 2000000"]
+
+
 def test_corrupt_binary(tmp_path):
     p = mesh_scene(tmp_path, "junk.ply")
     write(tmp_path, "scene/junk.ply", bytes(range(256)) * 4)

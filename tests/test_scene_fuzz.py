@@ -113,7 +113,7 @@ def outcome(path: Path) -> str:
     return "ok"
 
 
-FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FUZZ
@@ -137,3 +137,41 @@ def test_the_unmutated_scene_is_ok():
     path = WORK / "same.yaml"
     path.write_text(yaml.safe_dump(BASE, sort_keys=False))
     assert outcome(path) == "ok"
+
+
+PARTY = yaml.safe_load((ROOT / "models/sample-red.yaml").read_text())
+PARTY_PATHS = [p for p in paths(PARTY) if p]
+PARTY_DIR = WORK / "models"
+PARTY_DIR.mkdir(exist_ok=True)
+PARTY_SCENE = WORK / "party-scene.yaml"
+PARTY_SCENE.write_text("table: [36, 36]\nmodels:\n" + "".join(
+    f"  - {{id: m{i}, side: red, profile: fz#{name}, at: [{3 + 4 * i}, 5]}}\n"
+    for i, name in enumerate(PARTY["profiles"])))
+
+
+@st.composite
+def party_mutations(draw):
+    doc = copy.deepcopy(PARTY)
+    for _ in range(draw(st.integers(1, 3))):
+        live = [p for p in PARTY_PATHS if _exists(doc, p)]
+        if not live:
+            break
+        path = draw(st.sampled_from(live))
+        parent, key = get(doc, path[:-1]), path[-1]
+        if draw(st.booleans()):
+            del parent[key]
+        else:
+            parent[key] = draw(values)
+    return doc
+
+
+@FUZZ
+@given(party_mutations())
+def test_mutated_party_files(doc):
+    (PARTY_DIR / "fz.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    try:
+        load_scene(PARTY_SCENE, models_dir=PARTY_DIR)
+    except InputError as exc:
+        assert exc.problems
+        for p in exc.problems:
+            assert not any(s in p.message for s in INTERNAL), str(p)
