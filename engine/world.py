@@ -171,8 +171,9 @@ class World:
         self.scene = scene
         self.table = (float(scene.table[0]), float(scene.table[1]))
         pieces = [Piece(0, "table", None, shapes.table_mesh(*self.table), frozenset({"table"}), "none", True)]
+        from engine.scene import cached_mesh
         for spec in scene.terrain:
-            mesh = shapes.piece_mesh(spec)
+            mesh = shapes.piece_mesh(spec, cached_mesh(spec.file) if spec.file else None)
             tags = frozenset(spec.tags)
             pieces.append(Piece(len(pieces), spec.id, spec, mesh, tags, spec.cover, "area" not in tags))
         self.pieces = tuple(pieces)
