@@ -304,6 +304,7 @@ class FlatGeometry:
                           for p in waypoints]
         length = sum(math.dist(a[:2], b[:2]) for a, b in zip(route, route[1:]))
         end = route[-1]
+        speed = allowance(mode, speed)
         res = FlatMove(True, "", length, float(speed), end, path=route)
         if mode not in ("walk", "run", "climb", "jump"):
             return FlatMove(False, f"unknown movement {mode!r}", length, speed, home)
@@ -356,12 +357,14 @@ class FlatGeometry:
                          enemies: Mapping[str, float] | None = None) -> list[Point]:
         m = self.models[model]
         out: list[Point] = []
+        spd = speed
+        speed = allowance(mode, speed)
         n_dir = 12
         for frac in (1.0, 0.5):
             for k in range(n_dir):
                 a = 2 * math.pi * k / n_dir
                 p = (m.x + math.cos(a) * speed * frac, m.y + math.sin(a) * speed * frac, m.z)
-                mv = self.check_move(model, mode, [p], speed, enemies=enemies)
+                mv = self.check_move(model, mode, [p], spd, enemies=enemies)
                 if mv.legal:
                     out.append(tuple(mv.end))
                 if len(out) >= limit:
@@ -377,7 +380,7 @@ class FlatGeometry:
                 continue
             step = min(speed, gap)
             p = (m.x + (o.x - m.x) / d * step, m.y + (o.y - m.y) / d * step, m.z)
-            mv = self.check_move(model, mode, [p], speed, enemies=enemies)
+            mv = self.check_move(model, mode, [p], spd, enemies=enemies)
             if mv.legal and len(out) < limit:
                 out.append(tuple(mv.end))
         return out
@@ -481,6 +484,15 @@ class FlatGeometry:
 
     def best_template(self, kind: str, *, user: str, target: str, band: str = "up") -> FlatTemplate:
         return self.template(kind, user=user, target=target, band=band)
+
+
+def allowance(mode: str, spd: float) -> float:
+    """The distance a movement mode allows for a modified SPD."""
+    if mode == "run":
+        return 2.0 * spd
+    if mode in ("climb", "jump"):
+        return float(math.ceil(spd / 2))
+    return float(spd)
 
 
 def _sample_path(route: Sequence[Point], step: float) -> list[Point]:

@@ -83,10 +83,19 @@ class LegalActions:
         return iter(self._game.generate_actions())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self)
+        return len(self.list())
 
     def __bool__(self) -> bool:
         return any(True for _ in self)
+
+    def list(self) -> list:
+        """Every legal action now, computed once per state (cached on the game)."""
+        key = self._game.state_key()
+        cache = self._game._legal_cache
+        if cache is None or cache[0] != key:
+            cache = (key, list(self._game.generate_actions()))
+            self._game._legal_cache = cache
+        return list(cache[1])
 
     def __repr__(self) -> str:
         return f"<LegalActions {list(self)!r}>"
@@ -108,6 +117,7 @@ class Game:
         self.log = log
         self.listeners: list[Callable[[Event], None]] = []
         self.outcome: Outcome | None = None
+        self._legal_cache = None
 
     # ---- hooks --------------------------------------------------------
     def header(self) -> dict:
@@ -143,6 +153,10 @@ class Game:
     def parse_action(cls, text: str):
         """*hook*: an action from its text form."""
         raise NotImplementedError
+
+    def state_key(self):
+        """Changes whenever the state may have changed (for caches): the event count."""
+        return len(self.events)
 
     # ---- the checked entry point --------------------------------------
     def legal_actions(self) -> LegalActions:

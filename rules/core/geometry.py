@@ -6,7 +6,9 @@ hand-made fake. All lengths are inches; points are (x, y, z) tuples.
 
 Movement: ``mode`` is "walk" | "run" | "climb" | "jump"; ``waypoints`` is the
 route after the model's current position (the last one is the end); ``speed``
-is the allowance in inches the rules computed. ``enemies`` maps each enemy
+is the model's modified SPD in inches (states applied by the rules); the
+geometry applies the mode's allowance (walk SPD, run 2 x SPD, climb and jump
+SPD/2 rounded up). ``enemies`` maps each enemy
 model id to its longest melee reach in inches: the route may not pass through
 an enemy, stops at base contact with one (``stopped_by``), and
 ``opportunity_points`` lists where it enters each enemy's reach.

@@ -24,7 +24,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game):
-        options = list(game.legal_actions())
+        options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
         return options[self.rng.randrange(len(options))]
@@ -116,7 +116,7 @@ class GreedyBot:
             ch, tgt = game.duel["models"]
             return DuelAnswer(who, game.models[tgt].hp >= game.models[ch].hp)
         if kind == "tactical":
-            acts = [a for a in game.legal_actions() if isinstance(a, Activate)]
+            acts = [a for a in game.legal_actions().list() if isinstance(a, Activate)]
             if not acts:
                 return EndTurn(who)
             acts.sort(key=lambda a: (-game.models[a.model].ap,
@@ -130,11 +130,11 @@ class GreedyBot:
             return self._reaction(game, who)
         if kind == "dodge-move":
             return DodgeMove(who)
-        options = list(game.legal_actions())
+        options = game.legal_actions().list()
         return options[self.rng.randrange(len(options))]
 
     def _move(self, game, model):
-        options = [a for a in game.legal_actions() if isinstance(a, Move)]
+        options = [a for a in game.legal_actions().list() if isinstance(a, Move)]
         idle = next((a for a in options if a.mode == "idle" and a.crouch_end is None), options[0])
         here = self._threat(game, model, None)
         if here >= 0.3:
@@ -165,7 +165,7 @@ class GreedyBot:
         return best
 
     def _action(self, game, model):
-        options = list(game.legal_actions())
+        options = game.legal_actions().list()
         best, score = None, 0.0
         for d in options:
             if d.action == "Death Blow":
@@ -186,7 +186,7 @@ class GreedyBot:
         return best
 
     def _reaction(self, game, side):
-        options = list(game.legal_actions())
+        options = game.legal_actions().list()
         act = game.act
         best, score = None, 0.05
         for d in options:

@@ -57,7 +57,7 @@ def _ok(game, actions):
 def move_candidates(game, model: str, mode: str) -> list:
     n = int(game.settings["bot_move_candidates"])
     try:
-        return game.geo.reachable_points(model, mode, game.allowance(model, mode), limit=n,
+        return game.geo.reachable_points(model, mode, float(game.speed(model)), limit=n,
                                          enemies=game.enemy_reaches(model))
     except Exception:      # noqa: BLE001 -- a geometry that cannot sample: no candidates
         return []
@@ -80,6 +80,8 @@ def _moves(game, model: str) -> Iterator:
         if name not in allowed:
             continue
         pts = move_candidates(game, model, mode) if mode in ("walk", "run") else []
+        if mode == "run":
+            pts = pts[:max(2, len(pts) // 2)]
         for p in pts:
             yield from _ok(game, [Move(model, mode, (tuple(p),))])
         if mode == "walk" and pts:
@@ -97,7 +99,7 @@ def _dodge_moves(game, model: str) -> Iterator:
         enemies = {k: -1.0 for k in enemies}
     try:
         pts = game.geo.reachable_points(model, "walk", float(spd),
-                                        limit=int(game.settings["bot_move_candidates"]),
+                                        limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
                                         enemies=enemies)
     except Exception:      # noqa: BLE001
         pts = []

@@ -864,7 +864,8 @@ class EldfallGame(Game):
         length = run
         for _ in range(8):
             end = (x + dx * length, y + dy * length, z)
-            mv = self.geo.check_move(model, "run", [end], run, enemies=self.enemy_reaches(model))
+            mv = self.geo.check_move(model, "run", [end], float(self.speed(model)),
+                                     enemies=self.enemy_reaches(model))
             if mv.legal:
                 self._do_path(model, "Run", [tuple(mv.end)], mv, forced=True)
                 return
@@ -907,7 +908,7 @@ class EldfallGame(Game):
             r = self._why_not_toward_engager(a.model, a.path)
             if r:
                 return r
-        mv = self.geo.check_move(a.model, a.mode, list(a.path), self._allowance_for(a.model, a.mode, states),
+        mv = self.geo.check_move(a.model, a.mode, list(a.path), float(self._speed_with(a.model, states)),
                                  enemies=self.enemy_reaches(a.model))
         if not mv.legal:
             return f"illegal {name}: {mv.reason}"
@@ -972,7 +973,7 @@ class EldfallGame(Game):
             self.emit("movement", {"model": a.model, "movement": "Idle", "facing": a.facing})
             act.path = ()
         else:
-            mv = self.geo.check_move(a.model, a.mode, list(a.path), self.allowance(a.model, a.mode),
+            mv = self.geo.check_move(a.model, a.mode, list(a.path), float(self.speed(a.model)),
                                      enemies=self.enemy_reaches(a.model))
             self._do_path(a.model, name, list(a.path), mv, facing=a.facing)
             if self.is_over or self.act is None:

@@ -1,0 +1,291 @@
+"""``WorldGeometry``: the rules' Geometry protocol over an ``engine.World``.
+
+The rules (``rules/``) never import the engine; they ask their questions
+through ``rules.core.geometry.Geometry``. This adapter answers them with the
+engine's modules: ``engine.sight`` (LoS, cover, LoS along a path),
+``engine.motion`` (path checks, the reachable area), ``engine.templates``
+(AoE coverage and placement) and the World's own measuring.
+
+Sight answers are cached per (viewer, target, moving, world.version): the
+World bumps its version on every model change, so a cached answer is never
+stale. All lengths are inches.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from engine.scene import ModelSpec, Profile, Spell, Weapon
+from engine.units import MM_PER_INCH
+
+Point = tuple[float, float, float]
+
+
+@dataclass
+class _Sight:
+    los: bool
+    visible_fraction: float
+    in_front_arc: bool
+    distance: float
+    height_difference: float
+    cover: str = "none"
+    cover_piece: str | None = None
+
+
+@dataclass
+class _Move:
+    legal: bool
+    reason: str
+    distance: float
+    allowance: float
+    end: Point
+    falls: list = field(default_factory=list)
+    ends_on_vertical: bool = False
+    opportunity_points: list = field(default_factory=list)
+    stopped_by: str | None = None
+    path: list = field(default_factory=list)
+
+
+@dataclass
+class _Hit:
+    id: str
+    covered_fraction: float
+    in_band: bool
+    los_from_origin: bool
+    count: int = 1
+
+
+@dataclass
+class _Template:
+    legal: bool
+    reason: str
+    target_fully_covered: bool
+    affected: list = field(default_factory=list)
+
+
+class WorldGeometry:
+    """Implements rules.core.geometry.Geometry over ``world`` (an engine.World)."""
+
+    def __init__(self, world, sight_settings=None, motion_settings: dict | None = None,
+                 reach_resolution: float | None = None):
+        self.world = world
+        self.sight_settings = sight_settings
+        self.motion_settings = motion_settings
+        self.reach_resolution = reach_resolution
+        self._cache: dict = {}
+        self._cache_version = -1
+
+    # ---- state of the table -------------------------------------------
+    def model_ids(self) -> list[str]:
+        return list(self.world.model_ids())
+
+    def position(self, model: str) -> Point:
+        hb = self.world.hitbox(model)
+        return (float(hb.x), float(hb.y), float(hb.z))
+
+    def facing(self, model: str) -> float:
+        return float(self.world.hitbox(model).facing)
+
+    def place(self, model: str, point: Point, facing: float | None = None) -> None:
+        z = point[2] if len(point) > 2 else None
+        self.world.move_model(model, float(point[0]), float(point[1]),
+                              None if z is None else float(z), facing)
+
+    def set_facing(self, model: str, facing: float) -> None:
+        self.world.set_facing(model, facing)
+
+    def set_states(self, model: str, states: Iterable[str]) -> None:
+        if model in self.world.models:
+            self.world.set_states(model, frozenset(states))
+
+    def remove(self, model: str) -> None:
+        if model in self.world.models:
+            self.world.remove_model(model)
+
+    # ---- sight ----------------------------------------------------------
+    def _cached(self, key, fn):
+        v = self.world.version
+        if v != self._cache_version:
+            self._cache.clear()
+            self._cache_version = v
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    def sight(self, viewer: str, target: str, *, moving: bool = False,
+              fraction: bool = False) -> _Sight:
+        from engine import sight as es
+
+        def run():
+            r = es.los(self.world, viewer, target, moving=moving, fraction=fraction,
+                       cover=fraction, settings=self.sight_settings)
+            return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
+                          float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
+        s = self._cached(("sight", viewer, target, moving, fraction), run)
+        return s
+
+    def cover(self, attacker: str, target: str) -> _Sight:
+        """Sight with cover decided (the visible fraction resolved)."""
+        return self.sight(attacker, target, fraction=True)
+
+    def sight_along_path(self, mover: str, path: Sequence[Point],
+                         observers: Sequence[str]) -> list:
+        from engine import sight as es
+        pts = [self.position(mover)] + [tuple(float(v) for v in p) for p in path]
+        return es.los_along_path(self.world, mover, np.asarray(pts, dtype=float), list(observers),
+                                 settings=self.sight_settings)
+
+    # ---- measuring ------------------------------------------------------
+    def distance(self, a: str, b: str) -> float:
+        return 0.0 if a == b else float(self.world.distance(a, b))
+
+    def base_contact(self, a: str, b: str) -> bool:
+        return a == b or bool(self.world.base_contact(a, b))
+
+    def in_awareness(self, observer: str, other: str, extra: float = 0.0) -> bool:
+        return bool(self.world.in_awareness(observer, other, extra))
+
+    def in_reach(self, a: str, b: str, rch: float) -> bool:
+        if rch < 0:
+            return False
+        return bool(self.world.in_reach(a, b, rch))
+
+    def environments(self, model: str) -> frozenset[str]:
+        if model not in self.world.models:
+            return frozenset()
+        return self._cached(("env", model), lambda: frozenset(self.world.environments(model)))
+
+    # ---- movement -------------------------------------------------------
+    def check_move(self, model: str, mode: str, waypoints: Sequence[Point], speed: float, *,
+                   enemies: Mapping[str, float] | None = None) -> _Move:
+        key = ("move", model, mode, tuple(tuple(float(v) for v in p) for p in waypoints),
+               float(speed))
+        return self._cached(key, lambda: self._check_move(model, mode, waypoints, speed))
+
+    def _check_move(self, model, mode, waypoints, speed) -> _Move:
+        from engine import motion
+        from engine.errors import InputError
+        try:
+            r = motion.check_path(self.world, model, [tuple(p) for p in waypoints], mode,
+                                  speed=float(speed), settings=self.motion_settings)
+        except InputError as exc:
+            return _Move(False, str(exc).split(": ")[-1], 0.0, 0.0, self.position(model))
+        return _Move(bool(r.legal), r.reason, float(r.distance), float(r.allowance),
+                     tuple(float(v) for v in r.end), list(r.falls), bool(r.ends_on_vertical),
+                     [(p.enemy, tuple(float(v) for v in p.at)) for p in r.opportunity_points],
+                     r.stopped_by, [tuple(p) for p in r.path])
+
+    def reachable_points(self, model: str, mode: str, speed: float, limit: int = 64, *,
+                         enemies: Mapping[str, float] | None = None) -> list[Point]:
+        """Up to ``limit`` end points spread over the reachable area: in each of
+        ``limit // 2`` directions the farthest reachable cell and one at half
+        that cost; each is checked as a straight move (else dropped)."""
+        from engine import motion
+        if mode not in ("walk", "run"):
+            return []
+        grid = self._cached(("reach", model, mode, float(speed)), lambda: motion.reachable(
+            self.world, model, mode, resolution=self.reach_resolution,
+            settings=self.motion_settings, speed=float(speed)))
+        pts = grid.points()
+        if len(pts) == 0:
+            return []
+        sx, sy, _ = self.position(model)
+        d = np.hypot(pts[:, 0] - sx, pts[:, 1] - sy)
+        ang = np.arctan2(pts[:, 1] - sy, pts[:, 0] - sx)
+        nb = max(1, limit // 2)
+        bucket = ((ang + math.pi) / (2 * math.pi) * nb).astype(int) % nb
+        out: list[Point] = []
+        for b in range(nb):
+            idx = np.nonzero(bucket == b)[0]
+            if len(idx) == 0:
+                continue
+            far = idx[np.argmax(d[idx])]
+            mid_target = d[far] / 2
+            mid = idx[np.argmin(np.abs(d[idx] - mid_target))]
+            for i in (far, mid):
+                p = tuple(float(v) for v in pts[i])
+                mv = self.check_move(model, mode, [p], speed)
+                if mv.legal and all(math.dist(p, q) > 0.25 for q in out):
+                    out.append(tuple(mv.end))
+                if len(out) >= limit:
+                    return out
+        return out
+
+    # ---- scenario objects and summons ------------------------------------
+    def touches(self, model: str, piece: str) -> bool:
+        from engine.cover import piece_distance
+        try:
+            p = self.world.piece(piece)
+        except KeyError:
+            return False
+        return piece_distance(p.mesh, self.world.hitbox(model)) <= 1e-2
+
+    def free_spot(self, model: str, point: Point, radius: float, height: float) -> bool:
+        W, D = self.world.table
+        x, y = float(point[0]), float(point[1])
+        if not (radius <= x <= W - radius and radius <= y <= D - radius):
+            return False
+        z = self.world.stand_z(x, y, radius, near_z=float(point[2]) if len(point) > 2 else None)
+        if abs(z - (point[2] if len(point) > 2 else z)) > 0.75 * height:
+            return False
+        for mid, hb in self.world.models.items():
+            if mid == model:
+                continue
+            if math.hypot(hb.x - x, hb.y - y) < hb.radius + radius - 1e-3 and \
+                    z < hb.z + hb.height and hb.z < z + height:
+                return False
+        return True
+
+    def add_model(self, unit, point: Point, facing: float = 0.0) -> None:
+        prof = Profile(
+            ref=f"summon#{unit.id}", name=unit.name or unit.id, stats=dict(unit.stats),
+            size=unit.size, classes=tuple(unit.classes), traits=tuple(unit.traits),
+            skills=tuple(unit.skills), affinities=tuple(unit.affinities),
+            weapons=tuple(Weapon(w["name"], w["kind"], float(w.get("rch", 0)),
+                                 int(w["pw"]) if str(w.get("pw", 0)).lstrip("-").isdigit() else 0,
+                                 int(w.get("stk", 1)), tuple(w.get("traits", ())),
+                                 tuple(tuple(b) for b in w.get("bands", ())), int(w.get("hands", 1)))
+                          for w in unit.weapons),
+            spells=tuple(Spell(s["name"], s["type"], s.get("affinity", ""), int(s.get("mana", 1)))
+                         for s in unit.spells),
+            leader=False)
+        spec = ModelSpec(unit.id, unit.side, unit.base * MM_PER_INCH, unit.height * MM_PER_INCH,
+                         (float(point[0]), float(point[1]), float(point[2]) if len(point) > 2 else None),
+                         float(facing), unit.size, prof, dict(unit.stats), tuple(unit.states))
+        self.world.add_model(spec)
+
+    # ---- templates --------------------------------------------------------
+    def _template(self, res) -> _Template:
+        hits = [_Hit(h.id, float(getattr(h, "covered_fraction", getattr(h, "fraction", 1.0))),
+                     bool(getattr(h, "in_band", True)), bool(getattr(h, "los_from_origin", True)),
+                     int(getattr(h, "count", 1)))
+                for h in res.affected]
+        return _Template(bool(res.legal), res.reason, bool(res.target_fully_covered), hits)
+
+    def template(self, kind: str, *, user: str, target: str | None = None,
+                 at: Point | None = None, aim: Point | None = None, band: str = "up",
+                 count: int = 1) -> _Template:
+        from engine import templates as et
+        from engine.errors import InputError
+        try:
+            spec = et.template_spec(kind)
+            if spec.kind == "circle":
+                pl = et.place_circle(self.world, kind, target=target, at=at)
+            else:
+                pl = et.place_spray(self.world, kind, user=user, aim=aim, target=target, band=band)
+            res = et.evaluate(self.world, [pl] * max(1, count), target=target, user=user)
+        except InputError as exc:
+            return _Template(False, str(exc), False, [])
+        return self._template(res)
+
+    def best_template(self, kind: str, *, user: str, target: str, band: str = "up") -> _Template:
+        from engine import templates as et
+        from engine.errors import InputError
+        try:
+            res = et.best_placement(self.world, kind, user=user, target=target, band=None)
+        except InputError as exc:
+            return _Template(False, str(exc), False, [])
+        return self._template(res)
