@@ -214,6 +214,22 @@ def test_spray_pointing_backwards_is_illegal_unless_front_arc_is_off():
     assert "has no LoS from red-sprayer" in res.reason
 
 
+def test_circle_los_shortcut_agrees_with_point_los():
+    from engine import sight
+    from tools.bench_templates import bench_world
+    s = T.TemplateSettings()
+    for w, spots in ((GOLDEN_WORLD, [(18.0, 18.0), (18.0, 17.0), (19.0, 19.0)]),
+                     (bench_world(), [(16.0, 30.0), (12.0, 20.0), (20.0, 12.0)])):
+        for x, y in spots:
+            origin = np.array([x, y, float(w.surface_height([[x, y]])[0]) + s.lift()])
+            ids = w.model_ids()
+            fast = T._clear_to_axis(w, origin, ids, s)
+            slow = {m: sight.point_los(w, origin, m, exclude=ids, settings=s.sight(), raise_by=0.0)[0] for m in ids}
+            assert fast                                  # the shortcut is used...
+            assert all(slow[m] for m in fast)            # ...and every "yes" of it is a sight "yes"
+    assert not T._clear_to_axis(GOLDEN_WORLD, np.array([18.0, 18.0, s.lift()]), ["blue-hidden"], s)
+
+
 def test_spray_los_shortcut_agrees_with_sight():
     from engine import sight
     from tools.bench_templates import bench_world
