@@ -76,6 +76,8 @@ def settings(overrides: dict | None = None) -> dict:
             ok = isinstance(value, bool)
         elif key == "jump_shape":
             ok = value in ("line", "arc")
+        elif key == "grid_margin":
+            ok = value == "auto" or (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0)
         elif isinstance(ref, (int, float)) and key != "step_height":
             ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
         elif key == "step_height":
@@ -1191,7 +1193,9 @@ def _neighbour_offsets(n: int):
     """Half of the neighbour offsets (the other half is their reverse)."""
     nb = [(1, 0), (0, 1), (1, 1), (1, -1)]
     if n >= 16:
-        nb += [(2, 1), (1, 2), (2, -1), (1, -2)]
+        # (2, 0)-like steps hop the cell-wide band beside a step where the widened
+        # clearance leaves neither level standable
+        nb += [(2, 1), (1, 2), (2, -1), (1, -2), (2, 0), (0, 2), (2, 2), (2, -2)]
     if n >= 32:
         nb += [(3, 1), (1, 3), (3, -1), (1, -3), (3, 2), (2, 3), (3, -2), (2, -3)]
     return nb
@@ -1205,6 +1209,20 @@ def _between(dx, dy):
         if c not in ((0, 0), (dx, dy)):
             out.add(c)
     return sorted(out)
+
+
+def _band(dx, dy, r):
+    """Cell offsets within r (cells) of the segment (0,0)-(dx,dy) but beyond r of both ends."""
+    out = []
+    n = int(math.ceil(r)) + max(abs(dx), abs(dy)) + 1
+    L2 = dx * dx + dy * dy
+    for oy in range(-n, n + 1):
+        for ox in range(-n, n + 1):
+            t = min(1.0, max(0.0, (ox * dx + oy * dy) / L2))
+            d = math.hypot(ox - t * dx, oy - t * dy)
+            if d <= r and math.hypot(ox, oy) > r and math.hypot(ox - dx, oy - dy) > r:
+                out.append((ox, oy))
+    return out
 
 
 def _build_static(world, R, h, res, st) -> _Static:
@@ -1228,13 +1246,25 @@ def _build_static(world, R, h, res, st) -> _Static:
     nrm_p = np.concatenate([nrm, np.zeros((1, Kc, 3))], axis=0)
     # the cells under a base centred on each cell
     rc = int(math.ceil(R / res)) + 1
+    # supports: the columns under the base; clearance: also those within half a
+    # cell's diagonal beyond it (a face between two columns is not missed), so
+    # the grid never offers a place or a step the exact check refuses
+    margin = res * math.sqrt(0.5) if st["grid_margin"] == "auto" else float(st["grid_margin"])
+    rc = int(math.ceil((R + margin) / res)) + 1
     offs = [(dx, dy) for dy in range(-rc, rc + 1) for dx in range(-rc, rc + 1)
             if math.hypot(dx * res, dy * res) <= R - 2 * _EPS]
+    offs_out = [(dx, dy) for dy in range(-rc, rc + 1) for dx in range(-rc, rc + 1)
+                if math.hypot(dx * res, dy * res) <= R + margin]
     m = len(offs)
-    ox = np.array([o[0] for o in offs])
-    oy = np.array([o[1] for o in offs])
-    jx, jy = ix[:, None] + ox[None, :], iy[:, None] + oy[None, :]
-    nbr = np.where((jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny), jy * nx + jx, N)      # (N, m)
+    m_out = len(offs_out)
+
+    def neighbours_of(cells, offsets):
+        ox = np.array([o[0] for o in offsets], dtype=np.int64)
+        oy = np.array([o[1] for o in offsets], dtype=np.int64)
+        jx, jy = ix[cells][:, None] + ox[None, :], iy[cells][:, None] + oy[None, :]
+        return np.where((jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny), jy * nx + jx, N)
+
+    nbr = neighbours_of(np.arange(N), offs)                                                # (N, m)
 
     def disc(cells):
         """Layers (len, m*Kc) under bases centred on ``cells``."""
@@ -1246,7 +1276,11 @@ def _build_static(world, R, h, res, st) -> _Static:
     # open table cells (one flat layer at z 0 under the whole base) are solved at once
     flat_col = (np.sum(np.isfinite(hi_p), axis=1) == 1) & (np.abs(hi_p[:, 0]) <= 1e-6) & (nrm_p[:, 0, 2] > 0.999)
     flat_col[N] = False
-    simple = np.all(flat_col[nbr], axis=1)
+    from scipy.ndimage import binary_erosion
+    fp = np.zeros((2 * rc + 1, 2 * rc + 1), dtype=bool)
+    for dx, dy in offs_out:
+        fp[dy + rc, dx + rc] = True
+    simple = binary_erosion(flat_col[:N].reshape(ny, nx), structure=fp, border_value=0).ravel()
     C = np.nonzero(~simple)[0]
     kmax = 4
     tol_l = float(st["level_tolerance"])
@@ -1261,6 +1295,16 @@ def _build_static(world, R, h, res, st) -> _Static:
     if len(C):
         LO, HI, STD, NRM = disc(C)
         zc = _stances(LO, HI, STD, h, kmax).T                                     # (kmax, |C|)
+        # clearance over the wider disc
+        io = neighbours_of(C, offs_out)
+        LOo, HIo = lo_p[io].reshape(len(C), m_out * Kc), hi_p[io].reshape(len(C), m_out * Kc)
+        for k in range(kmax):
+            fin = np.isfinite(zc[k])
+            if fin.any():
+                ok = np.ones(len(C), dtype=bool)
+                ok[fin] = _free(LOo[fin], HIo[fin], zc[k, fin], zc[k, fin] + h)
+                zc[k] = np.where(ok, zc[k], np.nan)
+        zc = np.sort(zc, axis=0)                                                    # ascending, NaNs last
         z[:, C] = zc
         match = np.abs(HI[None, :, :] - zc[:, :, None]) <= 1e-3                   # (kmax, |C|, J)
         j = np.argmax(match, axis=2)
@@ -1268,7 +1312,8 @@ def _build_static(world, R, h, res, st) -> _Static:
         nz3[:, C] = np.where(match.any(axis=2)[..., None], got, np.array([0.0, 0.0, 1.0]))
         on = (np.abs(HI[None, :, :] - zc[:, :, None]) <= tol_l) & STD[None]
         full_sup[:, C] = on.reshape(kmax, len(C), m, Kc).any(axis=3).all(axis=2) & np.isfinite(zc)
-        below[:, C] = np.where(HI[None, :, :] < zc[:, :, None] - tol_l, HI[None, :, :], -np.inf).max(axis=2)
+        with np.errstate(invalid="ignore"):
+            below[:, C] = np.where(HI[None, :, :] < zc[:, :, None] - tol_l, HI[None, :, :], -np.inf).max(axis=2)
     valid = np.isfinite(z)
     if st["base_inside_table"]:
         inside = (cx >= R - 1e-6) & (cx <= W - R + 1e-6) & (cy >= R - 1e-6) & (cy <= D - R + 1e-6)
@@ -1280,9 +1325,10 @@ def _build_static(world, R, h, res, st) -> _Static:
     narrow = np.zeros((kmax, N), dtype=bool)
     if len(C):
         wide = np.zeros((N + 1, Kc), dtype=bool)       # a column's layer under some fully supported base
-        for k in range(m):
-            d = nbr[:, k]
-            mk = np.any((np.abs(hi_p[d][:, None, :] - z.T[:, :, None]) <= tol_l) & full_sup.T[:, :, None], axis=1)
+        zC, fC = z[:, C].T, full_sup[:, C].T
+        for k in range(m):      # (the open table is never narrow: only the complex cells matter)
+            d = nbr[C, k]
+            mk = np.any((np.abs(hi_p[d][:, None, :] - zC[:, :, None]) <= tol_l) & fC[:, :, None], axis=1)
             wide[d] |= mk
         wide[N] = False
         dC = nbr[C]                                                                  # (|C|, m)
@@ -1291,7 +1337,7 @@ def _build_static(world, R, h, res, st) -> _Static:
         sup_w = np.any((np.abs(hz[None] - z[:, C][:, :, None, None]) <= tol_l) & wz[None], axis=(2, 3))
         with np.errstate(invalid="ignore"):
             high = ~(z[:, C] - below[:, C] <= step_h + 1e-9)
-        narrow[:, C] = valid[:, C] & ~full_sup[:, C] & ~sup_w & high
+        narrow[:, C] = valid[:, C] & ~full_sup[:, C] & ~sup_w & high & (z[:, C] > tol_l)
     # areas (static part): half-speed areas and unscalable areas
     cxy = np.column_stack([cx, cy])
     mult = np.ones((kmax, N))
@@ -1330,6 +1376,15 @@ def _build_static(world, R, h, res, st) -> _Static:
         c_a = np.nonzero(ok_c)[0]
         c_b = c_a + dy * nx + dx
         mids = _between(dx, dy)
+        # the columns the base sweeps between the two ends (beyond both ends' discs)
+        band = _band(dx, dy, (R + margin) / res)
+        if band:
+            bcols = neighbours_of(c_a, band)                                     # (len(c_a), nb)
+            band_rough = ~np.all(flat_col[bcols], axis=1)
+        else:
+            band_rough = np.zeros(len(c_a), dtype=bool)
+        # open table to open table over flat ground: nothing to check
+        easy_ab = simple[c_a] & simple[c_b] & ~band_rough
         for sa in range(kmax):
             na = node[sa, c_a]
             if not (na >= 0).any():
@@ -1337,10 +1392,20 @@ def _build_static(world, R, h, res, st) -> _Static:
             for sb in range(kmax):
                 nbn = node[sb, c_b]
                 both = (na >= 0) & (nbn >= 0)
+                if sa == 0 and sb == 0:
+                    easy = both & easy_ab
+                    if easy.any():
+                        A, B = na[easy], nbn[easy]
+                        w = L * 0.5 * (node_mult[A] + node_mult[B])
+                        ES += [A, B]
+                        ED += [B, A]
+                        EW += [w, w]
+                    both &= ~easy_ab
                 if not both.any():
                     continue
-                A, B = na[both], nbn[both]
-                ca, cb = c_a[both], c_b[both]
+                sel = np.nonzero(both)[0]
+                A, B = na[sel], nbn[sel]
+                ca, cb = c_a[sel], c_b[sel]
                 za, zb = node_xyz[A, 2], node_xyz[B, 2]
                 dz = zb - za
                 small = np.abs(dz) <= step_h + 1e-9
@@ -1359,7 +1424,17 @@ def _build_static(world, R, h, res, st) -> _Static:
                     with np.errstate(invalid="ignore"):
                         okm = np.any((np.abs(zm - za[k, None]) <= step_h + 1e-9)
                                      & (np.abs(zm - zb[k, None]) <= step_h + 1e-9), axis=1)
+                    # a cell with no stance at all (beside a step) is crossed; the band test below
+                    # still checks the room over it
+                    okm |= np.all(np.isnan(zm), axis=1)
                     keep[k] &= okm
+                if band:
+                    k = np.nonzero(keep & band_rough[sel])[0]
+                    if len(k):
+                        bc = bcols[sel[k]]
+                        LOb = lo_p[bc].reshape(len(k), -1)
+                        HIb = hi_p[bc].reshape(len(k), -1)
+                        keep[k] &= _free(LOb, HIb, np.maximum(za[k], zb[k]), np.minimum(za[k], zb[k]) + h)
                 # room to go up or down: the lower end's column, from the lower
                 # level to the higher plus the hitbox
                 vert = keep & (np.abs(dz) > _EPS)
@@ -1607,7 +1682,21 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     flat = cost.reshape(kmax, -1)
     flat[g.node_slot, g.node_cell] = dist[:n]
     end_ok_flat = np.zeros((kmax, g.nx * g.ny), dtype=bool)
-    end_ok_flat[g.node_slot, g.node_cell] = ~end_bad & np.isfinite(dist[:n]) & (dist[:n] <= allowance + 1e-9)
+    ok_nodes = ~end_bad & np.isfinite(dist[:n]) & (dist[:n] <= allowance + 1e-9)
+    if "Engaged" in states and mode == "walk":
+        # only directly toward an engaging enemy: the cells on the line to it
+        eng = _engagers(ctx) or [i for i in range(len(ctx.ids)) if ctx.enemy[i]][:1]
+        line = np.zeros(n, dtype=bool)
+        for i in eng:
+            a = np.array(start[:2])
+            u = ctx.centers[i, :2] - a
+            u = u / (np.linalg.norm(u) or 1.0)
+            v = P[:, :2] - a
+            t = v @ u
+            off = np.abs(v[:, 0] * u[1] - v[:, 1] * u[0])
+            line |= (t >= 0) & (off <= 0.5 * res * math.sqrt(2) + 1e-9)
+        ok_nodes &= line
+    end_ok_flat[g.node_slot, g.node_cell] = ok_nodes
     t2 = time.perf_counter()
     stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
              "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(ekeep.sum())}
