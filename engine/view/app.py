@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from panda3d.core import (AmbientLight, AntialiasAttrib, DirectionalLight,
+from panda3d.core import (AmbientLight, AntialiasAttrib, BitMask32, DirectionalLight,
                           GraphicsPipeSelection, NodePath, PNMImage, Point2,
                           Point3, Vec3, Vec4, WindowProperties,
                           loadPrcFileData)
@@ -29,7 +29,7 @@ from engine.view.config import ViewConfig, prc_text
 
 # Lit, shadowed shading for the table (GLSL 1.50). Panda3D 1.10's own shader
 # generator emits Cg, which Mesa's llvmpipe cannot run, so the view ships its
-# own: ambient + a sun with a 3x3 PCF shadow map + a soft fill light.
+# own: ambient + a sun with a shadow map (hardware 2x2 PCF) + a soft fill light.
 VERT = """#version 150
 uniform mat4 p3d_ModelViewProjectionMatrix;
 uniform mat4 p3d_ModelViewMatrix;
@@ -37,14 +37,26 @@ uniform mat3 p3d_NormalMatrix;
 uniform struct p3d_LightSourceParameters {
   vec4 color; vec4 position; sampler2DShadow shadowMap; mat4 shadowViewMatrix;
 } p3d_LightSource[2];
+uniform struct { vec4 ambient; } p3d_LightModel;
+uniform vec4 p3d_ColorScale;
 in vec4 p3d_Vertex; in vec3 p3d_Normal; in vec4 p3d_Color;
-out vec3 v_pos; out vec3 v_normal; out vec4 v_color; out vec4 v_shadow;
+out vec4 v_color; out vec3 v_base; out vec3 v_sun; out vec4 v_shadow;
 void main() {
+  // lighting per vertex: the table's meshes are flat-shaded (a normal per
+  // face), so this equals per-pixel diffuse at a fraction of the cost on a
+  // software renderer; only the shadow test runs per pixel.
   vec4 vp = p3d_ModelViewMatrix * p3d_Vertex;
-  v_pos = vp.xyz;
-  v_normal = normalize(p3d_NormalMatrix * p3d_Normal);
-  v_color = p3d_Color;
-  v_shadow = p3d_LightSource[0].shadowViewMatrix * vp;
+  vec3 n = normalize(p3d_NormalMatrix * p3d_Normal);
+  vec3 l0 = normalize(p3d_LightSource[0].position.xyz - vp.xyz * p3d_LightSource[0].position.w);
+  vec3 l1 = normalize(p3d_LightSource[1].position.xyz - vp.xyz * p3d_LightSource[1].position.w);
+  float d0 = max(dot(n, l0), 0.0);
+  float d1 = max(abs(dot(n, l1)), 0.0);
+  v_base = p3d_LightModel.ambient.rgb + p3d_LightSource[1].color.rgb * d1;
+  v_sun = p3d_LightSource[0].color.rgb * d0;
+  v_color = p3d_Color * p3d_ColorScale;
+  vec4 sc = p3d_LightSource[0].shadowViewMatrix * vp;
+  sc.z -= (0.0015 + 0.004 * (1.0 - d0)) * sc.w;
+  v_shadow = sc;
   gl_Position = p3d_ModelViewProjectionMatrix * p3d_Vertex;
 }
 """
@@ -52,36 +64,21 @@ FRAG = """#version 150
 uniform struct p3d_LightSourceParameters {
   vec4 color; vec4 position; sampler2DShadow shadowMap; mat4 shadowViewMatrix;
 } p3d_LightSource[2];
-uniform struct { vec4 ambient; } p3d_LightModel;
-uniform vec4 p3d_ColorScale;
-uniform float shadow_texel;
 uniform float shadow_on;
-in vec3 v_pos; in vec3 v_normal; in vec4 v_color; in vec4 v_shadow;
+in vec4 v_color; in vec3 v_base; in vec3 v_sun; in vec4 v_shadow;
 out vec4 o_color;
 void main() {
-  vec3 n = normalize(v_normal);
-  if (!gl_FrontFacing) n = -n;
-  vec3 l0 = normalize(p3d_LightSource[0].position.xyz - v_pos * p3d_LightSource[0].position.w);
-  vec3 l1 = normalize(p3d_LightSource[1].position.xyz - v_pos * p3d_LightSource[1].position.w);
-  float d0 = max(dot(n, l0), 0.0);
-  float d1 = max(dot(n, l1), 0.0);
   float lit = 1.0;
-  if (shadow_on > 0.5 && d0 > 0.0) {
-    vec4 sc = v_shadow;
-    float bias = 0.0015 + 0.004 * (1.0 - d0);
-    sc.z -= bias * sc.w;
-    lit = textureProj(p3d_LightSource[0].shadowMap, sc);
-  }
-  vec3 light = p3d_LightModel.ambient.rgb + p3d_LightSource[0].color.rgb * d0 * mix(0.25, 1.0, lit)
-             + p3d_LightSource[1].color.rgb * d1;
-  vec4 base = v_color * p3d_ColorScale;
-  // a touch of rim light so dark sides never go flat
-  float rim = pow(1.0 - max(dot(n, normalize(-v_pos)), 0.0), 3.0) * 0.12;
-  o_color = vec4(base.rgb * light + rim, base.a);
+  if (shadow_on > 0.5) lit = textureProj(p3d_LightSource[0].shadowMap, v_shadow);
+  o_color = vec4(v_color.rgb * (v_base + v_sun * mix(0.3, 1.0, lit)), v_color.a);
 }
 """
 
 _APP: "ViewApp | None" = None
+
+#: camera bit of the sun's shadow camera: overlays, labels and the grid hide
+#: from it (they cast no shadows)
+SHADOW_MASK = BitMask32.bit(5)
 
 #: keys whose press (and release, for modifiers and camera keys) reach dispatch
 KEYS = ("escape", "enter", "space", "tab", "backspace", "delete", "f1", "f12",
@@ -122,6 +119,7 @@ class ViewApp(_showbase()):
         self.disableMouse()                       # our camera controller drives the camera
         self.win.setClearColor(Vec4(0.16, 0.17, 0.20, 1.0))
         self.root = self.render.attachNewNode("table-root")
+        self.table_scene = None
         self.render.setAntialias(AntialiasAttrib.MMultisample if cfg.samples else AntialiasAttrib.MNone)
         self.shaded = self._install_shader()
         self._frame_callbacks: list[tuple[str, Callable[[float], None]]] = []
@@ -131,6 +129,7 @@ class ViewApp(_showbase()):
         self.last_frame_ms = 0.0
         self._last_t = time.perf_counter()
         self.lights = self._make_lights()
+        self.shadow_dirty = True          # re-render the shadow map only when something moved
         self.taskMgr.add(self._frame_task, "eldfall-frame", sort=-10)
         if not cfg.is_offscreen:
             self._accept_input()
@@ -189,7 +188,6 @@ class ViewApp(_showbase()):
         if shader is None:
             return False
         self.root.setShader(shader)
-        self.root.setShaderInput("shadow_texel", 1.0 / max(1, self.cfg.shadow_size))
         self.root.setShaderInput("shadow_on", 1.0 if self.cfg.shadows else 0.0)
         return True
 
@@ -219,7 +217,9 @@ class ViewApp(_showbase()):
         span = max(width, depth)
         sun_np.setPos(cx - 0.45 * span, cy - 0.6 * span, height + 1.1 * span)
         sun_np.lookAt(Point3(cx, cy, 0))
+        self.shadow_dirty = True
         if self.cfg.shadows and self.shaded:
+            sun.setCameraMask(SHADOW_MASK)
             sun.setShadowCaster(True, self.cfg.shadow_size, self.cfg.shadow_size)
             lens = sun.getLens()
             lens.setFilmSize(span * 1.45, span * 1.45)
@@ -254,7 +254,24 @@ class ViewApp(_showbase()):
             self.pointer = (mw.getMouseX(), mw.getMouseY())
         for _name, fn in list(self._frame_callbacks):
             fn(dt)
+        self._shadow_pass()
         return task.cont
+
+    def _shadow_pass(self) -> None:
+        """The sun is fixed to the table, so its shadow map changes only when
+        a model or the table changes: render it then, and skip it otherwise."""
+        sun = self.lights["sun"].node()
+        if not sun.isShadowCaster():
+            return
+        buf = sun.getShadowBuffer(self.win.getGsg())
+        if buf is None:
+            return
+        table = getattr(self, "table_scene", None)
+        if table is not None and getattr(table, "changed", False):
+            table.changed = False
+            self.shadow_dirty = True
+        buf.setActive(bool(self.shadow_dirty))
+        self.shadow_dirty = False
 
     def step(self, frames: int = 1) -> float:
         """Run ``frames`` frames by hand; return the mean frame time in ms."""
@@ -267,6 +284,7 @@ class ViewApp(_showbase()):
 
     def render_frame(self) -> None:
         """Render once without running tasks (pictures)."""
+        self._shadow_pass()
         self.graphicsEngine.renderFrame()
         self.graphicsEngine.syncFrame()
 

@@ -313,10 +313,14 @@ class TableScene:
         self.areas.reparentTo(self.root)
         self.grid = grid_node(width, depth, self._table_top() + 0.012)
         self.grid.reparentTo(self.root)
+        from engine.view.app import SHADOW_MASK
+        self.grid.hide(SHADOW_MASK)
+        self.areas.hide(SHADOW_MASK)
         if not grid:
             self.grid.hide()
         self.models_root = self.root.attachNewNode("models")
         self.labels_root = self.root.attachNewNode("labels")
+        self.labels_root.hide(SHADOW_MASK)
         if not labels:
             self.labels_root.hide()
         self.label_nodes: dict[str, NodePath] = {}
@@ -325,6 +329,7 @@ class TableScene:
         self.tints: dict[str, tuple] = {}
         self.highlights: dict[str, tuple] = {}
         self._version = None
+        self.changed = True
         self.sync(force=True)
 
     def _table_top(self) -> float:
@@ -434,6 +439,7 @@ class TableScene:
         if not force and version is not None and version == self._version:
             return
         self._version = version
+        self.changed = True               # the app re-renders the shadow map
         ids = list(self.world.model_ids())
         for mid in list(self.models):
             if mid not in ids:
@@ -505,6 +511,8 @@ class TableScene:
         faces = np.vstack([np.stack([i, i + 1, i + 50], 1), np.stack([i, i + 50, i + 49], 1)])
         ring = node.attachNewNode(geom_node(f"ring-{mid}", verts, faces, np.tile([0, 0, 1.0], (len(verts), 1)), rgba))
         ring.setName("ring")
+        from engine.view.app import SHADOW_MASK
+        ring.hide(SHADOW_MASK)
         ring.setLightOff(1)
         ring.setTwoSided(True)
         ring.setTransparency(TransparencyAttrib.MAlpha)

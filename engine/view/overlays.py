@@ -26,6 +26,8 @@ CYAN = (0.2, 0.9, 1.0, 1.0)
 
 
 def _overlay(np_: NodePath, bin_sort: int = 20, depth: bool = True) -> NodePath:
+    from engine.view.app import SHADOW_MASK
+    np_.hide(SHADOW_MASK)             # overlays cast no shadows
     np_.setLightOff(1)
     np_.setShaderOff(1)
     np_.setTransparency(TransparencyAttrib.MAlpha)
