@@ -9,7 +9,6 @@ under the template and need a LoS test each.
 """
 from __future__ import annotations
 
-import math
 import statistics
 import time
 from dataclasses import replace
