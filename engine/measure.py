@@ -17,6 +17,10 @@ All in inches, 3D, between the closest points of the hitboxes (p.18-19).
   with no melee weapon in its profile engages only in base contact (RCH 0),
   as ``engine.sight`` assumes for its Engaged exception.
 
+* A Flying model is measured as if it stood on the surface under it
+  (States, "Flying": "All distances ... are measured as if the model were
+  placed on the field surface").
+
     >>> engagements(world)            # [(engager, engaged), ...]
     >>> measure(world, "red-1", "blue-2").to_json()
 """
@@ -35,6 +39,41 @@ NON_ENGAGING_STATES = frozenset({"Crouched", "Incapacitated", "Petrified", "Dead
 NEVER_ENGAGED_STATES = frozenset({"Flying"})
 UNARMED_RCH = 0.0
 MELEE_KINDS = frozenset({"melee"})
+
+
+FLYING_STATE = "Flying"
+
+
+def measuring_z(world, mid: str) -> float:
+    """The base height measurements use: a Flying model's is the surface under it."""
+    hb = world.hitbox(mid)
+    if FLYING_STATE in hb.states:
+        z = float(world.surface_height([[hb.x, hb.y]], below=hb.z)[0])
+        return z if math.isfinite(z) else 0.0
+    return float(hb.z)
+
+
+def distance(world, a: str, b: str) -> float:
+    """Closest points of the two hitboxes, 3D, inches; Flying models measured on the surface."""
+    ha, hb = world.hitbox(a), world.hitbox(b)
+    if a == b:
+        return 0.0
+    if FLYING_STATE not in ha.states and FLYING_STATE not in hb.states:
+        return float(world.distance(a, b))
+    from engine.world import cylinder_distance
+    ca = np.array([ha.x, ha.y, measuring_z(world, a)])
+    cb = np.array([hb.x, hb.y, measuring_z(world, b)])
+    return float(cylinder_distance(ca, ha.radius, ha.height, cb, hb.radius, hb.height))
+
+
+def in_reach(world, a: str, b: str, rch: float) -> bool:
+    """b within RCH of a's hitbox (RCH 0: base contact)."""
+    return distance(world, a, b) <= max(0.0, float(rch)) + CONTACT_TOLERANCE
+
+
+def in_awareness(world, a: str, b: str) -> bool:
+    """b's hitbox inside or touching a's Awareness (AG, +3" Acute Senses) from a's base edge."""
+    return distance(world, a, b) <= world.hitbox(a).awareness + CONTACT_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -88,7 +127,7 @@ def range_band(bands, distance: float) -> tuple[tuple[float, float], int] | None
 
 def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
     """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``?"""
-    d = world.distance(a, b)
+    d = distance(world, a, b)
     if weapon.bands:
         found = range_band(weapon.bands, d)
         if found is None:
@@ -102,7 +141,7 @@ def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
         return WeaponReach(weapon.name, weapon.kind, True, band=(lo, hi), modifier=mod,
                            why=f'{d:.2f}" is in the {lo:g}-{hi:g}" band')
     rch = float(weapon.rch)
-    ok = world.in_reach(a, b, rch)
+    ok = in_reach(world, a, b, rch)
     if rch <= 0:
         why = "in base contact" if ok else f'RCH 0 needs base contact; {d:.2f}" apart'
     else:
@@ -151,7 +190,7 @@ def engages(world, engager: str, engaged: str) -> bool:
     if engager == engaged or e.side == m.side or e.states & NON_ENGAGING_STATES \
             or m.states & NEVER_ENGAGED_STATES:
         return False
-    if not world.in_reach(engager, engaged, melee_reach(world, engager)):
+    if not in_reach(world, engager, engaged, melee_reach(world, engager)):
         return False
     return has_los(world, engager, engaged)
 
@@ -235,7 +274,8 @@ def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
         weapons = tuple(chosen)
     horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
     return Measurement(
-        a, b, world.distance(a, b), world.height_difference(a, b), horiz,
-        world.base_contact(a, b), ha.awareness, world.in_awareness(a, b), world.in_awareness(b, a),
+        a, b, distance(world, a, b), measuring_z(world, b) - measuring_z(world, a), horiz,
+        distance(world, a, b) <= CONTACT_TOLERANCE, ha.awareness, in_awareness(world, a, b),
+        in_awareness(world, b, a),
         tuple(weapon_reach(world, a, b, w) for w in weapons),
         engages(world, a, b), engages(world, b, a), has_los(world, a, b) if a != b else True)

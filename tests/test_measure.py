@@ -53,6 +53,22 @@ def test_distance_height_and_base_contact():
     assert m.distance == pytest.approx(math.hypot(gap_h, 3 - H_M), abs=1e-4)
 
 
+def test_flying_models_are_measured_on_the_surface_under_them():
+    w = world([model("archer", "red", 5, 10, [BOW]), model("bird", "blue", 15, 10, z=6.0, states=["Flying"]),
+               model("roofed", "blue", 15, 20, z=6.0)],
+              [TerrainSpec("roof", "box", (15, 20, 0), size=(2, 2, 6))])
+    w.move_model("bird", 15, 10, z=6.0)                              # up in the air
+    assert w.hitbox("bird").z == pytest.approx(6.0)
+    m = M.measure(w, "archer", "bird")
+    assert m.distance == pytest.approx(10 - 2 * R_M, abs=1e-6)      # as if on the table
+    assert m.height_difference == pytest.approx(0.0, abs=1e-6)
+    assert w.distance("archer", "bird") > m.distance                # the raw hitboxes are farther
+    # a model standing on a 6" roof is measured where it stands
+    m = M.measure(w, "archer", "roofed")
+    assert m.distance == pytest.approx(w.distance("archer", "roofed"), abs=1e-9)
+    assert m.height_difference == pytest.approx(6.0, abs=1e-4)
+
+
 def test_range_bands_and_modifiers():
     # bands 0-12 / 13-24 / 25-36: 12.4" lies in the second band (the gap between printed bands closes upward)
     assert M.range_band(BOW.bands, 0.0) == ((0, 12), 0)
