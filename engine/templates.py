@@ -585,13 +585,13 @@ def _clear_to_axis(world, origin: np.ndarray, mids: Sequence[str], settings: Tem
     clear = ~world.rays.occluded(o, q)
     sight = _sight()
     if clear.any():
-        st = sight._static(world) if sight is not None and hasattr(sight, "_static") else None
-        forests = getattr(st, "forests", None)
-        if forests is None:
-            return {}
-        if len(forests) >= ss.forest_limit:
-            idx = np.flatnonzero(clear)
-            clear[idx[sight._forest_counts(o[idx], q[idx], forests, ss) >= ss.forest_limit]] = False
+        try:
+            forests = sight._static(world).forests
+            if len(forests) >= ss.forest_limit:
+                idx = np.flatnonzero(clear)
+                clear[idx[sight._forest_counts(o[idx], q[idx], forests, ss) >= ss.forest_limit]] = False
+        except (AttributeError, TypeError, ValueError, IndexError):
+            return {}             # engine.sight changed shape: leave every model to sight.point_los
     return {m: True for m, c in zip(mids, clear) if c}
 
 
@@ -628,14 +628,25 @@ def _los_from_user(world, user: str, mid: str, *, settings: TemplateSettings, ex
 def _los_from_user_many(world, user: str, mids: Sequence[str], *, settings: TemplateSettings,
                         exclude: set[str]) -> dict[str, bool]:
     """The user's LoS to several models, with one batched cast (as ``sight.los_matrix`` does
-    for one viewer); per-model ``sight.los`` when that machinery is not there."""
+    for one viewer); per-model ``sight.los`` when that machinery is not there.
+
+    This leans on engine.sight's internals (one query per pair, driven together);
+    if they change shape, it falls back to the public ``sight.los`` per model.
+    """
     mids = [m for m in mids if m != user]
     if not mids:
         return {}
     sight = _sight()
     needed = ("_static", "_model_records", "_exception", "_make_query", "_drive", "MM2_PER_IN2")
-    if sight is None or not all(hasattr(sight, n) for n in needed):
-        return {m: _los_from_user(world, user, m, settings=settings, exclude=exclude) for m in mids}
+    if sight is not None and all(hasattr(sight, n) for n in needed):
+        try:
+            return _los_batched(sight, world, user, mids, settings)
+        except (TypeError, AttributeError, ValueError, IndexError):
+            pass
+    return {m: _los_from_user(world, user, m, settings=settings, exclude=exclude) for m in mids}
+
+
+def _los_batched(sight, world, user: str, mids: list[str], settings: TemplateSettings) -> dict[str, bool]:
     ss = settings.sight()
     if getattr(ss, "models_block", None) != settings.models_block:
         ss = ss.replace(models_block=settings.models_block)
