@@ -192,9 +192,11 @@ def fall_rolls(height: float, spd: float, round_up: bool = True) -> int:
 
 def melee_reach(hb) -> float:
     """The longest RCH among a model's melee weapons; 0 (Unarmed: base contact) without one."""
-    prof = getattr(getattr(hb, "spec", None), "profile", None)
+    spec = getattr(hb, "spec", None)
+    prof = getattr(spec, "profile", None)
+    weapons = tuple(getattr(spec, "weapons", ()) or ()) + tuple(getattr(prof, "weapons", ()) or ())
     best = 0.0
-    for w in getattr(prof, "weapons", ()) or ():
+    for w in weapons:
         if getattr(w, "kind", "") == "melee":
             best = max(best, float(getattr(w, "rch", 0.0) or 0.0))
     return best
@@ -884,6 +886,8 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, comple
             stopped_by = ctx.ids[i]
     s_allow = route.s_of_cost(allowance + 1e-9)
     truncated = s_allow < s_end - 1e-9
+    if truncated:
+        stopped_by = None          # the allowance runs out before the contact
     s_fin = min(s_end, s_allow)
     end = tuple(float(v) for v in route.at(s_fin))
     dist = float(route.cost_at(s_fin))
@@ -902,7 +906,7 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, comple
     # the declared level at the end
     if legal and stopped_by is None and not truncated and not blocked:
         tz = pts[-1][2]
-        if tz is not None and abs(end[2] - tz) > float(st["level_tolerance"]):
+        if tz is not None and abs(end[2] - tz) > float(st["declared_level_tolerance"]):
             legal = False
             reason = f"the route ends at z {end[2]:.2f}, not at the declared z {tz:g}"
     if legal and on_vertical and mode != "climb":
@@ -1175,6 +1179,7 @@ class _Static:
     node_cell: np.ndarray
     node_xyz: np.ndarray   # (n, 3)
     node_mult: np.ndarray  # (n,) area x narrow factor
+    node_piece: np.ndarray  # (n,) index into world.pieces of the support (-1 unknown)
     esrc: np.ndarray
     edst: np.ndarray
     ew: np.ndarray
@@ -1237,13 +1242,14 @@ def _build_static(world, R, h, res, st) -> _Static:
     cx, cy = (ix + 0.5) * res, (iy + 0.5) * res
     lo, hi, nrm, piece = cols.probe(np.column_stack([cx, cy]))
     Kc = int(max(1, np.max(np.sum(np.isfinite(hi), axis=1))))
-    lo, hi, nrm = lo[:, :Kc], hi[:, :Kc], nrm[:, :Kc]
+    lo, hi, nrm, piece = lo[:, :Kc], hi[:, :Kc], nrm[:, :Kc], piece[:, :Kc]
     std = nrm[..., 2] >= cols.min_nz - 1e-9
     # padded copies: row N is "off the table" (no layer)
     lo_p = np.vstack([lo, np.full((1, Kc), -np.inf)])
     hi_p = np.vstack([hi, np.full((1, Kc), -np.inf)])
     std_p = np.vstack([std, np.zeros((1, Kc), dtype=bool)])
     nrm_p = np.concatenate([nrm, np.zeros((1, Kc, 3))], axis=0)
+    piece_p = np.vstack([piece, np.full((1, Kc), -1, dtype=np.int64)])
     # the cells under a base centred on each cell
     rc = int(math.ceil(R / res)) + 1
     # supports: the columns under the base; clearance: also those within half a
@@ -1289,6 +1295,8 @@ def _build_static(world, R, h, res, st) -> _Static:
     z[0, simple] = 0.0
     nz3 = np.zeros((kmax, N, 3))
     nz3[..., 2] = 1.0
+    spiece = np.full((kmax, N), -1, dtype=np.int64)
+    spiece[0, simple] = 0                                   # the table
     full_sup = np.zeros((kmax, N), dtype=bool)
     full_sup[0, simple] = True
     below = np.full((kmax, N), -np.inf)
@@ -1298,6 +1306,14 @@ def _build_static(world, R, h, res, st) -> _Static:
         # clearance over the wider disc
         io = neighbours_of(C, offs_out)
         LOo, HIo = lo_p[io].reshape(len(C), m_out * Kc), hi_p[io].reshape(len(C), m_out * Kc)
+        # a sloped walkable top in the widening ring is the slope going on, not an
+        # obstacle: it may rise by the slope over the ring's width
+        nzo = nrm_p[io][..., 2].reshape(len(C), m_out * Kc)
+        stdo = std_p[io].reshape(len(C), m_out * Kc)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rise = np.where(stdo & (nzo < 0.9999),
+                            (margin + res) * np.sqrt(np.maximum(0.0, 1 - nzo ** 2)) / nzo, 0.0)
+        HIo = HIo - rise
         for k in range(kmax):
             fin = np.isfinite(zc[k])
             if fin.any():
@@ -1309,6 +1325,8 @@ def _build_static(world, R, h, res, st) -> _Static:
         match = np.abs(HI[None, :, :] - zc[:, :, None]) <= 1e-3                   # (kmax, |C|, J)
         j = np.argmax(match, axis=2)
         got = NRM[np.arange(len(C))[None, :], j]                                  # (kmax, |C|, 3)
+        PC = piece_p[nbr[C]].reshape(len(C), m * Kc)
+        spiece[:, C] = np.where(match.any(axis=2), PC[np.arange(len(C))[None, :], j], -1)
         nz3[:, C] = np.where(match.any(axis=2)[..., None], got, np.array([0.0, 0.0, 1.0]))
         on = (np.abs(HI[None, :, :] - zc[:, :, None]) <= tol_l) & STD[None]
         full_sup[:, C] = on.reshape(kmax, len(C), m, Kc).any(axis=3).all(axis=2) & np.isfinite(zc)
@@ -1364,6 +1382,7 @@ def _build_static(world, R, h, res, st) -> _Static:
     node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
     node_mult = mult[slot, cell]
     node_n = nz3[slot, cell]
+    node_piece = spiece[slot, cell]
     # edges
     ES, ED, EW = [], [], []
     lad_cells = [(_poly_distance(lad.poly, cxy) <= R + float(st["ladder_reach"])) for lad in ladders]
@@ -1461,7 +1480,7 @@ def _build_static(world, R, h, res, st) -> _Static:
     esrc = np.concatenate(ES) if ES else np.zeros(0, dtype=np.int64)
     edst = np.concatenate(ED) if ED else np.zeros(0, dtype=np.int64)
     ew = np.concatenate(EW) if EW else np.zeros(0)
-    return _Static(res, nx, ny, z, valid, narrow, unsc, node, slot, cell, node_xyz, node_mult,
+    return _Static(res, nx, ny, z, valid, narrow, unsc, node, slot, cell, node_xyz, node_mult, node_piece,
                    esrc, edst, ew, (time.perf_counter() - t0) * 1000.0)
 
 
@@ -1568,16 +1587,30 @@ class ReachGrid:
                 out.append(a)
         return out
 
-    def summary(self) -> dict:
-        pts = self.points()
-        levels: dict[float, int] = {}
-        for zz in np.round(pts[:, 2], 1) if len(pts) else []:
-            levels[float(zz)] = levels.get(float(zz), 0) + 1
-        fin = self.cost[np.isfinite(self.cost) & self.end_ok]
+    def summary(self, pieces=None) -> dict:
+        """Counts per supporting surface ("levels": piece, cells, z range), area, dearest cell.
+
+        ``pieces``: the world's pieces (for their ids); without them, indices.
+        """
+        g = self._static
+        lim = self.allowance
+        k, i, j = np.nonzero(self.end_ok & (self.cost <= lim + 1e-9))
+        cells = i * g.nx + j
+        nodes = g.node[k, cells]
+        sup = g.node_piece[nodes] if len(nodes) else np.zeros(0, dtype=np.int64)
+        zs = g.node_xyz[nodes, 2] if len(nodes) else np.zeros(0)
+        levels = []
+        for pc in np.unique(sup):
+            sel = sup == pc
+            name = (pieces[pc].id if pieces is not None and pc >= 0 else (str(int(pc)) if pc >= 0 else "?"))
+            levels.append({"surface": name, "cells": int(sel.sum()),
+                           "z": round(float(zs[sel].min()), 3), "z_max": round(float(zs[sel].max()), 3)})
+        levels.sort(key=lambda lv: (lv["z"], lv["surface"]))
+        fin = self.cost[self.end_ok & (self.cost <= lim + 1e-9)]
         return {"model": self.model, "mode": self.mode, "allowance": self.allowance,
-                "resolution": self.resolution, "cells": int(len(pts)),
-                "area_sq_in": round(len(pts) * self.resolution ** 2, 2),
-                "levels": [{"z": z, "cells": c} for z, c in sorted(levels.items())],
+                "resolution": self.resolution, "cells": int(len(nodes)),
+                "area_sq_in": round(len(nodes) * self.resolution ** 2, 2),
+                "levels": levels,
                 "max_cost": round(float(fin.max()), 3) if len(fin) else 0.0,
                 **self.stats}
 

@@ -362,3 +362,86 @@ def test_result_has_the_fields_of_the_brief():
     d = r.to_dict()
     for key in ("model", "mode", "legal", "reason", "distance", "allowance", "end", "falls", "opportunity_points"):
         assert key in d
+
+
+# --------------------------------------------------------------------------- the commands
+YARD = "tests/data/motion/yard.yaml"
+
+
+def _cli(capsys, *argv):
+    from tools.cli import main
+    try:
+        rc = main(list(argv))
+    except SystemExit as exc:      # argparse's usage errors
+        rc = exc.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_move_command_json(capsys):
+    import json
+    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--json")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["legal"] is True and d["distance"] == pytest.approx(4.0)
+    assert d["end"] == pytest.approx([12, 10, 0])
+    assert d["allowance"] == 6 and d["falls"] == []
+    # up to the enemy: stops in base contact, entering its reach (Unarmed: contact) on the way
+    rc, out, err = _cli(capsys, "move", YARD, "hero", "--via", "12,10", "--to", "18,10", "--mode", "run", "--json")
+    d = json.loads(out)
+    assert d["legal"] and d["stopped_by"] == "foe"
+    assert d["end"] == pytest.approx([16 - 2 * R_M, 10, 0], abs=1e-3)
+    assert d["opportunity_points"][0]["enemy"] == "foe"
+
+
+def test_move_command_words_and_ladder(capsys):
+    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "21,10", "--mode", "walk")
+    assert rc == 0 and "NOT LEGAL" in out
+    assert "taller than the hitbox" in out
+    rc, out, err = _cli(capsys, "move", YARD, "climber", "--to", "20,12,3", "--mode", "climb")
+    assert rc == 0
+    assert out.startswith("climber climb: legal") and "ends at (19.12, 12.00, 2.00)" in out
+    assert "vertical surface" in out
+    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "run", "--speed", "1")
+    assert "NOT LEGAL" in out and "allowance is 2\"" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["move", YARD, "hero", "--to", "12,x", "--mode", "walk"], "--to"),
+    (["move", YARD, "nobody", "--to", "12,10", "--mode", "walk"], "no model 'nobody'"),
+    (["move", YARD, "hero", "--to", "99,10", "--mode", "walk"], "off the"),
+    (["move", YARD, "hero", "--to", "12,10", "--mode", "fly"], "invalid choice"),
+    (["move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--speed", "-1"], "--speed"),
+    (["move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--arc"], "--arc"),
+    (["move", "tests/data/motion/none.yaml", "hero", "--to", "12,10", "--mode", "walk"], "none.yaml"),
+    (["reach", YARD, "hero", "--mode", "jump"], "invalid choice"),
+    (["reach", YARD, "hero", "--mode", "walk", "--resolution", "0"], "--resolution"),
+    (["reach", YARD, "ghost", "--mode", "walk"], "no model"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    rc, out, err = _cli(capsys, *argv)
+    assert rc == 2
+    lines = [ln for ln in err.strip().splitlines() if ln]
+    assert len(lines) == 1 and words in lines[0], err
+    assert "Traceback" not in err and out == ""
+
+
+def test_reach_command_summary_and_top_down_png(capsys, tmp_path):
+    import json
+    rc, out, err = _cli(capsys, "reach", YARD, "runner", "--mode", "run", "--json", "--path-to", "26,4,3")
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["allowance"] == 12
+    names = {lv["surface"] for lv in d["levels"]}
+    assert {"table", "block"} <= names                 # up the ladder onto the block
+    assert d["shortest_path"][-1] == pytest.approx([26.125, 4.125, 3.0])
+    from tools.cmd_reach import top_down, write_png
+    from engine.motion import reachable
+    from tools.cmd_move import load_world
+    w = load_world(YARD)
+    g = reachable(w, "hero", "walk")
+    img = top_down(w, g)
+    assert img.shape == (20 * 4 * 4, 30 * 4 * 4, 3)
+    p = write_png(str(tmp_path / "r.png"), img)
+    data = open(p, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 500

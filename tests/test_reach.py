@@ -45,8 +45,9 @@ def test_open_table_walk_is_a_disc_of_spd():
     assert np.all(c >= gz - 1e-9)
     assert np.max(c - gz) <= 0.11
     assert np.max((c / gz)[gz > 3]) <= 1.025
-    s = g.summary()
-    assert s["levels"] == [{"z": 0.0, "cells": len(pts)}]
+    s = g.summary(w.pieces)
+    assert s["levels"] == [{"surface": "table", "cells": len(pts), "z": 0.0, "z_max": 0.0}]
+    assert s["area_sq_in"] == pytest.approx(len(pts) * 0.0625)
 
 
 def test_run_is_twice_walk_and_states_restrict():
@@ -82,7 +83,7 @@ def test_the_ladder_takes_a_run_onto_the_roof_but_not_a_walk():
     assert run.contains(20, 6, 3)
     # about 2" across plus 3" up at 2 per inch, and across the roof
     assert run.cost_at(20, 6, 3) == pytest.approx(4.0 + 6.0, abs=0.35)
-    assert any(lv["z"] == 3.0 for lv in run.summary()["levels"])
+    assert any(lv["z"] == 3.0 and lv["surface"] == "bldg" for lv in run.summary(w.pieces)["levels"])
 
 
 def test_two_levels_in_one_cell_under_and_on_a_bridge():

@@ -1,0 +1,146 @@
+"""``eldfall move SCENE MODEL --to X,Y[,Z] --mode walk|run|climb|jump``: check a declared move.
+
+The route runs from the model's base through each ``--via`` point to ``--to``
+(a straight line when there is no ``--via``). Z picks the level where several
+surfaces overlap (or, for a jump, a point in the air). Prints the verdict, the
+distance used and left, the end, falls with their AG rolls, and where the
+route enters the enemies' melee reach (attacks of opportunity) and awareness.
+
+    eldfall move scenes/skirmish.yaml red-champion --to 14,10 --mode walk
+    eldfall move scenes/skirmish.yaml red-scout --to 20,9 --via 24,8 --mode walk --json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from engine.errors import InputError, Problem
+
+MODES = ("walk", "run", "climb", "jump")
+
+
+def one_line_errors(parser) -> None:
+    """argparse's usage errors become one line on stderr and exit 2."""
+    def error(message: str):
+        print(f"eldfall {parser.prog.split()[-1]}: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    parser.error = error
+
+
+def point(text: str, flag: str, dims=(2, 3)) -> tuple[float, ...]:
+    try:
+        vals = tuple(float(v) for v in str(text).split(","))
+    except ValueError:
+        vals = ()
+    if len(vals) not in dims or not all(math.isfinite(v) for v in vals):
+        raise InputError(Problem("<command line>", None, flag, f"expected X,Y or X,Y,Z in inches, got {text!r}"))
+    return vals
+
+
+def positive(text: str, flag: str) -> float:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        v = float("nan")
+    if not (math.isfinite(v) and v > 0):
+        raise InputError(Problem("<command line>", None, flag, f"expected a positive number of inches, got {text!r}"))
+    return v
+
+
+def load_world(path: str, models_dir: str | None = None):
+    """Load a scene and build its World; never a traceback."""
+    from engine.scene import load_scene
+    from engine.world import World
+    scene = load_scene(path, models_dir=models_dir)
+    try:
+        return World(scene)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
+        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+
+
+def check_model(world, model: str, flag: str = "MODEL") -> None:
+    if model not in world.model_ids():
+        raise InputError(Problem("<command line>", None, flag,
+                                 f"no model {model!r} in the scene (models: {', '.join(world.model_ids())})"))
+
+
+def add_arguments(parser) -> None:
+    one_line_errors(parser)
+    parser.add_argument("scene", help="the scene file (YAML)")
+    parser.add_argument("model", help="the moving model's id")
+    parser.add_argument("--to", required=True, metavar="X,Y[,Z]", help="where the move ends")
+    parser.add_argument("--via", action="append", default=[], metavar="X,Y[,Z]",
+                        help="a waypoint on the way (repeat, in order)")
+    parser.add_argument("--mode", required=True, choices=MODES, help="the movement declared")
+    parser.add_argument("--speed", metavar="SPD", help="effective SPD to use instead of the model's (states applied)")
+    parser.add_argument("--arc", metavar="APEX", nargs="?", const="default",
+                        help="jump along a parabola rising APEX inches above the higher end (default 1)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--picture", metavar="DIR", help="write move.png into DIR")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+def describe(r) -> str:
+    verdict = "legal" if r.legal else "NOT LEGAL"
+    lines = [f"{r.model} {r.mode}: {verdict} ({r.reason})",
+             f"  distance {r.distance:.2f}\" of {r.allowance:g}\" ({r.left:.2f}\" left); "
+             f"ends at ({r.end[0]:.2f}, {r.end[1]:.2f}, {r.end[2]:.2f})"
+             + ("; on a vertical surface: any action but Nothing makes it fall" if r.ends_on_vertical else "")]
+    if r.surfaces:
+        lines.append("  crosses: " + ", ".join(r.surfaces))
+    if r.stopped_by:
+        lines.append(f"  stopped by base contact with {r.stopped_by}")
+    for f in r.falls:
+        lines.append(f"  falls {f.height:.2f}\" onto {f.onto or 'nothing'}: {f.rolls} AG roll{'s' if f.rolls != 1 else ''}")
+    for p in r.opportunity_points:
+        lines.append(f"  enters {p.enemy}'s melee reach at ({p.at[0]:.2f}, {p.at[1]:.2f}, {p.at[2]:.2f})"
+                     " (attack of opportunity)")
+    for p in r.awareness_points:
+        lines.append(f"  enters {p.enemy}'s awareness at ({p.at[0]:.2f}, {p.at[1]:.2f}, {p.at[2]:.2f})")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from engine.motion import check_path
+    to = point(args.to, "--to")
+    via = [point(v, "--via") for v in args.via]
+    speed = positive(args.speed, "--speed") if args.speed is not None else None
+    overrides = {}
+    if args.arc is not None:
+        if args.mode != "jump":
+            raise InputError(Problem("<command line>", None, "--arc", "only a jump follows an arc"))
+        overrides["jump_shape"] = "arc"
+        if args.arc != "default":
+            overrides["arc_apex"] = positive(args.arc, "--arc")
+    world = load_world(args.scene, args.models_dir)
+    check_model(world, args.model)
+    result = check_path(world, args.model, via + [to], args.mode, speed=speed, settings=overrides or None)
+    if args.picture:
+        try:
+            from engine.view.pictures import move_picture
+            path = move_picture(world, result, args.picture, waypoints=via + [to])
+        except Exception as exc:  # noqa: BLE001 - the verdict stands without the picture
+            print(f"eldfall move: no picture ({type(exc).__name__}: {exc})", file=sys.stderr)
+            path = None
+    else:
+        path = None
+    if args.json:
+        out = result.to_dict()
+        if path:
+            out["picture"] = path
+        print(json.dumps(out, indent=2))
+    else:
+        print(describe(result))
+        if path:
+            print(f"  picture: {path}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    p = argparse.ArgumentParser(prog="eldfall move")
+    add_arguments(p)
+    sys.exit(run(p.parse_args()))
