@@ -184,6 +184,7 @@ class World:
         self.rays = RayCaster(self.terrain, backend=backend)
         self.top_z = float(self.terrain.bounds[1][2]) + 1.0
         self.version = 0
+        self._env_cache: dict[str, tuple] = {}
         self.models: dict[str, Hitbox] = {}
         for spec in scene.models:
             self.add_model(spec)
@@ -225,7 +226,10 @@ class World:
         radius = mm(spec.base_mm) / 2.0
         hb = Hitbox(spec.id, spec.side, float(x), float(y), 0.0, radius, mm(spec.height_mm),
                     float(spec.facing), frozenset(spec.states), dict(spec.stats), spec)
-        hb.z = self.stand_z(hb.x, hb.y, radius, near_z=z)
+        if z is not None and "Flying" in hb.states:
+            hb.z = float(z)          # a flying model stays where the scene puts it
+        else:
+            hb.z = self.stand_z(hb.x, hb.y, radius, near_z=z)
         self.models[spec.id] = hb
         self.version += 1
         return hb
@@ -431,8 +435,17 @@ class World:
 
     def environments(self, model_id: str) -> frozenset[str]:
         """Area tags (forest, dark, difficult, ...) of the areas its base touches or overlaps."""
-        from shapely.geometry import Point
         hb = self.hitbox(model_id)
+        key = (hb.x, hb.y, hb.z, hb.radius)
+        cached = self._env_cache.get(model_id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        result = self._environments_at(hb) if self.area_footprints else frozenset()
+        self._env_cache[model_id] = (key, result)
+        return result
+
+    def _environments_at(self, hb: Hitbox) -> frozenset[str]:
+        from shapely.geometry import Point
         disc = Point(hb.x, hb.y).buffer(hb.radius, 32)
         tags: set[str] = set()
         for piece, poly in self.area_footprints:
