@@ -1,0 +1,88 @@
+"""``eldfall play SCENE --bots``: a whole game, bot against bot, headless.
+
+Prints a readable turn-by-turn summary (``--rolls`` adds every die) and the
+outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
+after every event), which ``eldfall replay`` reads back.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+
+def add_arguments(p) -> None:
+    p.add_argument("scene", help="scene YAML file")
+    p.add_argument("--bots", nargs="?", const="greedy", default=None, metavar="KIND[,KIND]",
+                   help="bot vs bot (default greedy; e.g. --bots random or --bots greedy,random)")
+    p.add_argument("--seed", type=int, default=0, help="the game's dice seed (default 0)")
+    p.add_argument("--log", metavar="FILE", help="write the event log here (JSON lines)")
+    p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
+    p.add_argument("--rolls", action="store_true", help="show every die roll")
+    p.add_argument("--quiet", action="store_true", help="only the outcome")
+    p.add_argument("--json", action="store_true", help="the outcome as JSON")
+
+
+def _narrator(name: str):
+    try:
+        mod = importlib.import_module(f"rules.{name}.narrate")
+        return mod.line
+    except ImportError:
+        def line(ev):
+            if ev.kind in ("roll",):
+                return None
+            return f"{ev.kind}: " + ", ".join(f"{k}={v}" for k, v in ev.data.items())
+        return line
+
+
+def run(args) -> int:
+    from engine.errors import InputError, Problem
+    from rules.core.errors import LogError
+    from rules.core.log import EventLog
+    from tools import gameplay
+    if args.bots is None:
+        raise InputError(Problem("<args>", None, "--bots",
+                                 "only bot games can be played headless: add --bots"))
+    log = None
+    if args.log:
+        try:
+            log = EventLog(args.log)
+        except LogError as exc:
+            raise InputError(Problem(args.log, None, "", exc.message)) from None
+    mod, game = gameplay.new_game(args.scene, args.game, args.seed, log=log)
+    names = gameplay.bot_names(args.bots, mod)
+    line = _narrator(game.game_name)
+    out = sys.stdout
+    quiet = args.quiet or args.json
+    if not quiet:
+        for ev in game.events:
+            s = line(ev)
+            if s:
+                print(s, file=out)
+
+    def show(action, events):
+        if quiet:
+            return
+        for ev in events:
+            if ev.kind == "roll" and not args.rolls:
+                continue
+            if ev.kind == "action":
+                continue
+            s = line(ev)
+            if s:
+                print(s, file=out)
+
+    n = gameplay.play_out(game, mod, names, args.seed, on_action=show)
+    if log is not None:
+        log.close()
+    if args.json:
+        print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names,
+                          "decisions": n, "events": len(game.events),
+                          "outcome": game.outcome.to_dict(), "state_hash": game.state_hash()},
+                         sort_keys=True))
+    else:
+        if hasattr(game, "summary") and not args.quiet:
+            print(game.summary())
+        print(f"outcome: {game.outcome}  ({n} decisions, {len(game.events)} events"
+              + (f", log {args.log}" if args.log else "") + ")")
+    return 0

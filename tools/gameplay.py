@@ -1,0 +1,108 @@
+"""Shared by ``eldfall play``, ``replay`` and ``simulate``: a scene -> a game system's game.
+
+The game system is a package ``rules.<game>`` exposing ``new_game``,
+``game_from_log`` and ``BOTS``; the geometry is the engine's World behind
+``engine.geometry.WorldGeometry``.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+
+from engine.errors import InputError, Problem
+
+GAMES = ("eldfall", "norova")
+
+
+def game_module(name: str):
+    if name not in GAMES:
+        raise InputError(Problem("<args>", None, "--game", f"unknown game {name!r} ({', '.join(GAMES)})"))
+    return importlib.import_module(f"rules.{name}")
+
+
+def load_table(scene_path: str):
+    """(scene, world, geometry) for a scene file."""
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    if not os.path.exists(scene_path):
+        raise InputError(Problem(scene_path, None, "", "no such scene file"))
+    scene = load_scene(scene_path)
+    world = World(scene)
+    return scene, world, WorldGeometry(world)
+
+
+def scene_info(scene) -> dict:
+    return {"path": scene.path, "sha256": scene.sha256, "name": scene.name,
+            "table": [float(v) for v in scene.table],
+            "deployment": {k: [[float(a) for a in p] for p in v] for k, v in scene.deployment.items()}}
+
+
+def pick_game(scene, requested: str | None) -> str:
+    if requested:
+        if scene.games and requested not in scene.games:
+            raise InputError(Problem(scene.path, None, "games",
+                                     f"this scene is for {', '.join(scene.games)}, not {requested}"))
+        return requested
+    return scene.games[0] if scene.games else "eldfall"
+
+
+def new_game(scene_path: str, game: str | None, seed: int, log=None):
+    """(module, game) for a scene; the log (an EventLog) receives the header and events."""
+    from tools.roster import units_from_scene
+    scene, world, geo = load_table(scene_path)
+    name = pick_game(scene, game)
+    mod = game_module(name)
+    units = units_from_scene(scene, world)
+    try:
+        g = mod.new_game(units, geo, seed=seed, scene_info=scene_info(scene))
+    except ValueError as exc:
+        raise InputError(Problem(scene_path, None, "models", str(exc))) from None
+    if log is not None:
+        g.start_log(log)
+    return mod, g
+
+
+def bot_names(spec: str | None, mod) -> list[str]:
+    names = (spec or "greedy").split(",")
+    if len(names) == 1:
+        names = names * 2
+    for n in names:
+        if n not in mod.BOTS:
+            raise InputError(Problem("<args>", None, "--bots",
+                                     f"unknown bot {n!r} ({', '.join(mod.BOTS)})"))
+    return names
+
+
+def decider(game) -> str:
+    fn = getattr(game, "decider", None)
+    if callable(fn):
+        return fn()
+    return game.active_side
+
+
+def sides(game) -> list[str]:
+    s = getattr(game, "sides", None)
+    if s:
+        return list(s)
+    return sorted({u.side for u in game.units})
+
+
+def play_out(game, mod, names: list[str], seed: int, on_action=None) -> int:
+    """Bots play the game to its end; returns the number of decisions."""
+    bots = {}
+    for i, side in enumerate(sides(game)):
+        cls = mod.BOTS[names[i % len(names)]]
+        try:
+            bots[side] = cls(seed * 1000 + i + 1, side=side)
+        except TypeError:
+            bots[side] = cls(seed * 1000 + i + 1)
+    n = 0
+    while not game.is_over:
+        side = decider(game)
+        action = bots[side].choose(game)
+        events = game.apply(action)
+        n += 1
+        if on_action is not None:
+            on_action(action, events)
+    return n
