@@ -70,7 +70,7 @@ def test_zero_hp_incapacitated_at_end_of_sequence_then_a_wound_kills():
         g.apply(Declare("b1", "Dodge"))
     g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 1),)))
     assert "Dead" in g.models["b1"].states
-    assert g.pending == ("tactical", "red")            # r1 spent both AP: the turn goes on
+    assert g.pending == ("tactical", "blue")           # r1 spent both AP: the turn ends by itself
 
 
 def test_dead_models_neither_activate_nor_react():
