@@ -26,7 +26,8 @@ def setup(units, rolls=(), boxes=(), settings=None, first="red", table=(36.0, 36
     """A game at the first player's Tactical Phase, then dice fixed to ``rolls``."""
     geo = FlatGeometry(table, boxes=boxes)
     for u in units:
-        geo.add_model(u, u.at, u.facing)
+        if not u.extra.get("reserve"):
+            geo.add_model(u, u.at, u.facing)
     g = EldfallGame(units, geo, seed=seed, settings=settings, scene_info={"table": list(table)})
     w = g.pending[1]
     g.apply(ChooseOrder(w, w == first))

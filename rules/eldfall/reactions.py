@@ -138,9 +138,6 @@ def why_not_reaction(game, d: Declare) -> str | None:
         return f"{mid} has no AP left to react"
     if not q["los"] and d.action != "Dodge":
         return f"{mid} has no LoS to {act.model}: only Dodge (the mover is in its Awareness)"
-    r = game._why_not_declare(d, "reactive")
-    if r:
-        return r
     if d.action in ATTACKS or d.action == "Perceive":
         if d.target_ids != (act.model,):
             return f"a Reaction may only target the activated model {act.model}"
@@ -151,7 +148,7 @@ def why_not_reaction(game, d: Declare) -> str | None:
             return "only an Attack reaction is aimed at a point of the path"
         if not _point_ok(game, d, q):
             return "that point is not on the mover's path where it could be attacked"
-    return None
+    return game._why_not_declare(d, "reactive")
 
 
 def _point_ok(game, d: Declare, q: dict) -> bool:

@@ -70,6 +70,8 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
         if d.targets:
             return "Uncover has no target: it reveals everything hidden within Awareness"
         return None
+    if a == "Interact":
+        return why_not_interact(game, d)
     if len(d.targets) != 1:
         return f"{a} has exactly one target"
     t = d.target_ids[0]
@@ -104,8 +106,6 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
         if not d.items:
             return "Trade needs at least one acquired Item"
         return None
-    if a == "Interact":
-        return why_not_interact(game, d)
     if a == "Issue a Duel":
         if game.duel is not None:
             return "a Duel is already under way"

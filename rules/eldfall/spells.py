@@ -259,7 +259,7 @@ def why_not_ritual(game, d) -> str | None:
 
 def _summon_spot(game, caster: str, c):
     x, y, z = game.geo.position(caster)
-    r = game.models[caster].unit.base / 2 + c.unit.base / 2 + 1e-3
+    r = game.models[caster].unit.base / 2 + c.unit.base / 2 + 1e-4
     f = math.radians(game.geo.facing(caster))
     for k in range(16):
         a = f + (k // 2 + 1) * (1 if k % 2 else -1) * math.pi / 8 if k else f
