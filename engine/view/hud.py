@@ -167,7 +167,9 @@ class Hud:
         evs = list(events)
         if narrator is None:
             text = explain_rolls(evs[-60:])
-            self.dice.set(("Dice\n" + text) if text.strip() else "")
+            lines = [t if len(t) <= 70 else t[:67] + "..." for t in text.splitlines() if t.strip()]
+            self.dice.set(("Dice and confrontation\n" + "\n".join(lines[-9:])) if lines else "")
+            self.place_right()
             return
         last_roll = max((i for i, e in enumerate(evs) if getattr(e, "kind", "") == "roll"), default=None)
         if last_roll is None:
@@ -184,6 +186,12 @@ class Hud:
             if t:
                 lines.append(t if len(t) <= 70 else t[:67] + "...")
         self.dice.set("Dice and confrontation\n" + "\n".join(lines[-9:]))
+        self.place_right()
+
+    def place_right(self) -> None:
+        """The log just below the dice panel."""
+        n = self.dice.text.count("\n") + 1 if self.dice.text else 0
+        self.log.np.setZ(0.74 - 0.03 * 1.2 * n - 0.07 if n else 0.74)
 
     def destroy(self) -> None:
         self.root.removeNode()

@@ -890,7 +890,9 @@ class PlayController(TableView):
         g = self.game
         if hasattr(g, "hud_lines"):                       # Legends of Norova: the four action slots
             try:
-                return "\n".join(g.hud_lines(mid))
+                lines = g.hud_lines(mid)
+                shown = set(self.hud.status.text.splitlines())
+                return "\n".join(ln for ln in lines if ln not in shown and not ln.startswith("Active:"))
             except Exception:
                 pass
         models = getattr(g, "models", {})

@@ -1,0 +1,120 @@
+"""``eldfall demo [SCENE]``: the main job.
+
+With a screen: opens the 3D table in attract mode (bots play game after game;
+click or press Escape to take over... or close the window). With no screen:
+renders pictures into ``out/demo/`` -- an attract-mode game's frames, a
+dispute picture pair (eye view + overview, with the JSON verdict) and an
+overview of the table -- prints where they are, and the scene summary.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from engine.errors import InputError, Problem
+
+DEFAULT_SCENE = "scenes/skirmish.yaml"
+
+
+def add_arguments(parser) -> None:
+    def error(message: str):
+        print(f"eldfall demo: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    parser.error = error
+    parser.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help=f"the scene file (default {DEFAULT_SCENE})")
+    parser.add_argument("--out", default="out/demo", help="where the pictures go with no screen (default out/demo)")
+    parser.add_argument("--frames", type=int, default=8, help="attract-mode frames to render with no screen")
+    parser.add_argument("--offscreen", action="store_true", help="render pictures even when a screen is present")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=("eldfall", "norova"), default=None)
+    parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+
+
+def _dispute_pair(world):
+    """A pair worth a dispute: the first viewer/target of opposite sides with
+    partial visibility (else a blocked pair, else any pair)."""
+    from engine import sight
+    ids = world.model_ids()
+    sides = {m: world.hitbox(m).side for m in ids}
+    best = None
+    for a in ids:
+        for b in ids:
+            if sides[a] == sides[b]:
+                continue
+            r = sight.los(world, a, b, fraction=True, cover=True)
+            score = (2 if r.los and 0.05 < r.visible_fraction < 0.95 else 1 if r.los else 0.5) + (
+                0.5 if r.cover != "none" else 0.0)
+            if best is None or score > best[0]:
+                best = (score, r)
+            if score >= 2.5:
+                return r
+    return None if best is None else best[1]
+
+
+def run(args) -> int:
+    from engine.view.config import has_display
+    from tools.cmd_check import render, summary
+    from tools.cmd_view import game_factory, game_name_for, load_world
+    if args.frames < 1:
+        raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    world = load_world(args.scene)
+    name = game_name_for(world, args.game)
+    if has_display() and not args.offscreen:
+        from tools import cmd_view
+        ns = type("Args", (), dict(scene=args.scene, attract=True, game=name, offscreen=False, frames=1,
+                                   out="out/view", seed=args.seed, size="1280x720", bot="greedy", log=None,
+                                   json=False, models_dir=None))()
+        print(render(summary(world)))
+        return cmd_view.run(ns)
+
+    from engine.view.app import RenderError, get_app
+    from engine.view.config import ViewConfig
+    from engine.view.pictures import dispute_folder, table_picture
+    t0 = time.perf_counter()
+    try:
+        app = get_app(ViewConfig(offscreen=True, width=1280, height=720))
+    except RenderError as exc:
+        print(f"eldfall demo: {exc}", file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    written: dict = {}
+    # the table, from the players' side and from the top (before any game moves a model)
+    written["overview"] = table_picture(world, os.path.join(args.out, "table.png"),
+                                        caption=getattr(world.scene, "name", "") or args.scene)
+    written["top"] = table_picture(world, os.path.join(args.out, "table-top.png"), top=True)
+    # a dispute: eye view + overview + JSON verdict
+    r = _dispute_pair(world)
+    if r is not None:
+        folder = os.path.join(args.out, "dispute")
+        verdict = dispute_folder(world, r, folder)
+        written["dispute"] = {"folder": folder, "summary": verdict["summary"],
+                              "pictures": [os.path.join(folder, p) for p in verdict["pictures"]],
+                              "verdict": os.path.join(folder, "verdict.json")}
+    # an attract-mode game
+    from engine.view.play import AttractController
+    from tools.cmd_view import bots_factory
+    app.table_scene = None
+    ctl = AttractController(app, world, game_factory(world, name), bots_factory(name, "greedy"),
+                            seed=args.seed, out_dir=args.out)
+    frames = ctl.run_frames(args.frames, os.path.join(args.out, "attract"), decisions_per_frame=2)
+    written["attract"] = frames
+    written["seconds"] = round(time.perf_counter() - t0, 1)
+    written["renderer"] = app.renderer
+    if args.json:
+        print(json.dumps({"scene": summary(world), "written": written}, indent=2, default=str))
+        return 0
+    print(render(summary(world)))
+    print()
+    print(f"No screen here: pictures rendered offscreen ({app.renderer}) in {written['seconds']} s:")
+    print(f"  table:    {written['overview']}")
+    print(f"            {written['top']}")
+    if "dispute" in written:
+        d = written["dispute"]
+        print(f"  dispute:  {d['summary']}")
+        for p in d["pictures"]:
+            print(f"            {p}")
+        print(f"            {d['verdict']}")
+    print(f"  attract:  {len(frames)} frames of a bot game, {frames[0]} ... {frames[-1]}")
+    return 0
