@@ -681,7 +681,56 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
             return refuse(why)
     if mode == "jump":
         return _jump(ctx, model, start, pts, spd, allowance)
+    if states & set(st["flying_states"]) and mode in ("walk", "run"):
+        return _fly(ctx, model, mode, start, pts, spd, allowance)
     return _walk(ctx, model, mode, start, pts, spd, allowance)
+
+
+def _fly(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
+    """A Flying model: over scenery and models, measured as if on the table's surface.
+
+    The cost is the horizontal length; the end rests on the highest surface
+    under the base there; only Flying enemies have an opportunity point.
+    """
+    st = ctx.st
+    xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
+    lo, hi, std, nrm, piece = ctx.layers(xy)
+    stn = _stances(lo, hi, std, ctx.h, 4)
+    with np.errstate(invalid="ignore"):
+        top = np.nanmax(np.where(np.isfinite(stn), stn, -np.inf), axis=1)
+    top = np.where(np.isfinite(top), top, 0.0)
+    top[0] = start[2]
+    tz = pts[-1][2]
+    if tz is not None:
+        s_end = stn[-1][np.isfinite(stn[-1])]
+        if len(s_end):
+            top[-1] = float(s_end[np.argmin(np.abs(s_end - tz))])
+    seg = np.linalg.norm(np.diff(xy, axis=0), axis=1)
+    route = _Route(np.column_stack([xy, top]), seg, ["move"] * len(seg), [-1] * len(xy))
+    total = float(seg.sum())
+    s_fin = route.s_of_cost(allowance + 1e-9)
+    end = tuple(float(v) for v in route.at(s_fin))
+    legal, reason = True, "ok (Flying)"
+    if total > allowance + 1e-9:
+        legal, reason = False, f"the route measures {total:.2f}\" and the allowance is {allowance:g}\" (Flying)"
+    else:
+        end = (float(xy[-1, 0]), float(xy[-1, 1]), float(top[-1]))
+        why = _end_problems(ctx, np.array(end))
+        if why:
+            legal, reason = False, why
+    dist = float(route.cost_at(s_fin))
+    flying = np.array([bool(set(h.states) & set(st["flying_states"])) for h in ctx.hbs], dtype=bool)
+    keep_enemy = ctx.enemy.copy()
+    ctx.enemy = keep_enemy & flying            # only Flying enemies may attack a Flying model in melee
+    opp = _entry_points(ctx, route, s_fin, "reach")
+    ctx.enemy = keep_enemy
+    aware = _entry_points(ctx, route, s_fin, "awareness")
+    path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [end]
+    names = [p.id for p in ctx.world.pieces]
+    _, pc = ctx.support(hi[-1:], nrm[-1:], piece[-1:], np.array([end[2]]))
+    surfaces = [names[int(pc[0])]] if pc[0] >= 0 else []
+    return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), end,
+                      surfaces, [], False, None, opp, aware, path)
 
 
 def _engagers(ctx) -> list[int]:
@@ -766,9 +815,11 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
             tall = ok & ~small
             if tall.any():
                 k = np.nonzero(tall)[0]
+                # the climb is made where the lower end stands: up at the old
+                # position, down at the new one; the base must touch the ladder there
                 la = ctx.ladder_at(np.repeat(xy[i - 1:i], len(k), 0), np.full(len(k), z), cand[k])
                 lb = ctx.ladder_at(np.repeat(xy[i:i + 1], len(k), 0), np.full(len(k), z), cand[k])
-                lad[k] = np.where(la >= 0, la, lb)
+                lad[k] = np.where(cand[k] > z, la, lb)
             allowed = ok & (small | (lad >= 0))
         else:
             allowed = ok
@@ -1373,6 +1424,7 @@ def _build_static(world, R, h, res, st) -> _Static:
             mult = np.where(touch, mult * f if st["stack_costs"] else np.maximum(mult, f), mult)
         if uns:
             unsc |= touch
+    area_mult = mult.copy()
     nmul = np.where(narrow, float(st["narrow_cost"]), 1.0)
     mult = mult * nmul if st["stack_costs"] else np.maximum(mult, nmul)
     # nodes
@@ -1381,6 +1433,52 @@ def _build_static(world, R, h, res, st) -> _Static:
     node[slot, cell] = np.arange(len(slot))
     node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
     node_mult = mult[slot, cell]
+    node_nmul = nmul[slot, cell]
+    slow_areas = [a for a in areas if a.tags & set(st["half_speed_areas"])]
+    node_dslow = np.full(len(node_xyz), np.inf)
+    for a in slow_areas:
+        node_dslow = np.minimum(node_dslow, _poly_distance(a.poly, node_xyz[:, :2]))
+
+    from scipy.ndimage import binary_dilation
+    near_narrow = binary_dilation(narrow.any(axis=0).reshape(ny, nx), iterations=4).ravel()
+    cnar = float(st["narrow_cost"])
+
+    def edge_mult(A, B):
+        """Mean cost factor along each step A -> B. Where the ends differ, or the step
+        may graze an area or a narrow surface, it is sampled every 1/16 of its length
+        as the path check samples a route (areas exactly, narrow surfaces by the
+        cell under each point), each piece at its dearer end: never cheaper than the
+        path check."""
+        ma, mb = node_mult[A], node_mult[B]
+        out = 0.5 * (ma + mb)
+        half_len = 0.5 * np.linalg.norm(node_xyz[A, :2] - node_xyz[B, :2], axis=1)
+        near = np.minimum(node_dslow[A], node_dslow[B]) <= R + half_len + _EPS
+        near |= near_narrow[cell[A]] | near_narrow[cell[B]]
+        diff = np.nonzero((np.abs(ma - mb) > 1e-9) | near)[0]
+        if len(diff) == 0:
+            return out
+        ns = 16
+        t = np.arange(ns + 1) / ns
+        pa, pb = node_xyz[A[diff]], node_xyz[B[diff]]
+        pts = pa[:, None, :] + (pb - pa)[:, None, :] * t[None, :, None]            # (k, ns+1, 3)
+        flat = pts.reshape(-1, 3)
+        fac = np.ones(len(flat))
+        for a in slow_areas:
+            d = _poly_distance(a.poly, flat[:, :2])
+            inside = (d <= R + _EPS) & (flat[:, 2] >= a.zlo - 0.05) & (flat[:, 2] <= a.zhi + 0.05)
+            f = float(st["area_cost"])
+            fac = np.where(inside, fac * f if st["stack_costs"] else np.maximum(fac, f), fac)
+        jx = np.clip((flat[:, 0] / res).astype(int), 0, nx - 1)
+        jy = np.clip((flat[:, 1] / res).astype(int), 0, ny - 1)
+        cc = jy * nx + jx
+        with np.errstate(invalid="ignore"):
+            nar = np.any((np.abs(z[:, cc] - flat[:, 2][None, :]) <= tol_l) & narrow[:, cc], axis=0)
+        nfac = np.where(nar, cnar, 1.0)
+        fac = fac * nfac if st["stack_costs"] else np.maximum(fac, nfac)
+        fac = fac.reshape(len(diff), ns + 1)
+        piece = np.maximum(fac[:, :-1], fac[:, 1:])
+        out[diff] = piece.mean(axis=1)
+        return out
     node_n = nz3[slot, cell]
     node_piece = spiece[slot, cell]
     # edges
@@ -1395,6 +1493,7 @@ def _build_static(world, R, h, res, st) -> _Static:
         c_a = np.nonzero(ok_c)[0]
         c_b = c_a + dy * nx + dx
         mids = _between(dx, dy)
+        hop = dx in (0, 2, -2) and dy in (0, 2, -2)
         # the columns the base sweeps between the two ends (beyond both ends' discs)
         band = _band(dx, dy, (R + margin) / res)
         if band:
@@ -1415,7 +1514,7 @@ def _build_static(world, R, h, res, st) -> _Static:
                     easy = both & easy_ab
                     if easy.any():
                         A, B = na[easy], nbn[easy]
-                        w = L * 0.5 * (node_mult[A] + node_mult[B])
+                        w = L * edge_mult(A, B)
                         ES += [A, B]
                         ED += [B, A]
                         EW += [w, w]
@@ -1431,7 +1530,9 @@ def _build_static(world, R, h, res, st) -> _Static:
                 lad = np.zeros(len(A), dtype=bool)
                 for li, lc in enumerate(lad_cells):
                     lz = (np.minimum(za, zb) >= ladders[li].zlo - ltol) & (np.maximum(za, zb) <= ladders[li].zhi + ltol)
-                    lad |= (lc[ca] | lc[cb]) & lz & ~small
+                    # the climb is made where the lower end stands: the base must touch the ladder there
+                    low = np.where(zb >= za, ca, cb)
+                    lad |= lc[low] & lz & ~small
                 keep = small | lad
                 # a long step must pass over cells where the base can stand at its level
                 for ex, ey in mids:
@@ -1440,12 +1541,22 @@ def _build_static(world, R, h, res, st) -> _Static:
                         break
                     cm_ = ca[k] + ey * nx + ex
                     zm = zpad[cm_]                                                # (k, kmax)
-                    with np.errstate(invalid="ignore"):
-                        okm = np.any((np.abs(zm - za[k, None]) <= step_h + 1e-9)
-                                     & (np.abs(zm - zb[k, None]) <= step_h + 1e-9), axis=1)
-                    # a cell with no stance at all (beside a step) is crossed; the band test below
-                    # still checks the room over it
-                    okm |= np.all(np.isnan(zm), axis=1)
+                    if hop:
+                        # a hop over the band beside a step: the cell between may have no
+                        # stance at all (the band test below checks the room over it)
+                        with np.errstate(invalid="ignore"):
+                            okm = np.any((np.abs(zm - za[k, None]) <= step_h + 1e-9)
+                                         & (np.abs(zm - zb[k, None]) <= step_h + 1e-9), axis=1)
+                        okm |= np.all(np.isnan(zm), axis=1)
+                    else:
+                        # a long step keeps to one surface: the cells it passes over have a
+                        # stance near the straight line between its ends (so it never
+                        # bridges two tops across a lower gap, nor makes a step mid-way)
+                        t = (ex * dx + ey * dy) / float(dx * dx + dy * dy)
+                        zi = za[k] + t * (zb[k] - za[k])
+                        tol = np.maximum(0.1, 0.25 * np.abs(zb[k] - za[k]))
+                        with np.errstate(invalid="ignore"):
+                            okm = np.any(np.abs(zm - zi[:, None]) <= tol[:, None], axis=1)
                     keep[k] &= okm
                 if band:
                     k = np.nonzero(keep & band_rough[sel])[0]
@@ -1469,10 +1580,10 @@ def _build_static(world, R, h, res, st) -> _Static:
                 if st["slopes_along_surface"]:
                     fa = np.sqrt(1.0 + ((na_n[:, :2] @ dvec) / np.maximum(na_n[:, 2], 1e-6)) ** 2)
                     fb = np.sqrt(1.0 + ((nb_n[:, :2] @ dvec) / np.maximum(nb_n[:, 2], 1e-6)) ** 2)
-                    hf = 0.5 * (fa + fb)
+                    hf = np.maximum(fa, fb)        # the dearer end: never under the path check
                 else:
                     hf = 1.0
-                mm_ = 0.5 * (node_mult[A] + node_mult[B])
+                mm_ = edge_mult(A, B)
                 w = L * hf * mm_ + np.where(lad, float(st["ladder_cost"]) * np.abs(dz), 0.0)
                 ES += [A, B]
                 ED += [B, A]
@@ -1705,9 +1816,21 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     w = np.concatenate([g.ew[ekeep], np.asarray(s_w, dtype=float)])
     w = np.maximum(w, 1e-12)
     mat = csr_matrix((w, (rows, cols)), shape=(n + 1, n + 1))
-    if blocked_all or not s_nodes:
+    flying = bool(states & set(st["flying_states"]))
+    if blocked_all or (not s_nodes and not flying):
         dist = np.full(n + 1, np.inf)
         pred = np.full(n + 1, -9999)
+    elif flying:
+        # over scenery and models, measured on the table's surface: the straight
+        # distance to the highest place in each cell
+        d = np.hypot(P[:, 0] - start[0], P[:, 1] - start[1])
+        top = np.zeros(n, dtype=bool)
+        zz_ = g.z
+        hi_slot = np.where(np.isfinite(zz_), np.arange(kmax)[:, None], -1).max(axis=0)
+        top[g.node_slot == hi_slot[g.node_cell]] = True
+        dist = np.concatenate([np.where(top & (d <= allowance + 1e-9), d, np.inf), [0.0]])
+        pred = np.full(n + 1, src)
+        pred[n] = -9999
     else:
         dist, pred = dijkstra(mat, directed=True, indices=src, limit=allowance + 1e-9, return_predecessors=True)
     cost = np.full(shape, np.inf)

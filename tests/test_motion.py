@@ -445,3 +445,18 @@ def test_reach_command_summary_and_top_down_png(capsys, tmp_path):
     p = write_png(str(tmp_path / "r.png"), img)
     data = open(p, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 500
+
+
+def test_flying_models_fly_over_scenery_measured_on_the_table():
+    t = [box("wall", 10, 10, 0, 0.5, 8, 3)]
+    w = world(t, [medium("m", 8, 10, spd=3, states=("Flying",)), medium("e", 12, 12, side="blue", rch=2)])
+    r = check_path(w, "m", [(12, 10)], "walk")
+    assert r.allowance == 6.0                   # SPD doubled
+    assert r.legal and r.distance == pytest.approx(4.0)
+    assert r.opportunity_points == []           # a non-Flying enemy cannot attack it in melee
+    r2 = check_path(w, "m", [(10, 10)], "walk")
+    assert r2.legal and r2.end[2] == pytest.approx(3.0)    # ends on top of the wall
+    from engine.motion import reachable
+    g = reachable(w, "m", "walk")
+    assert g.contains(10, 10, 3.0) and g.contains(13.5, 9)
+    assert not g.contains(8, 16.5)
