@@ -32,25 +32,27 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
 
 
-def _dispute_pair(world):
-    """A pair worth a dispute: the first viewer/target of opposite sides with
-    partial visibility (else a blocked pair, else any pair)."""
+def _dispute_pair(world, budget_s: float = 8.0):
+    """A pair worth a dispute: opposite sides, nearest first, preferring one
+    that is partly visible (the case players argue about). At most
+    ``budget_s`` seconds of LoS queries; the chosen pair gets the full
+    verdict with cover."""
     from engine import sight
     ids = world.model_ids()
     sides = {m: world.hitbox(m).side for m in ids}
+    pairs = sorted(((world.distance(a, b), a, b) for a in ids for b in ids if sides[a] != sides[b]))
+    t0 = time.perf_counter()
     best = None
-    for a in ids:
-        for b in ids:
-            if sides[a] == sides[b]:
-                continue
-            r = sight.los(world, a, b, fraction=True, cover=True)
-            score = (2 if r.los and 0.05 < r.visible_fraction < 0.95 else 1 if r.los else 0.5) + (
-                0.5 if r.cover != "none" else 0.0)
-            if best is None or score > best[0]:
-                best = (score, r)
-            if score >= 2.5:
-                return r
-    return None if best is None else best[1]
+    for _d, a, b in pairs:
+        r = sight.los(world, a, b, fraction=True, cover=False)
+        score = 2 if (r.los and 0.05 < r.visible_fraction < 0.95) else 1 if r.los else 0
+        if best is None or score > best[0]:
+            best = (score, a, b)
+        if score == 2 or time.perf_counter() - t0 > budget_s:
+            break
+    if best is None:
+        return None
+    return sight.los(world, best[1], best[2], fraction=True, cover=True)
 
 
 def run(args) -> int:

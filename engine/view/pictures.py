@@ -147,7 +147,7 @@ def los_caption(result) -> str:
         extra.append("target outside the front arc")
     blocking = _g(result, "blocking") or ()
     if blocking:
-        extra.append("blocked by " + ", ".join(map(str, blocking)))
+        extra.append(("partly hidden by " if los else "blocked by ") + ", ".join(map(str, blocking)))
     reason = _g(result, "reason")
     if reason and reason not in ("clear", "blocked"):
         extra.append(str(reason))

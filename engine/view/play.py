@@ -835,6 +835,10 @@ class PlayController(TableView):
 
     show_menu = True
 
+    def hint(self) -> str:
+        return ("click: activate/select | 1-9: menu | Enter: confirm path | Ctrl+Z undo | "
+                "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | V eye view")
+
     def refresh(self) -> None:
         if not hasattr(self, "game"):
             return super().refresh()
@@ -867,10 +871,9 @@ class PlayController(TableView):
             active = self.active_model()
             if active:
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
-            if self.pending_kind() == "reaction":
+            if self.pending_kind() == "reaction" and self.show_menu:
                 status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
-        status.append("click: activate/select | 1-9: menu | Enter: confirm path | Ctrl+Z undo | "
-                      "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | V eye view")
+        status.append(self.hint())
         if self.message:
             status.append(self.message)
         self.hud.status.set("\n".join(status))
@@ -949,6 +952,10 @@ class AttractController(PlayController):
         return "pause"
 
     show_menu = False
+
+    def hint(self) -> str:
+        return (f"ATTRACT MODE: bots play game after game (game {getattr(self, 'games_played', 0) + 1}, "
+                f"seed {getattr(self, 'seed', 0)}) | Space pause | F12 dispute | V eye view")
 
     def current_side(self) -> str | None:
         """The side whose decision it is (the pending decision's owner)."""
