@@ -460,3 +460,26 @@ def test_flying_models_fly_over_scenery_measured_on_the_table():
     g = reachable(w, "m", "walk")
     assert g.contains(10, 10, 3.0) and g.contains(13.5, 9)
     assert not g.contains(8, 16.5)
+
+
+def test_a_parabolic_jump_is_measured_along_its_arc():
+    import numpy as np
+    w = world([], [medium("m", 8, 10, spd=10)])
+    r = check_path(w, "m", [(10, 10)], "jump", settings={"jump_shape": "arc", "arc_apex": 1.0})
+    # z = 4 t (1 - t) over a 2" span: length = integral of sqrt(4 + (4 - 8 t)^2) dt
+    t = np.linspace(0, 1, 200001)
+    L = np.trapezoid(np.sqrt(4 + (4 - 8 * t) ** 2), t)
+    assert r.legal and r.falls == []
+    assert r.distance == pytest.approx(L, abs=2e-3)
+    assert max(p[2] for p in r.path) == pytest.approx(1.0, abs=2e-3)
+    assert r.end == pytest.approx((10, 10, 0), abs=1e-6)
+
+
+def test_a_jump_into_a_wall_falls_at_the_wall():
+    # a straight jump at ground level into a 3" wall stops at the wall's face
+    w = world([box("wall", 10, 10, 0, 0.5, 8, 3)], [medium("m", 8, 10, spd=6)])
+    r = check_path(w, "m", [(11, 10, 0)], "jump")
+    # (the probes under a base reach R - 0.002": contact within that)
+    assert r.end[0] + R_M == pytest.approx(9.75, abs=2.5e-3)
+    assert r.distance == pytest.approx(9.75 - R_M - 8, abs=2.5e-3)
+    assert r.falls == [] and r.end[2] == 0.0
