@@ -257,7 +257,8 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png") -> str:
         text += "\naffected: " + (hits or "none")
         st.caption(text, (1, 0.8, 0.4, 1) if legal else ov.RED)
         pts = [np.array([x, y, 0.0]) for poly in (_g(result, "outlines") or ()) for x, y in poly]
-        for mid in list(affected) + [m for m in (target, user) if m]:
+        spray = str(_g(result, "template", "")).startswith("spray")
+        for mid in list(affected) + [m for m in (target, user if spray else None) if m]:
             hb = world.hitbox(mid)
             pts.append(hb.center)
         if not pts:

@@ -55,6 +55,12 @@ def action_kind(a) -> str:
     return type(a).__name__
 
 
+def short_text(a) -> str:
+    """An action's text with its coordinates rounded for the screen (the log keeps them exact)."""
+    import re
+    return re.sub(r"-?\d+\.\d+e-?\d+|-?\d+\.\d{3,}", lambda m: f"{float(m.group(0)):.2f}", str(a))
+
+
 def point_to_hitbox(world, p, mid) -> tuple[float, np.ndarray]:
     """3D distance from a point to a hitbox cylinder and the closest point on it."""
     hb = world.hitbox(mid)
@@ -679,7 +685,7 @@ class PlayController(TableView):
             pts = [(hb.x, hb.y, hb.z)] + list(self.waypoints)
         self.preview = (action, reason)
         ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label).reparentTo(self.play_live)
-        self.message = f"{action}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
+        self.message = f"{short_text(action)}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
         self.refresh()
         return reason
 
@@ -991,7 +997,7 @@ class AttractController(PlayController):
         return events
 
     def narrate(self, action, events) -> str:
-        text = str(action)
+        text = short_text(action)
         kind = action_kind(action)
         if kind == "Move" and getattr(action, "path", ()):
             p = action.path[-1]
