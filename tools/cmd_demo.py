@@ -66,7 +66,7 @@ def run(args) -> int:
     if has_display() and not args.offscreen:
         from tools import cmd_view
         ns = type("Args", (), dict(scene=args.scene, attract=True, game=name, offscreen=False, frames=1,
-                                   out="out/view", seed=args.seed, size="1280x720", bot="greedy", log=None,
+                                   out="out/view", seed=args.seed, size="1280x720", bot="greedy", log=None, samples=None,
                                    json=False, models_dir=None))()
         print(render(summary(world)))
         return cmd_view.run(ns)
@@ -76,7 +76,7 @@ def run(args) -> int:
     from engine.view.pictures import dispute_folder, table_picture
     t0 = time.perf_counter()
     try:
-        app = get_app(ViewConfig(offscreen=True, width=1280, height=720))
+        app = get_app(ViewConfig(offscreen=True, width=1280, height=720, multisamples=4))
     except RenderError as exc:
         print(f"eldfall demo: {exc}", file=sys.stderr)
         return 1

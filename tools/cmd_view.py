@@ -29,6 +29,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", default="out/view", help="folder for offscreen frames (default out/view)")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed")
     parser.add_argument("--size", default="1280x720", help="window or frame size WxH (default 1280x720)")
+    parser.add_argument("--samples", type=int, default=None, choices=(0, 2, 4, 8),
+                        help="multisample antialiasing (default 4 in a window, 0 offscreen)")
     parser.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="the bots' strategy")
     parser.add_argument("--log", default=None, help="a game log to load at start (play mode)")
     parser.add_argument("--json", action="store_true", help="offscreen: print the result as JSON")
@@ -123,7 +125,7 @@ def run(args) -> int:
     offscreen = args.offscreen or not has_display()
     from engine.view.app import RenderError, get_app
     try:
-        app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height,
+        app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height, multisamples=args.samples,
                                  title=f"Eldfall referee - {os.path.basename(args.scene)}"))
     except RenderError as exc:
         print(f"eldfall view: {exc}", file=sys.stderr)

@@ -25,7 +25,7 @@ class ViewConfig:
     width: int = 1280
     height: int = 720
     offscreen: bool | None = None      # None: offscreen exactly when there is no display
-    multisamples: int | None = None    # None: 4 in a window, 2 offscreen (software); 0 disables
+    multisamples: int | None = None    # None: 4 in a window, 0 offscreen (software renderer); 0 disables
     shadows: bool = True
     shadow_map: int | None = None      # None: 2048 in a window, 1024 offscreen
     title: str = "Eldfall referee"
@@ -40,7 +40,7 @@ class ViewConfig:
     def samples(self) -> int:
         if self.multisamples is not None:
             return int(self.multisamples)
-        return 2 if self.is_offscreen else 4
+        return 0 if self.is_offscreen else 4
 
     @property
     def shadow_size(self) -> int:

@@ -28,6 +28,7 @@ from engine.view.config import ViewConfig
 from engine.view.meshes import TableScene
 
 PICTURE_SIZE = (1280, 720)
+PICTURE_SAMPLES = 4        # pictures are single frames: antialias them well
 
 
 # ------------------------------------------------------------------ session
@@ -35,7 +36,8 @@ class _Stage:
     """The app, the table for one world, a camera and a place for overlays."""
 
     def __init__(self, world):
-        app = existing_app() or get_app(ViewConfig(offscreen=True, width=PICTURE_SIZE[0], height=PICTURE_SIZE[1]))
+        app = existing_app() or get_app(ViewConfig(offscreen=True, width=PICTURE_SIZE[0], height=PICTURE_SIZE[1],
+                                                   multisamples=PICTURE_SAMPLES))
         self.app = app
         table = getattr(app, "table_scene", None)
         if table is None or table.world is not world or table.root.isEmpty():
