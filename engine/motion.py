@@ -1794,23 +1794,29 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     sy = int(math.floor(start[1] / res))
     s_nodes, s_w = [], []
     step = _step_height(ctx.h, st)
-    for dy in (-1, 0, 1, 2, -2):
-        for dx in (-1, 0, 1, 2, -2):
-            cx_, cy_ = sx + dx, sy + dy
-            if not (0 <= cx_ < g.nx and 0 <= cy_ < g.ny):
-                continue
-            cell = cy_ * g.nx + cx_
-            for k in range(kmax):
-                nd = g.node[k, cell]
-                if nd < 0 or alive_block[nd]:
+    # the cells next to the model at its level; where the widened clearance leaves
+    # none (a base flush with scenery), the nearest within 3 cells
+    for reach_cells in (1.5, 3.0):
+        span = int(math.ceil(reach_cells))
+        for dy in range(-span, span + 1):
+            for dx in range(-span, span + 1):
+                cx_, cy_ = sx + dx, sy + dy
+                if not (0 <= cx_ < g.nx and 0 <= cy_ < g.ny):
                     continue
-                if abs(g.node_xyz[nd, 2] - start[2]) > min(step, 0.3):
-                    continue
-                d = float(np.hypot(g.node_xyz[nd, 0] - start[0], g.node_xyz[nd, 1] - start[1]))
-                if d > 1.5 * res * 1.0001 + 1e-9 and not (abs(dx) <= 1 and abs(dy) <= 1):
-                    continue
-                s_nodes.append(nd)
-                s_w.append(max(d * g.node_mult[nd], 1e-9))
+                cell = cy_ * g.nx + cx_
+                for k in range(kmax):
+                    nd = g.node[k, cell]
+                    if nd < 0 or alive_block[nd]:
+                        continue
+                    if abs(g.node_xyz[nd, 2] - start[2]) > min(step, 0.3):
+                        continue
+                    d = float(np.hypot(g.node_xyz[nd, 0] - start[0], g.node_xyz[nd, 1] - start[1]))
+                    if d > reach_cells * res * 1.0001 + 1e-9 and not (abs(dx) <= 1 and abs(dy) <= 1):
+                        continue
+                    s_nodes.append(nd)
+                    s_w.append(max(d * g.node_mult[nd], 1e-9))
+        if s_nodes:
+            break
     rows = np.concatenate([g.esrc[ekeep], np.full(len(s_nodes), src)])
     cols = np.concatenate([g.edst[ekeep], np.asarray(s_nodes, dtype=np.int64)])
     w = np.concatenate([g.ew[ekeep], np.asarray(s_w, dtype=float)])

@@ -166,3 +166,13 @@ def test_property_run_contains_walk(boxes, x, y, spd):
     both = np.isfinite(walk.cost)
     assert np.allclose(walk.cost[both], run.cost[both])
     assert np.all(walk.cost[walk.end_ok] <= spd + 1e-9)
+
+
+def test_a_model_flush_with_a_wall_still_has_its_area():
+    # in base contact with a 3" wall: the cells next to it are inside the grid's
+    # widened clearance, the area starts from the nearest ones
+    w = world([box("wall", 10, 10, 0, 0.5, 8, 3)], [medium("m", 9.75 - R_M, 10, spd=6)])
+    g = reachable(w, "m", "walk")
+    assert len(g.points()) > 800
+    assert g.contains(6, 10) and not g.contains(11, 10)
+    assert g.cost_at(9.75 - R_M - 3, 10) == pytest.approx(3.0, abs=0.15)
