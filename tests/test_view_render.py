@@ -127,3 +127,70 @@ def test_model_moves_are_drawn_after_sync(stage):
     assert node.getX() == pytest.approx(30.0) and node.getY() == pytest.approx(10.0)
     world.move_model("red-knight", 10.0, 19.0)
     table.sync()
+
+
+def test_camera_keys_and_eye_view(view_app):
+    from engine.view.play import TableView
+    world = small_world()
+    view = TableView(view_app, world)
+    try:
+        cam = view.camera
+        d0 = cam.distance
+        view_app.dispatch("wheel_up")
+        assert cam.distance < d0
+        view_app.dispatch("wheel_down")
+        view_app.dispatch("wheel_down")
+        assert cam.distance > d0
+        view_app.dispatch("t")
+        assert cam.pitch > 89.0
+        view_app.step()
+        # the whole table is in the top view
+        for corner in ((0, 0, 0), (36, 0, 0), (0, 36, 0), (36, 36, 0)):
+            px = view_app.project(corner)
+            assert px is not None and 0 <= px[0] < view_app.size[0] and 0 <= px[1] < view_app.size[1]
+        view_app.dispatch("r")
+        assert cam.pitch < 89.0 and cam.distance == pytest.approx(d0)
+        assert view_app.dispatch("v") is None            # nothing selected: refused, with a message
+        assert "select a model" in view.message
+        view.select("red-archer")
+        assert view_app.dispatch("v") == "eye"
+        hb = world.hitbox("red-archer")
+        eye = view_app.camera.getPos(view_app.render)
+        assert (eye.x, eye.y, eye.z) == pytest.approx(tuple(cam.eye_point(hb)), abs=1e-4)
+        assert view.arc_np is not None and view.table.models["red-archer"].isHidden()
+        assert view_app.dispatch("v") == "orbit"
+        assert not view.table.models["red-archer"].isHidden()
+        # orbit by a right drag
+        h0 = cam.heading
+        view_app.dispatch("mouse3", pointer=(0.0, 0.0))
+        view_app.pointer = (0.2, 0.0)
+        view_app.step()
+        view_app.dispatch("mouse3-up")
+        assert cam.heading != pytest.approx(h0)
+    finally:
+        view.close()
+
+
+def test_los_picture_pair(view_app, tmp_path):
+    from panda3d.core import PNMImage
+    from engine import sight
+    from engine.view.pictures import los_pictures
+    world = small_world()
+    res = sight.los(world, "red-archer", "blue-mage")      # across the 3" wall: no LoS
+    assert not res.los
+    paths = los_pictures(world, res, str(tmp_path))
+    assert [p.rsplit("/", 1)[-1] for p in paths] == ["eye.png", "overview.png"]
+    for p in paths:
+        img = PNMImage()
+        assert img.read(p)
+        assert (img.getXSize(), img.getYSize()) == view_app.size
+        # not blank: many distinct colours
+        cols = {tuple(round(c, 1) for c in img.getXel(x, y)) for x in range(0, img.getXSize(), 16)
+                for y in range(0, img.getYSize(), 16)}
+        assert len(cols) > 5          # a blank or failed render has one or two
+        # red rays (blocked) are in the overview
+    img = PNMImage()
+    img.read(paths[1])
+    reds = sum(1 for x in range(0, img.getXSize(), 2) for y in range(0, img.getYSize(), 2)
+               if img.getRed(x, y) > 0.8 and img.getGreen(x, y) < 0.35 and img.getBlue(x, y) < 0.35)
+    assert reds > 30
