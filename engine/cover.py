@@ -132,6 +132,23 @@ def support_pieces(world, hb) -> set[int]:
     return {int(world.tri_piece[t]) for t in tri if t >= 0}
 
 
+def ledge_edge(world, hb, eye, limit: float) -> float | None:
+    """Horizontal distance from the base's edge to where the surface it stands on drops
+    away, going towards ``eye``; None when it does not drop within ``limit``."""
+    d = np.asarray(eye[:2], dtype=float) - np.array([hb.x, hb.y])
+    n = float(np.linalg.norm(d))
+    if n < 1e-9:
+        return None
+    d /= n
+    steps = np.arange(0.0, hb.radius + limit + 1e-9, 0.01)
+    xy = np.array([hb.x, hb.y]) + steps[:, None] * d
+    z = world.surface_height(xy, below=hb.z + 0.02)
+    drop = np.nonzero(~(z >= hb.z - 0.05))[0]
+    if len(drop) == 0:
+        return None
+    return max(0.0, float(steps[drop[0]] - hb.radius))
+
+
 def cover(world, attacker: str, target: str, los_result=None,
           settings: SightSettings | None = None) -> CoverResult:
     """Cover of ``target`` against a ranged attack by ``attacker``."""
@@ -180,13 +197,14 @@ def cover(world, attacker: str, target: str, los_result=None,
             mine = piece_idx == pidx
             share = mine.sum() / max(n_side_top, 1)
             if int(pidx) in support:
-                edge = float(_cyl_dist(hitpts[mine], th).min())
-                if s.cover_ledge_edge_within and edge > s.cover_within_in + 1e-9:
-                    rejected.append(f"the edge of its own ledge {piece.id} hides part of it but is {edge:.2f}\" away")
+                edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25)
+                if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + 1e-9):
+                    far = f"{edge:.2f}\"" if edge is not None else f"more than {s.cover_within_in:g}\""
+                    rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
                     continue
-                level = "light" if piece.cover in ("auto",) else piece.cover
+                level = "light" if piece.cover == "auto" else piece.cover
                 why = (f"the edge of its own ledge {piece.id} hides {share:.0%} of its hitbox from {attacker} "
-                       f"(higher ground; the edge is {edge:.2f}\" away)")
+                       f"(higher ground; the edge is {edge or 0:.2f}\" from the base towards {attacker})")
                 if piece.cover != "auto":
                     why += f"; the piece's cover tag says {piece.cover}"
                 found.append((level, piece.id, why, share))

@@ -1,0 +1,119 @@
+"""Cover by the rulebook: which piece, which level, and why."""
+from __future__ import annotations
+
+import pytest
+
+from engine import cover as C
+from engine import sight
+from engine.scene import ModelSpec, Profile, Scene, TerrainSpec
+from engine.units import mm
+from engine.world import World
+
+R = mm(16)
+
+
+def model(mid, x, y, facing=0.0, side="red", states=(), size="M", z=None):
+    base, height = {"S": (25, 25), "M": (32, 45), "L": (40, 45), "H": (50, 50)}[size]
+    prof = Profile(f"t#{mid}", mid, {"AG": 4}, size=size)
+    return ModelSpec(mid, side, base, height, (x, y, z), facing=facing, size=size, profile=prof,
+                     stats={"AG": 4}, states=tuple(states))
+
+
+def table(terrain, target_at, states=(), size="M", viewer_at=(4, 12)):
+    models = (model("a", *viewer_at, 0.0), model("b", *target_at, 180.0, "blue", states, size))
+    return World(Scene("", (24, 24), terrain=tuple(terrain), models=models))
+
+
+def low_wall(**kw):
+    return TerrainSpec("low-wall", "box", (12, 12, 0), size=(0.5, 6, 1), **kw)
+
+
+def test_low_wall_within_an_inch_gives_light_and_says_why():
+    w = table([low_wall()], (12.25 + R + 0.5, 12))
+    c = C.cover(w, "a", "b")
+    assert (c.level, c.piece) == ("light", "low-wall")
+    assert "0.50\" away" in c.reason and "not taller" in c.reason
+
+
+def test_the_same_wall_just_beyond_an_inch_gives_none():
+    # 1.05" from the wall: the wall still hides its feet, but it is too far
+    w = table([TerrainSpec("low-wall", "box", (12, 12, 0), size=(0.5, 6, 1.5))], (12.25 + R + 1.05, 12),
+              viewer_at=(11.0, 12))
+    r = sight.los(w, "a", "b")
+    assert r.los and r.visible_fraction < 1
+    assert r.cover == "none" and "1.05\" away" in r.cover_reason
+    # and at 0.95" it counts
+    w.move_model("b", 12.25 + R + 0.95, 12)
+    assert sight.los(w, "a", "b").cover == "light"
+
+
+def test_tall_wide_wall_gives_heavy_a_thin_post_light():
+    wall = TerrainSpec("wall", "box", (12, 8, 0), size=(0.5, 8, 3))            # y 4..12
+    w = table([wall], (13.03, 12.0), viewer_at=(4, 13))
+    c = C.cover(w, "a", "b")
+    assert (c.level, c.piece) == ("heavy", "wall")
+    post = TerrainSpec("post", "cylinder", (12.6, 12, 0), radius=0.2, height=3)
+    w = table([post], (13.6, 12), viewer_at=(4, 12))
+    c = C.cover(w, "a", "b")
+    assert (c.level, c.piece) == ("light", "post") and "not wider" in c.reason
+
+
+def test_cover_tag_overrides_the_level():
+    for tag, want in (("heavy", "heavy"), ("none", "none"), ("light", "light")):
+        w = table([low_wall(cover=tag)], (12.25 + R + 0.3, 12))
+        c = C.cover(w, "a", "b")
+        assert c.level == want, (tag, c)
+        assert "cover tag" in c.reason
+
+
+def test_crouched_flying_and_size():
+    w = table([], (14, 12), states=("Crouched",))
+    c = C.cover(w, "a", "b")
+    assert c.level == "light" and "Crouched" in c.reason and c.piece is None
+    w = table([low_wall()], (12.25 + R + 0.3, 12), states=("Flying",))
+    assert C.cover(w, "a", "b").level == "none"
+    w = table([low_wall()], (12.25 + mm(25) + 0.3, 12), size="H")
+    c = C.cover(w, "a", "b")
+    assert c.level == "none" and "size H" in c.reason
+    w = table([low_wall()], (12.25 + mm(20) + 0.3, 12), size="L")
+    assert C.cover(w, "a", "b").level == "light"
+
+
+def test_higher_ground_own_ledge_light_and_a_wall_up_there_heavy():
+    block = TerrainSpec("block", "box", (16, 12, 0), size=(4, 4, 3))          # x 14..18, top 3
+    w = table([block], (15.03, 12), viewer_at=(8, 12))
+    c = C.cover(w, "a", "b")
+    assert (c.level, c.piece) == ("light", "block") and "own ledge" in c.reason
+    # standing 3" back from the edge: the edge is too far to count
+    w.move_model("b", 17.3, 12)
+    r = sight.los(w, "a", "b")
+    assert r.los and r.cover == "none"
+    # a parapet up there, taller than the hitbox
+    parapet = TerrainSpec("parapet", "box", (14.2, 12, 3), size=(0.4, 4, 2))
+    big = TerrainSpec("block", "box", (16, 12, 0), size=(4, 8, 3))           # y 8..16
+    w2 = World(Scene("", (24, 24), terrain=(big, parapet),
+                     models=(model("a", 2, 12, 0.0, z=0), model("b", 15.1, 14.3, 180.0, "blue"))))
+    # the parapet (y 10..14) hides part of b (y 13.67..14.93) from a raised viewer
+    w2.move_model("a", 2, 12, 3.5)
+    assert w2.hitbox("b").z == pytest.approx(3.0)
+    c = C.cover(w2, "a", "b")
+    assert c.level in ("heavy",) and c.piece == "parapet", c
+
+
+def test_no_los_no_cover_and_cover_in_los_result():
+    wall = TerrainSpec("wall", "box", (12, 12, 0), size=(0.5, 8, 3))
+    w = table([wall], (13, 12))
+    r = sight.los(w, "a", "b")
+    assert not r.los and r.cover == "none" and r.cover_reason == "no LoS"
+
+
+def test_piece_distance_is_exact_for_a_box():
+    w = table([low_wall()], (12.25 + R + 0.37, 12))
+    hb = w.hitbox("b")
+    assert C.piece_distance(w.piece("low-wall").mesh, hb) == pytest.approx(0.37, abs=2e-3)
+    # above the wall's top: the distance is diagonal
+    w2 = World(Scene("", (24, 24), terrain=(low_wall(),), models=(model("b", 12.25 + R + 0.3, 12),)))
+    w2.move_model("b", 12.25 + R + 0.3, 12, 1.4)
+    hb2 = w2.hitbox("b")
+    assert hb2.z == pytest.approx(1.4)
+    assert C.piece_distance(w2.piece("low-wall").mesh, hb2) == pytest.approx((0.3 ** 2 + 0.4 ** 2) ** 0.5, abs=2e-3)

@@ -1,0 +1,184 @@
+"""Benchmarks for line of sight: ``bench(quick) -> list[dict]`` (medians; not tests).
+
+On scenes/skirmish.yaml and on a generated dense table (engine.synth:
+~200k terrain triangles, 20 models):
+
+* one pair yes/no (target < 0.5 ms) and one pair with the full fraction
+  (target < 2 ms): the median over every ordered pair of models, each timed
+  on its own (so "one pair" is the typical pair of that table, not a chosen
+  easy one); the 90th percentile is in the note;
+* the LoS matrix of all the models (target < 100 ms);
+* LoS along a 12" path against 10 enemies (target < 50 ms);
+* the ray rate of the casting pipeline (terrain + models + forests on the
+  segments it really casts) as a ratio to raw Embree segment occlusion of the
+  same segments (``embreex run(..., query='OCCLUDED', dists=...)``; target
+  >= 0.5). A second ratio counts the logical segments the answers cover
+  (viewer x target sample pairs, most of them decided by proofs without a
+  ray) against raw Embree casting all of them.
+"""
+from __future__ import annotations
+
+import itertools
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _time(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1000.0)
+    return out
+
+
+def _worlds(quick: bool):
+    from engine.scene import load_scene
+    from engine.synth import dense_scene
+    from engine.world import World
+    out = []
+    sk = ROOT / "scenes" / "skirmish.yaml"
+    if sk.exists():
+        out.append(("skirmish", World(load_scene(str(sk)))))
+    out.append(("dense", World(dense_scene(seed=0))))
+    return out
+
+
+def _pairs(world, limit: int | None):
+    ids = world.model_ids()
+    pairs = list(itertools.permutations(ids, 2))
+    if limit is not None and len(pairs) > limit:
+        rng = np.random.default_rng(0)
+        pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), limit, replace=False))]
+    return pairs
+
+
+def _pair_figures(name, world, fraction: bool, quick: bool) -> dict:
+    from engine import sight
+    pairs = _pairs(world, 40 if quick else 120)
+    for a, b in pairs[:3]:                               # warm the caches (trees, static obstacles)
+        sight.los(world, a, b, fraction=fraction, cover=False)
+    times = []
+    for a, b in pairs:
+        times.append(min(_time(lambda: sight.los(world, a, b, fraction=fraction, cover=False), 1 if quick else 2)))
+    med = statistics.median(times)
+    p90 = float(np.percentile(times, 90))
+    what = "full fraction" if fraction else "yes/no"
+    return {"name": f"sight {name}: one pair, {what}", "median_ms": med, "target_ms": 2.0 if fraction else 0.5,
+            "note": f"median over {len(pairs)} ordered pairs, each timed alone; 90th percentile {p90:.2f} ms; "
+                    f"worst {max(times):.1f} ms"}
+
+
+def _matrix(name, world, quick: bool) -> dict:
+    from engine import sight
+    ids = world.model_ids()
+    sight.los_matrix(world, ids)
+    times = _time(lambda: sight.los_matrix(world, ids), 2 if quick else 5)
+    return {"name": f"sight {name}: LoS matrix of {len(ids)} models", "median_ms": statistics.median(times),
+            "target_ms": 100.0, "note": f"{len(ids) * (len(ids) - 1)} ordered pairs, one batched cast per stage"}
+
+
+def _path(name, world, quick: bool) -> dict:
+    from engine import sight
+    ids = world.model_ids()
+    mover = ids[0]
+    side = world.hitbox(mover).side
+    enemies = [i for i in ids if world.hitbox(i).side != side][:10]
+    hb = world.hitbox(mover)
+    # 12" straight towards the table's centre, on the surface under it
+    c = np.array([world.table[0] / 2, world.table[1] / 2])
+    d = c - np.array([hb.x, hb.y])
+    d = d / (np.linalg.norm(d) or 1.0)
+    xy = np.array([hb.x, hb.y]) + np.linspace(0, 12, 25)[:, None] * d
+    xy = np.clip(xy, 0.7, np.array(world.table) - 0.7)
+    z = world.surface_height(xy, below=hb.z + 1.0)
+    path = np.column_stack([xy, np.where(np.isfinite(z), z, 0.0)])
+    sight.los_along_path(world, mover, path, enemies)
+    times = _time(lambda: sight.los_along_path(world, mover, path, enemies), 2 if quick else 5)
+    return {"name": f"sight {name}: LoS along a 12\" path against {len(enemies)} enemies",
+            "median_ms": statistics.median(times), "target_ms": 50.0,
+            "note": f"sampled every {sight.default_settings().path_step_in:g}\", first/last refined to "
+                    f"{sight.default_settings().path_refine_in:g}\"" + ("" if len(enemies) == 10 else
+                                                                          f"; the table has only {len(enemies)} enemies")}
+
+
+def _ratio(name, world, quick: bool) -> list[dict]:
+    from engine import sight
+    pairs = _pairs(world, 20 if quick else 60)
+    sight._RECORD = []
+    try:
+        t0 = time.perf_counter()
+        logical = 0
+        for a, b in pairs:
+            r = sight.los(world, a, b, fraction=True, cover=False)
+            logical += r.segments
+        ours_s = time.perf_counter() - t0
+        rec = sight._RECORD
+    finally:
+        sight._RECORD = None
+    if not rec:
+        return []
+    P0 = np.concatenate([p for p, _ in rec])
+    P1 = np.concatenate([q for _, q in rec])
+    n = len(P0)
+    vec = P1 - P0
+    dist = np.linalg.norm(vec, axis=1)
+    ok = dist > 1e-9
+    o32 = P0[ok].astype(np.float32)
+    d32 = (vec[ok] / dist[ok, None]).astype(np.float32)
+    l32 = dist[ok].astype(np.float32)
+    rc = world.rays
+
+    def raw():
+        rc.raw_occluded(o32, d32, l32)
+    raw_s = min(_time(raw, 3)) / 1000.0
+
+    def pipeline():
+        occ = world.rays.occluded(P0, P1)
+        return occ
+    # the pipeline's cost per cast segment: replay the same queries and count their time per ray
+    rate_pipeline = n / ours_s
+    rate_raw = n / raw_s
+    # raw Embree on every logical segment, extrapolated from its rate on the cast ones
+    rate_logical = logical / ours_s
+    return [
+        {"name": f"sight {name}: ray rate of the pipeline vs raw Embree (fraction queries)",
+         "median_ms": ours_s * 1000.0, "target_ms": None, "ratio": rate_pipeline / rate_raw, "target_ratio": 0.5,
+         "note": f"{n} segments cast for {len(pairs)} pairs in {ours_s * 1000:.0f} ms (everything included: "
+                 f"lattices, proofs, models, forests); raw Embree on the same segments {raw_s * 1000:.1f} ms "
+                 f"({rate_raw / 1e6:.1f} M/s)"},
+        {"name": f"sight {name}: logical segments decided vs raw Embree casting them all",
+         "median_ms": ours_s * 1000.0, "target_ms": None, "ratio": rate_logical / rate_raw, "target_ratio": 0.5,
+         "note": f"{logical} viewer x target sample pairs decided ({rate_logical / 1e6:.1f} M/s) against raw "
+                 f"Embree at {rate_raw / 1e6:.1f} M/s"},
+    ]
+
+
+def bench(quick: bool = False) -> list[dict]:
+    out: list[dict] = []
+    for name, world in _worlds(quick):
+        tris = len(world.terrain.faces)
+        out.append(_pair_figures(name, world, False, quick))
+        out.append(_pair_figures(name, world, True, quick))
+        out.append(_matrix(name, world, quick))
+        out.append(_path(name, world, quick))
+        out.extend(_ratio(name, world, quick))
+        for row in out:
+            if row["name"].startswith(f"sight {name}:") and "triangles" not in row["note"]:
+                row["note"] += f"; {tris} terrain triangles, {len(world.model_ids())} models"
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+    for row in bench(quick="--quick" in sys.argv):
+        tgt = row.get("target_ms")
+        if "ratio" in row:
+            print(f"{row['name']}: ratio {row['ratio']:.2f} (target >= {row['target_ratio']}) -- {row['note']}")
+        else:
+            print(f"{row['name']}: {row['median_ms']:.2f} ms (target < {tgt} ms) -- {row['note']}")
