@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, Sequence
@@ -784,14 +784,11 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         z = start[2]
     else:
         z = float(s0[np.nanargmin(np.abs(s0 - start[2]))])
-    zs = [z]
     route_pts = [(xy[0, 0], xy[0, 1], z)]
     costs, kinds, support = [], [], []
     blocked = ""
-    W, D = ctx.world.table
-    n0, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
+    _, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
     support.append(int(p0[0]))
-    last_i = 0
     for i in range(1, n):
         cand = stn[i][np.isfinite(stn[i])]
         if len(cand) == 0:
@@ -836,7 +833,7 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         dzj = znew - z
         # horizontal cost (slope along the surface) and vertical cost
         L = float(np.linalg.norm(xy[i] - xy[i - 1]))
-        nA, pa = ctx.support(hi[i - 1:i], nrm[i - 1:i], piece[i - 1:i], np.array([z]))
+        nA, _ = ctx.support(hi[i - 1:i], nrm[i - 1:i], piece[i - 1:i], np.array([z]))
         nB, pb = ctx.support(hi[i:i + 1], nrm[i:i + 1], piece[i:i + 1], np.array([znew]))
         if st["slopes_along_surface"] and L > 0:
             d = (xy[i] - xy[i - 1]) / L
@@ -871,10 +868,8 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
             kinds.append("move")
         support.append(int(pb[0]))
         z = znew
-        zs.append(z)
-        last_i = i
     route = _Route(route_pts, costs, kinds, support)
-    return _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, last_i == n - 1)
+    return _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked)
 
 
 def _area_costs(ctx, route):
@@ -915,7 +910,7 @@ def _narrow_factor(ctx, pts):
     return np.where(nar, float(ctx.st["narrow_cost"]), 1.0)
 
 
-def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked, complete) -> MoveResult:
+def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> MoveResult:
     st = ctx.st
     route, areas_touched = _area_costs(ctx, route)
     tol = float(st["bisection_tolerance"])
@@ -1004,7 +999,6 @@ def _end_problems(ctx, end, allow_enemy_contact=False) -> str:
 def _entry_points(ctx, route, s_max, what):
     out = []
     tol = float(ctx.st["bisection_tolerance"])
-    ctol = float(ctx.st["contact_tolerance"])
     for i in np.nonzero(ctx.enemy & ctx.reactive)[0]:
         limit = ctx.reach[i] if what == "reach" else ctx.aware[i]
         limit = limit if limit > 0 else 1e-6      # RCH 0: base contact
@@ -1424,7 +1418,6 @@ def _build_static(world, R, h, res, st) -> _Static:
             mult = np.where(touch, mult * f if st["stack_costs"] else np.maximum(mult, f), mult)
         if uns:
             unsc |= touch
-    area_mult = mult.copy()
     nmul = np.where(narrow, float(st["narrow_cost"]), 1.0)
     mult = mult * nmul if st["stack_costs"] else np.maximum(mult, nmul)
     # nodes
@@ -1433,7 +1426,6 @@ def _build_static(world, R, h, res, st) -> _Static:
     node[slot, cell] = np.arange(len(slot))
     node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
     node_mult = mult[slot, cell]
-    node_nmul = nmul[slot, cell]
     slow_areas = [a for a in areas if a.tags & set(st["half_speed_areas"])]
     node_dslow = np.full(len(node_xyz), np.inf)
     for a in slow_areas:
@@ -1867,4 +1859,4 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
 
 
 __all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",
-           "fall_rolls", "fall", "melee_reach", "effective_spd", "allowance_for", "settings", "Columns", "asdict"]
+           "fall_rolls", "fall", "melee_reach", "effective_spd", "allowance_for", "settings", "Columns"]
