@@ -168,3 +168,53 @@ def test_measure_tool(view_app, ctl):
     _press(view_app, "mouse1", pixel=view_app.project((4.0, 30.0, 0.0)))
     res = _press(view_app, "mouse1", pixel=view_app.project((7.0, 34.0, 0.0)))
     assert res["distance"] == pytest.approx(5.0, abs=0.05) and res["height_difference"] == pytest.approx(0.0, abs=1e-3)
+
+
+def test_a_bad_log_is_refused_and_the_game_kept(view_app, ctl, tmp_path):
+    world = ctl.world
+    _press(view_app, _menu_key(ctl, "order red first"))
+    _click_model(view_app, world, "red-archer")
+    _press(view_app, _menu_key(ctl, "Move: Walk"))
+    _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
+    _press(view_app, "enter")
+    h = ctl.game.state_hash()
+    path = ctl.save(str(tmp_path / "game.jsonl"))
+    lines = open(path, encoding="utf-8").read().splitlines()
+    # tamper with a die: the replay must notice, and the game on the table stays
+    for i, ln in enumerate(lines):
+        if '"kind":"roll"' in ln.replace(" ", ""):
+            lines[i] = ln.replace('"value":', '"value":1') if '"value":1' not in ln else ln.replace('"value":1', '"value":2')
+            break
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert ctl.load(str(bad)) is None
+    assert "cannot load" in ctl.message
+    assert ctl.game.state_hash() == h
+    assert world.hitbox("red-archer").y == pytest.approx(13.0, abs=0.05)
+    (tmp_path / "torn.jsonl").write_text("not json at all\n", encoding="utf-8")
+    assert ctl.load(str(tmp_path / "torn.jsonl")) is None
+    assert ctl.game.state_hash() == h
+
+
+def test_attract_mode_plays_renders_and_loops(view_app, tmp_path):
+    from engine.view.play import AttractController
+    from tools.cmd_view import bots_factory, game_factory, load_world
+    world = load_world(SCENE)
+    start = {m: (world.hitbox(m).x, world.hitbox(m).y) for m in world.model_ids()}
+    ctl = AttractController(view_app, world, game_factory(world, "eldfall"), bots_factory("eldfall", "random"),
+                            seed=5, out_dir=str(tmp_path))
+    try:
+        frames = ctl.run_frames(3, str(tmp_path / "frames"), decisions_per_frame=3)
+        assert len(frames) == 3 and all(os.path.getsize(f) > 10_000 for f in frames)
+        kinds = [e.kind for e in ctl.game.events]
+        assert kinds.count("action") >= 9 - 1            # the bots decided (one per decision)
+        assert ctl.hud.banner.text                        # the HUD explains the step
+        old = ctl.game
+        world.move_model("blue-ogre", 20.0, 30.0)          # as a game would have left it
+        world.remove_model("red-champion")                 # a model killed and removed
+        assert ctl.next_game() is not None                # the loop: a new game, the next seed
+        assert ctl.game is not old and ctl.game.seed == 6
+        for m, (x, y) in start.items():
+            assert (world.hitbox(m).x, world.hitbox(m).y) == pytest.approx((x, y))
+    finally:
+        ctl.close()

@@ -142,9 +142,13 @@ def run(args) -> int:
         game, geo = new_game(args.seed)
         ctl = PlayController(app, world, game, geo, out_dir="out")
         if args.log:
-            ctl.load(args.log)
-    print(f"eldfall view: {app.renderer}; close the window or press Escape twice to quit")
-    app.accept("escape-repeat", app.userExit)
+            from rules.core.errors import LogError
+            try:
+                ctl.load(args.log, strict=True)
+            except LogError as exc:
+                print(exc.one_line(), file=sys.stderr)
+                return 2
+    print(f"eldfall view: {app.renderer}; close the window to quit")
     app.run()
     return 0
 

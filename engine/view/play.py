@@ -768,25 +768,48 @@ class PlayController(TableView):
     def save(self, path: str | None = None):
         from rules.core.log import EventLog
         path = path or self.log_path
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        tmp = path + ".tmp"
-        log = EventLog(tmp)
-        log.write_header(self.game.header())
-        for ev in self.game.events:
-            log.append(ev)
-        log.close()
-        os.replace(tmp, path)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            tmp = path + ".tmp"
+            log = EventLog(tmp)
+            log.write_header(self.game.header())
+            for ev in self.game.events:
+                log.append(ev)
+            log.close()
+            os.replace(tmp, path)
+        except OSError as exc:
+            self.message = f"cannot save {path}: {exc.strerror or exc}"
+            self.refresh()
+            return None
         self.message = f"log saved to {path} ({len(self.game.events)} events)"
         self.refresh()
         return path
 
-    def load(self, path: str | None = None):
+    def load(self, path: str | None = None, *, strict: bool = False):
+        """Ctrl+O: replay a saved log. A bad log leaves the game as it was and
+        says why (``strict``: raise the rules' LogError instead)."""
+        from rules.core.errors import LogError
         from rules.core.log import read_log
         path = path or self.log_path
-        header, events, warnings = read_log(path)
-        self.game = type(self.game).replay(header, events, self.geometry)
+        try:
+            header, events, warnings = read_log(path)
+            game = type(self.game).replay(header, events, self.geometry)
+        except LogError as exc:
+            if strict:
+                raise
+            self.world_sync_from(self.game)
+            self.message = f"cannot load: {exc}"
+            self.refresh()
+            return None
+        self.game = game
         self._after_load(f"loaded {path} ({len(events)} events)" + (f"; {'; '.join(warnings)}" if warnings else ""))
         return path
+
+    def world_sync_from(self, game) -> None:
+        """Put the models back where ``game`` has them (a failed replay may
+        have moved them through the shared geometry)."""
+        type(game).replay(game.header(), [e.to_dict() for e in game.events], self.geometry, check=False)
+        self.world_sync()
 
     def _after_load(self, message: str):
         self._invalidate()
