@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import random
 
+from rules.norova.mechanics import facing_towards as mx_facing
+
 from rules.norova.actions import (Attack, Cast, EndTurn, Focus, Move, Reload, Stand, Turn, UsePotion,
                                   UseSkill, Wait)
 
@@ -57,29 +59,33 @@ class GreedyBot:
         self.side = side
 
     def choose(self, game):
+        """The first good action, trying the kinds in order of priority; the
+        legality of each kind is checked only when it is considered (line of
+        sight is the costly question)."""
         mid = game.active_model
         f = game.f(mid)
-        legal = list(game.legal_actions())
-        by_type: dict[type, list] = {}
-        for a in legal:
-            by_type.setdefault(type(a), []).append(a)
+        cands: dict[type, list] = {}
+        for a in game.candidate_actions(mid, moves=False):
+            cands.setdefault(type(a), []).append(a)
+
+        def legal(kind, pred=lambda a: True):
+            return [a for a in cands.get(kind, []) if pred(a) and game.why_illegal(a) is None]
+
         # 1. badly hurt: a potion
         if f.vitality * 3 <= f.sheet.vitality:
-            for a in by_type.get(UsePotion, []):
-                if a.target == mid and game.data.items[a.item]["restores"] == "vitality":
-                    return a
-        # 2. a dying ally within reach: a potion or a healing spell
-        for a in by_type.get(UsePotion, []) + by_type.get(Cast, []):
-            t = getattr(a, "target", None)
-            if t and t != mid and game.f(t).status in ("dying",) and t in game.fighters and (
-                    isinstance(a, UsePotion) or game.data.spells[a.spell]["type"] == "healing"):
+            for a in legal(UsePotion, lambda a: a.target == mid and
+                           game.data.items[a.item]["restores"] == "vitality"):
+                return a
+        # 2. a dying ally: a potion or a healing spell
+        dying = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dying"}
+        if dying:
+            for a in legal(UsePotion, lambda a: a.target in dying) + legal(
+                    Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"):
                 return a
         # 3. the best damage spell (single target, then areas that hit no friend)
         spells = []
-        for a in by_type.get(Cast, []):
+        for a in legal(Cast, lambda a: game.data.spells[a.spell]["type"] == "damage"):
             sp = game.data.spells[a.spell]
-            if sp["type"] != "damage":
-                continue
             if sp.get("area"):
                 r = game.data.area_radius(sp["area"])
                 hit = [o for o in game.fighters.values() if o.id != mid and o.status == "active"
@@ -94,7 +100,7 @@ class GreedyBot:
             return max(spells)[2]
         # 4. the best attack
         attacks = []
-        for a in by_type.get(Attack, []):
+        for a in legal(Attack):
             t = game.f(a.target)
             dmg = _expected_part(game, mid, a.hand, a.skill)
             dmg += sum(_expected_part(game, al.ally, al.hand, al.skill) for al in a.aid)
@@ -102,34 +108,37 @@ class GreedyBot:
             attacks.append((dmg + kill - 0.1 * t.vitality, str(a), a))
         if attacks:
             return max(attacks)[2]
-        # 5. a ranged weapon that needs reloading
-        if by_type.get(Reload):
-            return by_type[Reload][0]
-        if f.prone and by_type.get(Stand) and not f.slots["attack"]:
-            return by_type[Stand][0]
-        # 6. close in on the nearest enemy (walk if it reaches, else sprint)
-        if not f.slots["move"] and not f.slots["attack"]:
-            enemies = game.enemies(mid)
-            if enemies:
-                near = min(enemies, key=lambda e: game.geometry.distance(mid, e))
-                moves = [a for a in by_type.get(Move, []) if a.mode in ("walk", "sprint", "crawl", "fly")]
-                if moves:
-                    def score(a):
-                        end = a.route[-1]
-                        ep = game.pos(near)
-                        d = math.dist(end[:2], ep[:2])
-                        cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "sprint": 0.6}[a.mode]
-                        return (d + cost, str(a))
-                    best = min(moves, key=score)
-                    if score(best)[0] + 1e-6 < math.dist(game.pos(mid)[:2], game.pos(near)[:2]):
-                        return best
-                turns = [a for a in by_type.get(Turn, [])]
-                if turns:
-                    return turns[0]
-        # 7. a Focus on the nearest enemy in sight, a support skill, or done
-        if not f.slots["attack"] and by_type.get(Focus):
-            return by_type[Focus][0]
-        for a in by_type.get(UseSkill, []):
-            if game.data.skills[a.skill].get("effect") == "restore" and f.power < f.sheet.power // 2:
+        # 5. a weapon to reload, or getting up
+        for a in legal(Reload):
+            return a
+        if f.prone and not f.slots["attack"]:
+            for a in legal(Stand):
                 return a
+        # 6. close in on the nearest enemy (walk if it reaches, else sprint), or face it
+        enemies = game.enemies(mid)
+        if not f.slots["move"] and not f.slots["attack"] and enemies:
+            near = min(enemies, key=lambda e: (game.geometry.distance(mid, e), e))
+            here = game.pos(mid)
+            moves = [a for a in game.candidate_moves(mid, spread=False) if isinstance(a, Move)]
+            if moves:
+                ep = game.pos(near)
+
+                def score(a):
+                    end = a.route[-1]
+                    cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "sprint": 0.6}[a.mode]
+                    return (math.dist(end[:2], ep[:2]) + cost, str(a))
+                best = min(moves, key=score)
+                if score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
+                    return best
+            face = round(mx_facing(here, game.pos(near)), 2)
+            for a in legal(Turn, lambda a: a.facing == face):
+                return a
+        # 7. a Focus on an enemy in sight, a support skill, or done
+        if not f.slots["attack"] and not f.slots["support"]:
+            for e in sorted(enemies, key=lambda e: (game.geometry.distance(mid, e), e))[:1]:
+                for a in legal(Focus, lambda a: a.target == e):
+                    return a
+        for a in legal(UseSkill, lambda a: game.data.skills[a.skill].get("effect") == "restore"
+                       and f.power < f.sheet.power // 2):
+            return a
         return EndTurn(mid)

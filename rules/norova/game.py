@@ -1384,16 +1384,17 @@ class NorovaGame(Game):
                 self.heal(t, "vitality", total, spell)
 
     # ---- legal actions ----------------------------------------------------------
-    def generate_actions(self) -> Iterator[Action]:
+    def generate_actions(self, moves: bool = True) -> Iterator[Action]:
         """Every legal action of the active character (moves: a sample of useful routes)."""
         if self.is_over or not self.queue:
             return
         mid = self.queue[0]
-        for a in self.candidate_actions(mid):
-            if self.why_illegal(a) is None:
+        for a in self.candidate_actions(mid, moves):
+            if isinstance(a, Move) or self.why_illegal(a) is None:
                 yield a
 
-    def candidate_actions(self, mid: str) -> Iterator[Action]:
+    def candidate_actions(self, mid: str, moves: bool = True) -> Iterator[Action]:
+        """Candidate actions of ``mid`` (not yet checked); moves last, and only with ``moves``."""
         f = self.fighters[mid]
         yield EndTurn(mid)
         yield Wait(mid)
@@ -1447,35 +1448,53 @@ class NorovaGame(Game):
         if not f.slots["move"]:
             if f.prone:
                 yield Stand(mid)
-            yield from self.candidate_moves(mid)
+            for e in enemies:
+                if not self.in_front(mid, e):
+                    yield Turn(mid, round(mx.facing_towards(self.pos(mid), self.pos(e)), 2))
+            if moves:
+                yield from self.candidate_moves(mid)
 
-    def candidate_moves(self, mid: str) -> Iterator[Action]:
+    def candidate_moves(self, mid: str, spread: bool = True) -> Iterator[Action]:
+        """A sample of legal moves: the shortest approach to
+        the two nearest enemies (walking, sprinting; crawling when down) and, with
+        ``spread``, straight moves in eight directions (walk and crawl)."""
         f = self.fighters[mid]
         here = self.pos(mid)
-        enemies = self.enemies(mid)
-        for e in enemies:
-            face = mx.facing_towards(here, self.pos(e))
-            if not self.in_front(mid, e):
-                yield Turn(mid, round(face, 2))
-        modes = ["crawl"] if f.prone else ["walk", "sprint", "crawl"]
+        enemies = sorted(self.enemies(mid), key=lambda e: (self.geometry.distance(mid, e), e))
+        modes = ["crawl"] if f.prone else ["walk", "sprint"]
         if "flying" in f.sheet.abilities and self.flying_allowed() and not f.prone:
             modes.append("fly")
         reach = max(0.0, self.weapon_range(mid, "main"))
         for mode in modes:
             allowance = self.move_allowance(mid, mode)
-            for e in enemies:
-                yield from self._approaches(mid, e, mode, allowance, reach)
-            if mode in ("walk", "crawl"):
-                try:
-                    pts = self.geometry.reachable_points(mid, ENGINE_MODE[mode], allowance, 6,
-                                                         enemies={e: 0.0 for e in enemies})
-                except TypeError:
-                    pts = self.geometry.reachable_points(mid, ENGINE_MODE[mode], allowance, 6)
-                for p in pts:
-                    q = (round(p[0], 3), round(p[1], 3), round(p[2], 3))
-                    near = min(enemies, key=lambda e: math.dist(self.pos(e)[:2], q[:2]), default=None)
-                    face = mx.facing_towards(q, self.pos(near)) if near else None
-                    yield Move(mid, mode, (q,), None if face is None else round(face, 2))
+            for e in enemies[:2]:
+                yield from self._approaches(mid, e, mode, allowance, reach, want=1)
+        if not spread:
+            return
+        near = enemies[0] if enemies else None
+        for mode in (["crawl"] if f.prone else ["walk", "crawl"]):
+            allowance = self.move_allowance(mid, mode) - 1e-3
+            for k in range(8):
+                ang = 2 * math.pi * k / 8
+                q = (round(here[0] + allowance * math.cos(ang), 3), round(here[1] + allowance * math.sin(ang), 3),
+                     round(here[2], 3))
+                if not self._plausible_end(mid, q):
+                    continue
+                face = round(mx.facing_towards(q, self.pos(near)), 2) if near else None
+                a = Move(mid, mode, (q,), face)
+                if self.why_illegal(a) is None:
+                    yield a
+
+    def _plausible_end(self, mid: str, q) -> bool:
+        """A cheap filter before the geometry's route check: not onto another base."""
+        f = self.fighters[mid]
+        for o in self.fighters.values():
+            if o.id == mid or o.status == "dead":
+                continue
+            p = self.pos(o.id)
+            if math.hypot(p[0] - q[0], p[1] - q[1]) < f.radius + o.radius - 1e-3:
+                return False
+        return True
 
     def _approaches(self, mid: str, e: str, mode: str, allowance: float, reach: float,
                     want: int = 2) -> Iterator[Action]:
@@ -1496,12 +1515,17 @@ class NorovaGame(Game):
                 pts.append((here[0] + step * math.cos(b), here[1] + step * math.sin(b)))
         pts.sort(key=lambda p: (math.hypot(p[0] - ep[0], p[1] - ep[1]) > ring + 1e-6,
                                 math.hypot(p[0] - here[0], p[1] - here[1])))
-        found = 0
+        found = tries = 0
         for p in pts:
             q = (round(p[0], 3), round(p[1], 3), round(here[2], 3))
             step = math.hypot(q[0] - here[0], q[1] - here[1])
             if step > allowance - 1e-4 or step < self.r["move"]["min_step"]:
                 continue
+            if not self._plausible_end(mid, q):
+                continue
+            tries += 1
+            if tries > 6:
+                return
             a = Move(mid, mode, (q,), round(mx.facing_towards(q, ep), 2))
             if self.why_illegal(a) is None:
                 yield a
