@@ -991,8 +991,9 @@ class EldfallGame(Game):
         act.path = tuple(tuple(float(v) for v in p) for p in path)
         act.opportunity = [(e, tuple(float(v) for v in p)) for e, p in
                            (getattr(mv, "opportunity_points", ()) or ())]
-        # who saw the mover, before it moves (the geometry samples the path)
-        rx.observe_path(self, model, list(act.path))
+        # who saw the mover, before it moves (along the route the geometry resolved)
+        route = [tuple(p) for p in (getattr(mv, "path", None) or [])][1:] or list(act.path)
+        rx.observe_path(self, model, route)
         end = tuple(mv.end)
         if facing is None:
             sx, sy, _ = act.start
