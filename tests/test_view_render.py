@@ -194,3 +194,42 @@ def test_los_picture_pair(view_app, tmp_path):
     reds = sum(1 for x in range(0, img.getXSize(), 2) for y in range(0, img.getYSize(), 2)
                if img.getRed(x, y) > 0.8 and img.getGreen(x, y) < 0.35 and img.getBlue(x, y) < 0.35)
     assert reds > 30
+
+
+def test_template_follows_the_mouse_tinted_by_coverage(view_app):
+    from engine.view.play import TableView
+    world = small_world()
+    view = TableView(view_app, world)
+    try:
+        view.camera.top_view()
+        view_app.step()
+        assert view_app.dispatch("g") == "circle-s"
+        m = world.hitbox("blue-mage")
+        view_app.dispatch("none", pixel=view_app.project((m.x + 0.3, m.y, 0.0)))
+        view_app.step()
+        res = view.template_result
+        assert res is not None and res.template == "circle-s"
+        hit = {h.id: h for h in res.affected}
+        assert "blue-mage" in hit and "red-archer" not in hit
+        assert "blue-mage" in view.table.tints                       # tinted by its coverage
+        assert "blue-mage" in view.hud.verdict.text
+        assert any(c.getName() == "template-overlay" for c in view.live.getChildren())
+        # the template follows: move the pointer far away, blue-mage is no longer under it
+        view_app.dispatch("none", pixel=view_app.project((3.0, 33.0, 0.0)))
+        view_app.step()
+        assert "blue-mage" not in {h.id for h in view.template_result.affected}
+        assert "blue-mage" not in view.table.tints
+        # a spray from the selected model toward the pointer
+        view.select("red-knight")
+        assert view_app.dispatch("g") == "circle-l"
+        assert view_app.dispatch("g") == "spray-s"
+        view_app.dispatch("none", pixel=view_app.project((m.x, m.y, 0.0)))
+        view_app.step()
+        sp = view.template_result
+        assert sp is not None and sp.template == "spray-s" and sp.user == "red-knight"
+        assert "red-knight" not in {h.id for h in sp.affected}       # never its own user
+        for _ in range(2):
+            view_app.dispatch("g")
+        assert view.template_kind is None and view.template_result is None
+    finally:
+        view.close()

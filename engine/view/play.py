@@ -107,6 +107,8 @@ class TableView:
         self.hover_trail: list[str] = []        # the last two distinct models hovered
         self.measuring = False
         self.measure_pts: list[tuple] = []
+        self.template_kind: str | None = None
+        self.template_result = None
         self.message = ""
         self._verdict_key = None
         self.verdict = None
@@ -127,7 +129,8 @@ class TableView:
 
     def handlers(self) -> dict:
         return {"mouse1": self.click, "escape": self.cancel, "f12": self.dispute,
-                "v": self.toggle_eye, "m": self.toggle_measure, "tab": self.cycle_selection}
+                "v": self.toggle_eye, "m": self.toggle_measure, "tab": self.cycle_selection,
+                "g": self.cycle_template}
 
     def pick_now(self):
         if self.app.pointer is None:
@@ -333,7 +336,9 @@ class TableView:
                 self.hover_trail = (self.hover_trail + [mid])[-2:]
         self.on_hover(hit)
         pair = self.pair()
-        if pair and not self.measuring:
+        if self.template_kind:
+            pass                                  # the template tool owns the verdict panel
+        elif pair and not self.measuring:
             self.show_verdict(*pair)
         elif not self.measuring and self._verdict_key is not None:
             self._verdict_key = None
@@ -341,14 +346,64 @@ class TableView:
             self.hud.verdict.set("")
         return mid
 
+    TEMPLATES = (None, "circle-s", "circle-l", "spray-s", "spray-l")
+
+    def cycle_template(self):
+        """G: a template that follows the mouse (circles centred on the pointer,
+        sprays from the selected model toward it), tinted by coverage."""
+        i = self.TEMPLATES.index(self.template_kind) if self.template_kind in self.TEMPLATES else 0
+        self.template_kind = self.TEMPLATES[(i + 1) % len(self.TEMPLATES)]
+        self._clear_template()
+        if self.template_kind and self.template_kind.startswith("spray") and not self.selected:
+            self.message = f"{self.template_kind}: select the model that sprays, then point"
+        else:
+            self.message = f"template {self.template_kind}: move the mouse" if self.template_kind else ""
+        self.refresh()
+        self._last_pointer = None            # redraw at the pointer now
+        return self.template_kind
+
+    def _clear_template(self):
+        for c in self.live.getChildren():
+            if c.getName() == "template-overlay":
+                c.removeNode()
+        if self.template_result is not None:
+            for h in self.template_result.affected:
+                self.table.tint(h.id, None)
+        self.template_result = None
+
+    def show_template(self, kind: str, point, user: str | None = None):
+        """Place ``kind`` at/toward ``point`` and draw it with the coverage tints."""
+        from engine import templates as tp
+        self._clear_template()
+        try:
+            if kind.startswith("spray"):
+                if not user:
+                    return None
+                res = tp.template(self.world, kind, user=user, aim=tuple(point[:2]))
+            else:
+                res = tp.template(self.world, kind, user=user, at=tuple(point))
+        except Exception as exc:                 # an impossible placement: say why, keep going
+            self.hud.verdict.set(f"{kind}: {exc}", ov.RED)
+            return None
+        self.template_result = res
+        ov.template_overlay(res).reparentTo(self.live)
+        for h in res.affected:
+            self.table.tint(h.id, ov.coverage_colour(h))
+        hits = ", ".join(f"{h.id} {100 * h.covered_fraction:.0f}%" + ("" if h.los_from_origin else " (no LoS)")
+                         for h in res.affected) or "nobody"
+        self.hud.verdict.set(f"{kind}: {hits}", (1, 0.75, 0.3, 1))
+        return res
+
     def on_hover(self, hit) -> None:
-        """Hook for subclasses (template previews, path previews)."""
+        """The template tool follows the pointer (subclasses add previews)."""
+        if self.template_kind and hit is not None and hit.point is not None:
+            self.show_template(self.template_kind, hit.point, self.selected)
 
     # ------------------------------------------------------------ HUD
     def refresh(self) -> None:
         w = self.world
         hint = ("right drag orbit | middle drag / WASD pan | wheel zoom | T top | R reset | "
-                "V eye view | M measure | F12 dispute | Tab next model")
+                "V eye view | M measure | G template | F12 dispute | Tab next model")
         name = getattr(w.scene, "name", "") or os.path.basename(getattr(w.scene, "path", "") or "table")
         self.hud.status.set(f"{name}\n{hint}" + (f"\n{self.message}" if self.message else ""))
         self.hud.profile.set(self.profile_text(self.selected) if self.selected else "")
@@ -713,26 +768,12 @@ class PlayController(TableView):
 
     def on_hover(self, hit) -> None:
         if self.state != "target" or hit is None or hit.point is None:
-            return
+            return super().on_hover(hit)
         spell = self.target_key[2] if self.target_key else None
         template = self._template_of(spell)
         if not template:
             return
-        for c in self.play_live.getChildren():
-            if c.getName() == "template-overlay":
-                c.removeNode()
-        try:
-            from engine import templates as tp
-            user = self.active_model()
-            if template.startswith("spray"):
-                res = tp.template(self.world, template, user=user, aim=tuple(hit.point[:2]))
-            else:
-                res = tp.template(self.world, template, user=user, at=tuple(hit.point))
-        except Exception:
-            return
-        ov.template_overlay(res).reparentTo(self.play_live)
-        for h in res.affected:
-            self.table.tint(h.id, ov.coverage_colour(h))
+        self.show_template(template, hit.point, self.active_model())
 
     def _template_of(self, spell) -> str | None:
         if not spell:
@@ -866,7 +907,7 @@ class PlayController(TableView):
 
     def hint(self) -> str:
         return ("click: activate/select | 1-9: menu | Enter: confirm path | Ctrl+Z undo | "
-                "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | V eye view")
+                "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | G template | V eye view")
 
     def refresh(self) -> None:
         if not hasattr(self, "game"):
