@@ -79,13 +79,10 @@ def game_factory(world, name: str):
     from tools.roster import units_from_scene
     start = {mid: (hb.x, hb.y, hb.z, hb.facing, frozenset(hb.states)) for mid, hb in world.models.items()}
     specs = {mid: hb.spec for mid, hb in world.models.items()}
+    from tools.gameplay import game_module, scene_info
     units = units_from_scene(world.scene, world)
-    scene_info = {"path": world.scene.path, "sha256": world.scene.sha256, "table": list(world.table),
-                  "name": getattr(world.scene, "name", "")}
-    if name == "eldfall":
-        from rules.eldfall.sequence import EldfallGame as Game
-    else:
-        from rules.norova.game import NorovaGame as Game
+    info = scene_info(world.scene)          # the same header as `eldfall play`: logs replay either way
+    mod = game_module(name)
 
     def new(seed: int):
         # put back every model as the scene has it (a finished game removed some)
@@ -96,7 +93,11 @@ def game_factory(world, name: str):
             world.move_model(mid, x, y, z, facing=f)
             world.set_states(mid, states)
         geo = geometry_for(world)
-        game = Game([u.__class__.from_dict(u.to_dict()) for u in units], geo, seed=seed, scene_info=scene_info)
+        try:
+            game = mod.new_game([u.__class__.from_dict(u.to_dict()) for u in units], geo, seed=seed,
+                                scene_info=info)
+        except ValueError as exc:          # e.g. not two sides
+            raise InputError(Problem(world.scene.path or "<scene>", None, "models", str(exc))) from None
         return game, geo
     return new
 
