@@ -1560,6 +1560,18 @@ class NorovaGame(Game):
             lines.append("Focused on: " + ", ".join(f"{t} (-{v} Evade)" for t, v in f.focus.items()))
         return lines
 
+    @property
+    def sides(self) -> list[str]:
+        return sorted({f.side for f in self.fighters.values()})
+
+    def summary(self) -> str:
+        """The characters at the end (or now), one line each."""
+        out = [f"After {self.round} round(s):"]
+        for f in self.fighters.values():
+            out.append(f"  {f.id:12s} {f.side:8s} {f.status:7s} Vitality {max(0, f.vitality)}/{f.sheet.vitality}"
+                       f"  Soul {f.soul}/{f.sheet.soul}  Power {f.power}/{f.sheet.power}")
+        return "\n".join(out)
+
     def state_dict(self) -> dict:
         return {"round": self.round, "queue": list(self.queue), "order": list(self.order),
                 "fighters": [f.to_dict() for f in self.fighters.values()],

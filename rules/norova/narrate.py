@@ -1,0 +1,108 @@
+"""One readable line per Norova event (``eldfall play`` prints them); None: not shown."""
+from __future__ import annotations
+
+
+def _pt(p) -> str:
+    return f"({p[0]:.2f}, {p[1]:.2f})"
+
+
+def _check(d: dict) -> str:
+    s = f"d20 {d['natural']} -> {d['total']} vs {d['target']}"
+    if d.get("critical"):
+        s += f", natural {'20' if d['critical'] == 'success' else '1'}"
+    if d.get("luck"):
+        s += f", Luck {d['luck']['total']} vs {d['luck']['target']}"
+    return s + (": success" if d["success"] else ": failure")
+
+
+def line(ev) -> str | None:
+    k, d = ev.kind, ev.data
+    if k == "roll":
+        if d.get("why") == "initiative":
+            return None                   # the initiative line gives them
+        return f"    roll d{d['sides']} = {d['value']} ({d['why']})"
+    if k == "action":
+        return None
+    if k == "setup":
+        return "Legends of Norova: " + ", ".join(f"{c['id']} ({c['side']}, Vitality {c['vitality']})"
+                                                 for c in d["characters"])
+    if k == "initiative":
+        return "Initiative: " + ", ".join(f"{o['model']} {o['total']}" for o in d["order"])
+    if k == "round":
+        return f"== Round {d['round']} =="
+    if k == "turn":
+        return f"-- {d['model']}'s active turn"
+    if k == "turn_end":
+        lost = f" (unused: {', '.join(d['lost'])})" if d["lost"] else ""
+        return f"   {d['model']} ends its turn{lost}"
+    if k == "wait":
+        return f"   {d['model']} waits; next: {', '.join(d['queue'][:3])}"
+    if k == "move":
+        if not d["moved"]:
+            return f"   {d['model']} does not move ({d.get('why', '')})"
+        stop = " and is stopped" if d.get("stopped") else ""
+        return f"   {d['model']} {d['mode']}s to {_pt(d['end'])} facing {d['facing']:.0f}{stop}"
+    if k == "turn_facing":
+        return f"   {d['model']} turns to {d['facing']:.0f}"
+    if k == "stand":
+        return f"   {d['model']} gets up"
+    if k == "aoo":
+        return f"   Attack of Opportunity: {d['model']} on {d['mover']} at {_pt(d['at'])} ({d['why']})"
+    if k == "attack":
+        aid = f" aided by {', '.join(d['aid'])}" if d["aid"] else ""
+        sk = f" with {d['skill']}" if d["skill"] else ""
+        return f"   {d['model']} attacks {d['target']} ({d['hand']}){sk}{aid}"
+    if k == "check":
+        return f"     {d['model']} {d['check'].replace('_', ' ')}: {_check(d)}"
+    if k == "skill_roll":
+        return f"     {d['model']} {d['what']}: d20 {d['natural']} -> {d['total']} vs {d['target']}: {d['outcome']}"
+    if k == "critical_check":
+        return f"     {d['model']} critical hit check: d20 {d['natural']}: {d['result'] or 'no critical'}"
+    if k == "strike":
+        if d.get("deathblow"):
+            return f"     DEATHBLOW on {d['target']}"
+        if d["hit"]:
+            return f"     hit: {d['damage']} damage to {d['target']}"
+        return f"     no hit on {d['target']} ({d.get('why', '')})"
+    if k == "damage":
+        return f"     {d['model']} takes {d['amount']} ({max(0, d['vitality'])} Vitality left)"
+    if k == "heal":
+        return f"     {d['model']} recovers {d['amount']} {d['pool']} ({d['why']})"
+    if k == "state":
+        return f"   {d['model']} is {d['status']} ({d['why']})"
+    if k == "save":
+        return f"     {d['model']} {d['stat']} save ({d['why']}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
+    if k == "spell":
+        if not d["cast"]:
+            return f"   {d['model']}'s {d['spell']}: {d['why']}"
+        return f"   {d['model']} casts {d['spell']} on {', '.join(d['targets']) or 'nobody'}"
+    if k == "spell_charging":
+        return f"   {d['model']} is casting {d['spell']} (ready in round {d['ready_round']})"
+    if k == "spell_ready":
+        return f"   {d['model']} releases {d['spell']}"
+    if k == "focus":
+        return (f"   {d['model']} focuses on {d['target']}: Evade -{d['reduction']}" if d["success"]
+                else f"   {d['model']} fails to focus on {d['target']}")
+    if k == "cost":
+        paid = ", ".join(f"{v} {p}" for p, v in d["paid"].items()) or "nothing"
+        return f"     {d['model']} spends {paid} ({d['why']})" + (f"; cannot pay {d['failed']}" if d.get("failed") else "")
+    if k == "potion":
+        return f"   {d['model']} gives {d['item']} to {d['target']}" if d["target"] != d["model"] else \
+            f"   {d['model']} drinks {d['item']}"
+    if k == "throw_potion":
+        return f"   {d['model']} throws {d['item']} to {d['to']} (in its path: {', '.join(d['path'])})"
+    if k == "caught":
+        return f"     {d['model']} catches {d['item']}"
+    if k == "shattered":
+        return f"     the {d['item']} shatters"
+    if k == "equip":
+        return f"   {d['model']} now holds {d['main'] or 'nothing'} / {d['off'] or 'nothing'}"
+    if k == "reload":
+        return f"   {d['model']} reloads its {d['weapon']}"
+    if k == "hidden":
+        return f"   {d['model']} is {'hidden' if d['hidden'] else 'no longer hidden'} ({d['why']})"
+    if k == "game_over":
+        return f"== Game over: {d['winner'] or 'draw'} ({d['termination']}: {d['detail']})"
+    if k == "roll":
+        return None
+    return f"   {k}: " + ", ".join(f"{a}={b}" for a, b in d.items())
