@@ -296,6 +296,40 @@ def _heightfield_boxes(spec, splits=(3, 6), min_height: float = 0.1) -> list:
                     continue
                 box = np.array([[xs[e], ys[a], 0.0], [xs[f], ys[b], top]])
                 out.append(_box_planes(box, spec.turn, spec.at))
+    # tiers: the largest rectangle of grid vertices at least z high, under z
+    hmax = float(hz.max())
+    for frac in (0.3, 0.5, 0.7, 0.85, 0.95):
+        z = hmax * frac
+        if z < min_height:
+            continue
+        rect = _largest_rectangle(hz >= z)
+        if rect is None:
+            continue
+        a, b, e, f = rect
+        if a == b or e == f:
+            continue
+        box = np.array([[xs[e], ys[a], 0.0], [xs[f], ys[b], z]])
+        out.append(_box_planes(box, spec.turn, spec.at))
+    return out
+
+
+def _largest_rectangle(mask: np.ndarray):
+    """(r0, r1, c0, c1) inclusive of the largest all-True rectangle of a boolean grid, or None."""
+    rows, cols = mask.shape
+    heights = np.zeros(cols, dtype=int)
+    best, out = 0, None
+    for r in range(rows):
+        heights = np.where(mask[r], heights + 1, 0)
+        stack: list[int] = []
+        for c in range(cols + 1):
+            h = heights[c] if c < cols else 0
+            while stack and heights[stack[-1]] >= h:
+                top = stack.pop()
+                left = stack[-1] + 1 if stack else 0
+                area = int(heights[top]) * (c - left)
+                if area > best and heights[top] > 0:
+                    best, out = area, (r - int(heights[top]) + 1, r, left, c - 1)
+            stack.append(c)
     return out
 
 
@@ -972,7 +1006,7 @@ class _Query:
             if both.any():
                 leaves_v.append(fv[both])
                 leaves_t.append(ft[both])
-            split_t = ~tleaf & (vleaf | (tt.size[ft] >= vt.size[fv]))
+            split_t = ~both & ~tleaf & (vleaf | (tt.size[ft] >= vt.size[fv]))
             split_v = ~both & ~split_t
             fv = np.concatenate([fv[split_t], fv[split_t], vt.left[fv[split_v]], vt.right[fv[split_v]]])
             ft = np.concatenate([tt.left[ft[split_t]], tt.right[ft[split_t]], ft[split_v], ft[split_v]])
@@ -1021,7 +1055,8 @@ class _Query:
             return rows, vt.perm[mid][owner]
         vs, ve = vt.start[lv][owner], vt.end[lv][owner]
         vpos, o2 = _ranges(vs, ve)
-        return rows[o2], vt.perm[vpos]
+        keep = vpos != ((vs + ve) // 2)[o2]          # stage 1 cast that one already
+        return rows[o2][keep], vt.perm[vpos][keep]
 
     def finish(self):
         if not self.stopped:
