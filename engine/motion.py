@@ -1074,8 +1074,10 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         s = _stances(lo, hi, std, h, 4)[0]
         s = s[np.isfinite(s)]
         zt = float(s[np.argmin(np.abs(s - start[2]))]) if len(s) else start[2]
-        if len(pts) == 1 and zt < start[2] - _step_height(h, st) - 1e-9:
-            full.append((p[0], p[1], start[2]))   # a jump down: across, then down
+        if len(pts) == 1 and zt < start[2] - float(st["level_tolerance"]):
+            # a jump down: across, then down (a falling straight line would go
+            # through the surface the model stands on)
+            full.append((p[0], p[1], start[2]))
         full.append((p[0], p[1], zt))
     target = np.array(full[-1], dtype=float)
     arc = float(st["arc_apex"]) if st["jump_shape"] == "arc" else None

@@ -483,3 +483,23 @@ def test_a_jump_into_a_wall_falls_at_the_wall():
     assert r.end[0] + R_M == pytest.approx(9.75, abs=2.5e-3)
     assert r.distance == pytest.approx(9.75 - R_M - 8, abs=2.5e-3)
     assert r.falls == [] and r.end[2] == 0.0
+
+
+def test_a_model_without_spd_is_bad_input():
+    from engine.scene import ModelSpec
+    w = world([], [ModelSpec("m", "red", 32, 45, (6, 10, None), stats={"AG": 4})])
+    with pytest.raises(InputError) as e:
+        check_path(w, "m", [(8, 10)], "walk")
+    assert "SPD" in str(e.value)
+    assert check_path(w, "m", [(8, 10)], "walk", speed=4).legal       # given by the caller
+
+
+def test_a_jump_down_goes_across_then_down():
+    # a 2" block; SPD 6 (3"): 1.5" across at 2", then 1.5" down within the jump, 0.5" fall
+    x0 = 10 - R_M
+    w = world([box("block", 7, 10, 0, 6, 6, 2)], [medium("m", x0, 10, spd=6)])
+    r = check_path(w, "m", [(10 + R_M + 0.5 - (2 * R_M + 0.5 - 1.5), 10)], "jump")
+    assert r.legal
+    assert r.distance == pytest.approx(3.0, abs=1e-6)
+    assert r.end[2] == pytest.approx(0.0, abs=1e-6)
+    assert len(r.falls) == 1 and r.falls[0].height == pytest.approx(0.5, abs=1e-4) and r.falls[0].rolls == 0
