@@ -75,7 +75,6 @@ def prc_text(cfg: ViewConfig, pipe: str | None = None) -> str:
         "notify-level-display error",
         "notify-level-glgsg error",
         "notify-level-egldisplay error",
-        "textures-power-2 none",
         "basic-shaders-only false",
         "gl-coordinate-system default",
     ]

@@ -469,13 +469,13 @@ class TableScene:
                 node.find("body").setTransparency(TransparencyAttrib.MAlpha)
         self._apply_tints()
 
-    def scale_labels(self, eye, pixels: float = 0.016) -> None:
+    def scale_labels(self, eye, pixels: float = 0.011) -> None:
         """Keep model labels about the same size on screen at any zoom."""
         ex, ey, ez = float(eye[0]), float(eye[1]), float(eye[2])
         for node in self.label_nodes.values():
             p = node.getPos()
             d = math.sqrt((p[0] - ex) ** 2 + (p[1] - ey) ** 2 + (p[2] - ez) ** 2)
-            node.setScale(min(1.2, max(0.25, pixels * d)))
+            node.setScale(min(0.9, max(0.25, pixels * d)))
 
     def colour_of(self, mid: str) -> tuple:
         hb = self.world.hitbox(mid)

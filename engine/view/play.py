@@ -950,9 +950,9 @@ class PlayController(TableView):
         self.hud.place_profile()
         self.hud.profile.set(self.rules_profile(self.selected) if self.selected else "")
         items = [f"{i + 1 if i < 9 else 0}. {label}" for i, (label, _w) in enumerate(menu)]
-        who = self.selected or self.active_model() or "-"
+        who = self.selected or self.active_model()
         if self.show_menu:
-            self.hud.set_menu((f"Legal for {who}:\n" + "\n".join(items)) if items else
+            self.hud.set_menu(((f"Legal for {who}:\n" if who else "Legal now:\n") + "\n".join(items)) if items else
                               ("" if g.is_over else f"no legal action for {who}; click an active model"))
         else:
             self.hud.set_menu("")
