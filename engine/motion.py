@@ -801,10 +801,14 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     climb = mode == "climb"
     # the start: the stance nearest the model's height
     s0 = stn[0]
+    hanging = False
     if np.all(np.isnan(s0)):
         z = start[2]
     else:
         z = float(s0[np.nanargmin(np.abs(s0 - start[2]))])
+        if abs(z - start[2]) > float(st["level_tolerance"]):
+            z = start[2]          # hanging on a vertical surface (a Climb that ended there)
+            hanging = True
     route_pts = [(xy[0, 0], xy[0, 1], z)]
     costs, kinds, support = [], [], []
     blocked = ""
@@ -863,7 +867,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
             h_cost = L * 0.5 * (fa + fb)
         else:
             h_cost = L
-        vertical = abs(dzj) > ctx.step + 1e-9
+        # a climb taller than the free-climbing height, or the rest of one begun
+        # in an earlier activation (from a hanging start), counts its height
+        vertical = abs(dzj) > ctx.step + 1e-9 or (hanging and abs(dzj) > _EPS)
+        hanging = False
         if vertical:
             kind = "ladder" if lad[j] >= 0 else "climb"
             v_cost = abs(dzj) * (float(st["ladder_cost"]) if kind == "ladder" else 1.0)

@@ -503,3 +503,18 @@ def test_a_jump_down_goes_across_then_down():
     assert r.distance == pytest.approx(3.0, abs=1e-6)
     assert r.end[2] == pytest.approx(0.0, abs=1e-6)
     assert len(r.falls) == 1 and r.falls[0].height == pytest.approx(0.5, abs=1e-4) and r.falls[0].rolls == 0
+
+
+def test_a_climb_goes_on_from_the_wall_next_activation():
+    x0 = 9.75 - R_M
+    w = world([box("block", 11.75, 10, 0, 4, 8, 3)], [medium("m", x0, 10, spd=4)])
+    first = check_path(w, "m", [(10.5, 10, 3)], "climb")
+    assert first.ends_on_vertical and first.end[2] == pytest.approx(2.0)
+    w.move_model("m", *first.end)                     # it hangs there
+    nxt = check_path(w, "m", [(10.5, 10, 3)], "climb")
+    assert nxt.legal and not nxt.ends_on_vertical
+    # the last 1" up counts (it is part of a 3" climb), then 1" across onto the top
+    assert nxt.distance == pytest.approx(2.0, abs=1e-6)
+    assert nxt.end == pytest.approx((x0 + 1.0, 10, 3.0), abs=1e-6)
+    # a Walk cannot start from the wall face
+    assert not check_path(w, "m", [(6, 10)], "walk").legal
