@@ -13,7 +13,7 @@ import random
 
 from rules.norova.mechanics import facing_towards as mx_facing
 
-from rules.norova.actions import (Attack, Cast, EndTurn, Focus, Move, Reload, Stand, Turn, UsePotion,
+from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Focus, Move, Reload, Stand, Turn, UsePotion,
                                   UseSkill, Wait)
 
 
@@ -71,6 +71,17 @@ class GreedyBot:
         def legal(kind, pred=lambda a: True):
             return [a for a in cands.get(kind, []) if pred(a) and game.why_illegal(a) is None]
 
+        def affordable(who, cost):       # no gamble on a save to pay a cost
+            return all(getattr(game.f(who), pool) >= n for pool, n in cost.items())
+
+        def cheap_attack(a):
+            parts = [(mid, a.skill)] + [(al.ally, al.skill) for al in a.aid]
+            return all(sk is None or affordable(who, game.data.skills[sk].get("cost", {})) for who, sk in parts)
+
+        def cheap_cast(a):
+            parts = [(mid, a.spell)] + [(al.ally, al.skill) for al in a.aid]
+            return all(affordable(who, game.data.spells[sp].get("cost", {})) for who, sp in parts)
+
         # 1. badly hurt: a potion
         if f.vitality * 3 <= f.sheet.vitality:
             for a in legal(UsePotion, lambda a: a.target == mid and
@@ -80,11 +91,12 @@ class GreedyBot:
         dying = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dying"}
         if dying:
             for a in legal(UsePotion, lambda a: a.target in dying) + legal(
-                    Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"):
+                    Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"
+                    and cheap_cast(a)):
                 return a
         # 3. the best damage spell (single target, then areas that hit no friend)
         spells = []
-        for a in legal(Cast, lambda a: game.data.spells[a.spell]["type"] == "damage"):
+        for a in legal(Cast, lambda a: game.data.spells[a.spell]["type"] == "damage" and cheap_cast(a)):
             sp = game.data.spells[a.spell]
             if sp.get("area"):
                 r = game.data.area_radius(sp["area"])
@@ -100,7 +112,7 @@ class GreedyBot:
             return max(spells)[2]
         # 4. the best attack
         attacks = []
-        for a in legal(Attack):
+        for a in legal(Attack, cheap_attack):
             t = game.f(a.target)
             dmg = _expected_part(game, mid, a.hand, a.skill)
             dmg += sum(_expected_part(game, al.ally, al.hand, al.skill) for al in a.aid)
@@ -108,9 +120,14 @@ class GreedyBot:
             attacks.append((dmg + kill - 0.1 * t.vitality, str(a), a))
         if attacks:
             return max(attacks)[2]
-        # 5. a weapon to reload, or getting up
+        # 5. a weapon to reload, a bow without arrows to put away, or getting up
         for a in legal(Reload):
             return a
+        main = game.weapon(f.main)
+        if main["kind"] == "bow" and main.get("ammo") and f.ammo.get(main["ammo"], 0) <= 0:
+            swaps = legal(Equip, lambda a: a.main != f.main and (a.main is None or game.weapon(a.main)["kind"] == "melee"))
+            if swaps:
+                return max(swaps, key=lambda a: (game.weapon(a.main)["damage"], str(a)))
         if f.prone and not f.slots["attack"]:
             for a in legal(Stand):
                 return a

@@ -1438,6 +1438,8 @@ class NorovaGame(Game):
             for sk in f.sheet.skills:
                 if self.data.skills[sk]["type"] == "support":
                     yield UseSkill(mid, sk)
+            if f.main is not None or f.off is not None:
+                yield Equip(mid, None, None)          # empty hands: unarmed
             for w in sorted(self._held_and_carried(f)):
                 if w == f.main:
                     continue
