@@ -58,7 +58,11 @@ def action_kind(a) -> str:
 def short_text(a) -> str:
     """An action's text with its coordinates rounded for the screen (the log keeps them exact)."""
     import re
-    return re.sub(r"-?\d+\.\d+e-?\d+|-?\d+\.\d{3,}", lambda m: f"{float(m.group(0)):.2f}", str(a))
+    return re.sub(r"-?\d+\.\d+e-?\d+|-?\d+\.\d{3,}", lambda m: f"{_zero(float(m.group(0))):.2f}", str(a))
+
+
+def _zero(v: float) -> float:
+    return 0.0 if abs(v) < 0.005 else v
 
 
 def point_to_hitbox(world, p, mid) -> tuple[float, np.ndarray]:
