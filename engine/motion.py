@@ -806,7 +806,7 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         z = start[2]
     else:
         z = float(s0[np.nanargmin(np.abs(s0 - start[2]))])
-        if abs(z - start[2]) > float(st["level_tolerance"]):
+        if abs(z - start[2]) > float(st["level_tolerance"]) and _hanging(ctx, start):
             z = start[2]          # hanging on a vertical surface (a Climb that ended there)
             hanging = True
     route_pts = [(xy[0, 0], xy[0, 1], z)]
@@ -1001,6 +1001,19 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
                       surfaces, [], ends_vertical, stopped_by, opp, aware, path)
 
 
+def _hanging(ctx, p) -> bool:
+    """The model at p is not standing on anything (the World would not rest it there).
+
+    On a slope the World rests a base by its centre and this module by its
+    highest support: both count as standing.
+    """
+    try:
+        zw = float(ctx.world.stand_z(float(p[0]), float(p[1]), ctx.R, near_z=float(p[2])))
+    except Exception:  # noqa: BLE001 - a World without stand_z: trust the stances
+        return True
+    return abs(zw - float(p[2])) > float(ctx.st["level_tolerance"])
+
+
 def _supported(ctx, p) -> bool:
     """A base at p (3,) rests on a surface (not hanging on a vertical one)."""
     lo, hi, std, nrm, piece = ctx.layers(p[None, :2])
@@ -1068,6 +1081,14 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     if nj:
         return MoveResult(model, "jump", False, f"no Jump from a {nj[0]} area", 0.0, allowance, allowance,
                           start, path=[start])
+    # the start: on its stance (a base on a slope rests on its highest support)
+    l0, h0, s0_, _, _ = ctx.layers(np.array([start[:2]]))
+    st0 = _stances(l0, h0, s0_, h, 4)[0]
+    st0 = st0[np.isfinite(st0)]
+    if len(st0):
+        z0 = float(st0[np.argmin(np.abs(st0 - start[2]))])
+        if abs(z0 - start[2]) <= float(st["level_tolerance"]) or not _hanging(ctx, start):
+            start = (start[0], start[1], z0)
     # resolve the heights of the waypoints
     full = [start]
     for k, p in enumerate(pts):

@@ -518,3 +518,12 @@ def test_a_climb_goes_on_from_the_wall_next_activation():
     assert nxt.end == pytest.approx((x0 + 1.0, 10, 3.0), abs=1e-6)
     # a Walk cannot start from the wall face
     assert not check_path(w, "m", [(6, 10)], "walk").legal
+
+
+def test_moves_start_from_a_ramp():
+    ramp = TerrainSpec("ramp", "wedge", (20, 10, 0), size=(8, 4, 4))
+    w = world([ramp], [medium("m", 18, 10, spd=6)])
+    r = check_path(w, "m", [(19, 10)], "jump")
+    assert r.legal and r.falls == []
+    assert r.distance == pytest.approx(math.hypot(1.0, 0.5), abs=0.01)    # straight along the slope
+    assert r.end[2] == pytest.approx(1.5 + R_M * 0.5, abs=0.02)     # resting on its highest support
