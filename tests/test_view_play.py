@@ -218,3 +218,26 @@ def test_attract_mode_plays_renders_and_loops(view_app, tmp_path):
             assert (world.hitbox(m).x, world.hitbox(m).y) == pytest.approx((x, y))
     finally:
         ctl.close()
+
+
+def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
+    from engine.view.play import CAN_REACT
+    world, game = ctl.world, ctl.game
+    _press(view_app, _menu_key(ctl, "order red second"))          # blue plays first
+    assert game.pending == ("tactical", "blue")
+    _click_model(view_app, world, "blue-archer")
+    _press(view_app, _menu_key(ctl, "Move: Walk"))
+    _press(view_app, "mouse1", pixel=view_app.project((10.0, 20.0, 0.0)))
+    _press(view_app, "enter")
+    assert game.pending == ("reaction", "red")
+    # the reactive side's eligible models are ringed; the reactive player clicks one
+    assert ctl.table.highlights.get("red-archer") == CAN_REACT
+    _click_model(view_app, world, "red-archer")
+    assert ctl.selected == "red-archer"
+    labels = [label for label, _ in ctl.menu]
+    assert any(label.startswith("Ranged Attack (Longbow)") for label in labels) and "pass red" in labels
+    assert _press(view_app, _menu_key(ctl, "Ranged Attack")) == "target"
+    events = _click_model(view_app, world, "blue-archer")
+    decl = next(e for e in events if e.kind == "declare")
+    assert decl.data["model"] == "red-archer" and decl.data["role"] == "reactive"
+    assert "blue-archer" in decl.data["action"]
