@@ -288,3 +288,20 @@ def test_norova_uses_only_rules_core_and_eldfall_knows_nothing_of_it():
     for p in (ROOT / "rules" / "eldfall").rglob("*.py"):
         assert "norova" not in p.read_text().lower(), p
     assert callable(nv.new_game) and callable(nv.game_from_log) and set(nv.BOTS) == {"random", "greedy"}
+
+
+def test_cover_on_the_real_engine_blocks_the_attack_until_the_same_side():
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    from tools.roster import units_from_scene
+    scene = load_scene(ROOT / "scenes" / "norova-arena.yaml")
+    world = World(scene)
+    g = nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=1)
+    g.geometry.place("ranger", (12, 4, 0), 90)         # the low wall (y 8.75-9.25, 1" high) is between
+    g.geometry.place("brute", (12, 10.0, 0), 270)
+    g.queue.insert(0, "ranger")
+    why = g.why_illegal(Attack("ranger", "brute", "main"))
+    assert why == "brute is covered by low-wall: ranger must be on the same side of it"
+    g.geometry.place("ranger", (13, 13, 0), 270)       # now on the brute's side of the wall
+    assert g.why_illegal(Attack("ranger", "brute", "main")) is None

@@ -176,6 +176,10 @@ class NorovaGame(Game):
         """All-round line of sight (the Norova arcs are checked by the rules)."""
         return self.geometry.sight(a, b, moving=True)
 
+    def _cover(self, a: str, b: str):
+        """Line of sight with the cover grade decided (the engine needs ``fraction`` for it)."""
+        return self.geometry.sight(a, b, moving=True, fraction=True)
+
     def in_front(self, viewer: str, other: str) -> bool:
         half = self.r["facing"]["front_half_angle"]
         return mx.relative_angle(self.pos(viewer), self.geometry.facing(viewer), self.pos(other)) <= half + 1e-9
@@ -744,6 +748,7 @@ class NorovaGame(Game):
         s = self._sight(attacker, target)
         if not s.los:
             return f"{attacker} cannot see {target}"
+        s = self._cover(attacker, target)
         if s.cover in self.r["covered_grades"]:
             return (f"{target} is covered by {s.cover_piece or 'an obstacle'}: {attacker} must be on the same "
                     f"side of it")
@@ -949,6 +954,8 @@ class NorovaGame(Game):
                          why: str) -> None:
         states = [self._part_setup(p, target) for p in parts]
         n = states[0]["strikes"]
+        kinds = {self.weapon(w)["kind"] for w in states[0]["weapons"]}
+        allow_evade = allow_evade and bool(kinds & set(self.r["evade"]["against"]))
         for k in range(n):
             if not self.fighters[target].able:
                 break
@@ -1150,7 +1157,7 @@ class NorovaGame(Game):
                 return f"{f.id} is already hidden"
             for e in self.enemies(f.id):
                 s = self._sight(e, f.id)
-                if s.los and s.cover not in self.r["covered_grades"]:
+                if s.los and self._cover(e, f.id).cover not in self.r["covered_grades"]:
                     return f"{e} sees {f.id} in the open: hiding needs cover or no line of sight"
         return None
 
@@ -1193,7 +1200,7 @@ class NorovaGame(Game):
 
     def _do_perceive(self, a: Perceive, f: Fighter) -> None:
         f.perceived.append(a.target)
-        cover = self._sight(f.id, a.target).cover
+        cover = self._cover(f.id, a.target).cover
         add = int(self.r["perceive_cover_modifier"].get(cover, 0))
         res = self.trait_check(f.id, "perceive", difficulty_add=add, why=f"spot {a.target}")
         if res.success:
