@@ -227,10 +227,12 @@ class WorldGeometry:
                      r.stopped_by, [tuple(p) for p in r.path])
 
     def reachable_points(self, model: str, mode: str, speed: float, limit: int = 64, *,
-                         enemies: Mapping[str, float] | None = None) -> list[Point]:
+                         enemies: Mapping[str, float] | None = None,
+                         checked: bool = True) -> list[Point]:
         """Up to ``limit`` end points spread over the reachable area: in each of
         ``limit // 2`` directions the farthest reachable cell and one at half
-        that cost; each is checked as a straight move (else dropped)."""
+        that cost. ``checked``: each is checked as a straight move (else
+        dropped); unchecked points are candidates for the caller to check."""
         from engine import motion
         if mode not in ("walk", "run"):
             return []
@@ -255,6 +257,10 @@ class WorldGeometry:
             mid = idx[np.argmin(np.abs(d[idx] - mid_target))]
             for i in (far, mid):
                 p = tuple(float(v) for v in pts[i])
+                if not checked:
+                    if all(math.dist(p, q) > 0.25 for q in out):
+                        out.append(p)
+                    continue
                 mv = self.check_move(model, mode, [p], speed)
                 if mv.legal and all(math.dist(p, q) > 0.25 for q in out):
                     out.append(tuple(mv.end))

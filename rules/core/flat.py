@@ -354,7 +354,8 @@ class FlatGeometry:
         return res
 
     def reachable_points(self, model: str, mode: str, speed: float, limit: int = 64, *,
-                         enemies: Mapping[str, float] | None = None) -> list[Point]:
+                         enemies: Mapping[str, float] | None = None,
+                         checked: bool = True) -> list[Point]:
         m = self.models[model]
         out: list[Point] = []
         spd = speed

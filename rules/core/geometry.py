@@ -102,7 +102,8 @@ class Geometry(Protocol):
                    speed: float, *, enemies: Mapping[str, float] | None = None) -> MoveCheck: ...
     def reachable_points(self, model: str, mode: str, speed: float,
                          limit: int = 64, *,
-                         enemies: Mapping[str, float] | None = None) -> list[Point]: ...
+                         enemies: Mapping[str, float] | None = None,
+                         checked: bool = True) -> list[Point]: ...
 
     # scenario objects and summons
     def touches(self, model: str, piece: str) -> bool: ...          # base contact with a terrain piece

@@ -134,34 +134,52 @@ class GreedyBot:
         return options[self.rng.randrange(len(options))]
 
     def _move(self, game, model):
-        options = [a for a in game.legal_actions().list() if isinstance(a, Move)]
-        idle = next((a for a in options if a.mode == "idle" and a.crouch_end is None), options[0])
+        """Stay when it can already attack well; else the best of the nearest
+        few reachable points (attack value + cover), else run closer."""
+        m = game.models[model]
+        idle = Move(model, "idle")
+        if game.why_illegal(idle) is not None:
+            options = game.legal_actions().list()
+            return options[self.rng.randrange(len(options))]
         here = self._threat(game, model, None)
         if here >= 0.3:
             return idle
-        walks = [a for a in options if a.mode == "walk" and a.crouch_end is None]
+        enemy_xy = [game.geo.position(e.id)[:2] for e in game.enemies(model)
+                    if "Incapacitated" not in e.states]
+
+        def near(p):
+            return min((math.dist(p[:2], q) for q in enemy_xy), default=0.0)
+
+        def candidates(mode):
+            try:
+                pts = game.geo.reachable_points(model, mode, float(game.speed(model)),
+                                                limit=int(game.settings["bot_move_candidates"]),
+                                                enemies=game.enemy_reaches(model), checked=False)
+            except Exception:      # noqa: BLE001 -- no sampling: stay
+                return []
+            return sorted(pts, key=near)
+
         best, best_score = idle, here
-        # approach first, then look at cover/attacks for the most promising few
-        scored = []
+        walks = []
+        for p in candidates("walk"):
+            a = Move(model, "walk", (tuple(p),))
+            if game.why_illegal(a) is None:
+                walks.append(a)
+            if len(walks) >= 3:
+                break
         for a in walks:
-            end = a.path[-1]
-            d = min((math.dist(end[:2], game.geo.position(e.id)[:2]) for e in game.enemies(model)),
-                    default=0.0)
-            scored.append((d, a))
-        scored.sort(key=lambda x: x[0])
-        for _, a in scored[:3]:
             s = self._threat(game, model, a.path[-1])
             if s > best_score + 1e-9:
                 best, best_score = a, s
-        if best is idle and best_score < 0.05 and walks:
-            runs = [a for a in options if a.mode == "run"]
+        if best is idle and best_score < 0.05:
             far = self._enemy_distance(game, model)
-            if runs and far > game.allowance(model, "walk") + 2:
-                runs.sort(key=lambda a: min((math.dist(a.path[-1][:2], game.geo.position(e.id)[:2])
-                                             for e in game.enemies(model)), default=0.0))
-                return runs[0]
-            if scored:
-                return scored[0][1]
+            if far > game.allowance(model, "walk") + 2:
+                for p in candidates("run")[:3]:
+                    a = Move(model, "run", (tuple(p),))
+                    if game.why_illegal(a) is None:
+                        return a
+            if walks:
+                return walks[0]
         return best
 
     def _action(self, game, model):
