@@ -58,6 +58,7 @@ def _play_opening(app, ctl):
     assert _press(app, _menu_key(ctl, "Move: Walk")) == "move"
     _press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
     assert ctl.preview is not None and ctl.preview[1] is None      # the rules call the path legal
+    assert sorted(w.observer for w in ctl.path_watchers if w.had_los) == ["blue-archer", "blue-ogre"]  # both face it
     steps["walk"] = _press(app, "enter")
     if game.pending[0] == "reaction":
         steps["pass"] = _press(app, "p")

@@ -262,6 +262,28 @@ def path_overlay(points, legal: bool, *, opportunity=(), awareness=(), end=None,
     return _overlay(root, 22)
 
 
+def watcher_overlay(world, mover: str, watchers) -> NodePath:
+    """Enemies that gain LoS along a path: an amber line from each to the
+    first point of the path where it sees the mover, and its name there."""
+    root = NodePath("watchers-overlay")
+    mh = world.hitbox(mover)
+    segs = []
+    for w in watchers:
+        if not getattr(w, "had_los", False) or w.first is None:
+            continue
+        oh = world.hitbox(w.observer)
+        a = np.array([oh.x, oh.y, oh.z + oh.height * 0.9])
+        b = np.asarray(w.first, float) + [0, 0, mh.height * 0.5]
+        segs.append([a, b])
+        t = text_node(f"watch-{w.observer}", f"seen by {w.observer}", 0.4, fg=AMBER, card=(0, 0, 0, 0.7))
+        t.reparentTo(root)
+        t.setPos(float(b[0]), float(b[1]), float(b[2]) + 0.9)
+    if segs:
+        lines_node("watch-lines", np.asarray(segs), (*AMBER[:3], 0.85), 2.0).reparentTo(root)
+        points_node("watch-first", np.asarray(segs)[:, 1], AMBER, 8.0).reparentTo(root)
+    return _overlay(root, 23)
+
+
 def reach_overlay(points, cost=None, allowance: float | None = None, cell: float = 0.25) -> NodePath:
     """Reachable cells as small squares on their surfaces, shaded by cost."""
     p = np.asarray(points, float).reshape(-1, 3)

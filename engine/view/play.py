@@ -459,6 +459,7 @@ class PlayController(TableView):
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
         self.menu: list[tuple[str, object]] = []
         self.preview = None
+        self.path_watchers: list = []
         self.actions_cache = None
         self.log_path = log_path or os.path.join(out_dir, "logs", "game.jsonl")
         self.applied: list = []         # (action, events) applied through this controller
@@ -743,10 +744,31 @@ class PlayController(TableView):
             hb = self.world.hitbox(mid)
             pts = [(hb.x, hb.y, hb.z)] + list(self.waypoints)
         self.preview = (action, reason)
+        self.path_watchers = self.watchers(mid, pts)
+        seen_by = [w.observer for w in self.path_watchers if w.had_los]
+        if seen_by and label:
+            label += "\nseen by: " + ", ".join(seen_by)
+        for c in self.play_live.getChildren():
+            if c.getName() == "watchers-overlay":
+                c.removeNode()
+        ov.watcher_overlay(self.world, mid, self.path_watchers).reparentTo(self.play_live)
         ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label).reparentTo(self.play_live)
         self.message = f"{short_text(action)}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
         self.refresh()
         return reason
+
+    def watchers(self, mid, pts) -> list:
+        """The enemies that gain LoS to the mover along ``pts`` (engine.sight)."""
+        if pts is None or len(pts) < 2:
+            return []
+        side = self.world.hitbox(mid).side
+        enemies = [m for m in self.world.model_ids() if self.world.hitbox(m).side != side
+                   and not ({"Dead"} & set(self.world.hitbox(m).states))]
+        try:
+            from engine import sight
+            return sight.los_along_path(self.world, mid, np.asarray(pts, float), enemies)
+        except Exception:
+            return []
 
     def drop_waypoint(self):
         if self.state == "move" and self.waypoints:
