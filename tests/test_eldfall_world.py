@@ -1,0 +1,68 @@
+"""The Eldfall rules on the real engine World (scenes/open.yaml, scenes/skirmish.yaml)."""
+import pytest
+
+from rules.core.dice import Dice
+from rules.core.errors import IllegalAction
+from rules.core.log import EventLog, read_log
+from rules.eldfall import game_from_log
+from rules.eldfall.actions import Activate, ChooseOrder, Declare, EndTurn, Move, Pass
+from tools import gameplay
+
+
+def open_game(rolls, first="red", log=None):
+    mod, g = gameplay.new_game("scenes/open.yaml", "eldfall", seed=3, log=log)
+    w = g.pending[1]
+    g.apply(ChooseOrder(w, w == first))
+    if rolls is not None:
+        g.dice = Dice.fixed(rolls)
+    return g
+
+
+def test_open_scene_setup():
+    mod, g = gameplay.new_game("scenes/open.yaml", "eldfall", seed=3)
+    assert g.sides == ["red", "blue"] and g.pending[0] == "order"
+    assert [e.kind for e in g.events][:2] == ["setup", "deployment"]
+    assert g.models["red-archer"].unit.weapons[0]["name"] == "Longbow"
+
+
+def test_archer_shoots_the_warden_on_open_ground():
+    g = open_game([3, 2, 4, 5])
+    g.apply(Activate("red-archer"))
+    g.apply(Move("red-archer", "idle"))
+    if g.pending[0] == "reaction":
+        g.apply(Pass("blue"))
+    ev = g.apply(Declare("red-archer", "Ranged Attack", weapon="Longbow",
+                         targets=(("blue-warden", 2),)))
+    att = [e.data for e in ev if e.kind == "attack"][0]
+    assert att["stat"] == "ACC" and att["attribute"] == 15 and att["modifiers"] == {}
+    dmg = [e.data for e in ev if e.kind == "damage"]
+    assert len(dmg) == 2 and dmg[0]["threshold"] == 11 - 4
+    assert g.models["blue-warden"].hp == 1
+
+
+def test_a_walk_on_the_real_table_and_its_reaction_step():
+    g = open_game(None)
+    g.apply(Activate("red-champion"))
+    with pytest.raises(IllegalAction, match="allowance is 5"):
+        g.apply(Move("red-champion", "walk", ((16.0, 18.0, 0.0),)))
+    g.apply(Move("red-champion", "walk", ((10.0, 18.0, 0.0),)))
+    x, y, z = g.geo.position("red-champion")
+    assert abs(x - 10.0) < 1e-6 and abs(y - 18.0) < 1e-6
+    assert g.pending == ("reaction", "blue")
+    assert "blue-warden" in g.act.qualified and g.act.qualified["blue-warden"]["los"]
+
+
+def test_a_logged_world_game_replays_to_the_same_hash(tmp_path):
+    path = tmp_path / "open.jsonl"
+    log = EventLog(path)
+    mod, g = gameplay.new_game("scenes/open.yaml", "eldfall", seed=5, log=log)
+    bots = {s: mod.BOTS["random"](i) for i, s in enumerate(g.sides)}
+    for _ in range(25):
+        if g.is_over:
+            break
+        g.apply(bots[g.decider()].choose(g))
+    log.close()
+    header, events, warnings = read_log(path)
+    _, _, geo = gameplay.load_table("scenes/open.yaml")
+    again = game_from_log(header, events, geo)
+    assert again.state_hash() == g.state_hash()
