@@ -294,6 +294,9 @@ def _attack_attribute(game, st: Strike) -> None:
                 mods["range"] = bm
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
             st.failed = f"out of range at {dist:.2f}\""
+        envs = game.geo.environments(st.attacker) | game.geo.environments(st.target)
+        if "forest" in envs:
+            mods["forest"] = -3          # ranged attacks within a Forest (facts: Environments)
         allies = [o.id for o in game.models.values()
                   if o.side == m.side and o.id != st.attacker and o.on_table
                   and not cd.ignored_for_game(o.states) and game.geo.base_contact(o.id, st.target)]
@@ -330,7 +333,7 @@ def resolve(game) -> None:
     # 1. fix every attack's attribute (the mover where each reaction aimed)
     strikes: list[Strike] = []
     for mid, d, role in decls:
-        if d.action not in ATTACKS or game.models[mid].out and role == "active" and False:
+        if d.action not in ATTACKS:
             continue
         prof = attack_profile(game, d)
         point = rx.reaction_point(game, d) if role == "reactive" else None
@@ -402,7 +405,6 @@ def resolve(game) -> None:
     for st in strikes:
         if not st.ff_allies:
             continue
-        keep = []
         for die in st.dice:
             if 17 <= die.value <= 20:
                 ally = st.ff_allies[0]
@@ -412,8 +414,6 @@ def resolve(game) -> None:
                     ally = st.ff_allies[k - 1]
                 game.emit("friendly_fire", {"attacker": st.attacker, "ally": ally, "roll": die.value})
                 ff_hits.append((st, cb.Die(die.value, die.target, True, False), ally))
-            elif die in st.hits:
-                keep.append(die)
         st.hits = [h for h in st.hits if not (17 <= h.value <= 20)]
 
     # 5. dodges: one AG roll per attacker (one roll when no one attacks)
