@@ -724,7 +724,8 @@ class NorovaGame(Game):
                 continue
             face = _travel_facing(route[:1] + [p], self.geometry.facing(mover.id)) if idx > 0 else \
                 self.geometry.facing(mover.id)
-            self.geometry.place(mover.id, tuple(p), face)
+            # (x, y) only: the table puts the base on the surface under it
+            self.geometry.place(mover.id, (p[0], p[1]), face)
             self._strike_sequence(e, mover.id, [self._plain_part(e, hand, mover.id)], allow_evade=bool(
                 ao["allows_evade"]), why="attack of opportunity")
             self._note_fought(e, mover.id)
