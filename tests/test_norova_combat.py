@@ -540,3 +540,14 @@ def test_a_stable_ally_is_healed_back_into_the_fight():
     g.f("A2").status, g.f("A2").vitality = "stable", 0
     g.apply(UsePotion("A", "healing_potion", "A2"))
     assert g.f("A2").status == "active" and g.f("A2").vitality == 10
+
+
+def test_focused_magic_lowers_evade_against_the_spell():
+    g = duel(a={"spells": ["firebolt"], "traits": {"focus": 3}}, b={"traits": {"evade": 6}, "vitality": 60}, bx=9)
+    rolls(g, [9])
+    g.apply(Focus("A", "B"))                       # a support action, as for attacks
+    rolls(g, [12, 10, 8])                          # spell roll, crit check, Evade 8 + (6 - 4) = 10 < 12
+    g.apply(Cast("A", "firebolt", "B"))
+    chk = kinds(g.events, "check")[-1]
+    assert chk["check"] == "evade" and chk["total"] == 10 and not chk["success"]
+    assert hit(g) == 5
