@@ -264,7 +264,7 @@ def path_overlay(points, legal: bool, *, opportunity=(), awareness=(), end=None,
 
 def watcher_overlay(world, mover: str, watchers) -> NodePath:
     """Enemies that gain LoS along a path: an amber line from each to the
-    first point of the path where it sees the mover, and its name there."""
+    first point of the path where it sees the mover."""
     root = NodePath("watchers-overlay")
     mh = world.hitbox(mover)
     segs = []
@@ -274,10 +274,7 @@ def watcher_overlay(world, mover: str, watchers) -> NodePath:
         oh = world.hitbox(w.observer)
         a = np.array([oh.x, oh.y, oh.z + oh.height * 0.9])
         b = np.asarray(w.first, float) + [0, 0, mh.height * 0.5]
-        segs.append([a, b])
-        t = text_node(f"watch-{w.observer}", f"seen by {w.observer}", 0.4, fg=AMBER, card=(0, 0, 0, 0.7))
-        t.reparentTo(root)
-        t.setPos(float(b[0]), float(b[1]), float(b[2]) + 0.9)
+        segs.append([a, b])          # the names go on the path's label
     if segs:
         lines_node("watch-lines", np.asarray(segs), (*AMBER[:3], 0.85), 2.0).reparentTo(root)
         points_node("watch-first", np.asarray(segs)[:, 1], AMBER, 8.0).reparentTo(root)
