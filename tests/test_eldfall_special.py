@@ -220,3 +220,21 @@ def test_turn_limit_vp_cap_and_casualty_scoring():
     g.apply(EndTurn("blue"))
     assert g.is_over and g.outcome.termination.value == "turn limit"
     assert g.vp["red"] == 10                              # 11 casualties, capped at 10
+
+
+def test_dodge_changed_to_an_attack_against_a_flying_attacker():
+    r = unit("r1", "red", 10, 10, states=["Flying"])
+    b = unit("b1", "blue", 10, 12)
+    g = setup([r, b], [20, 20])
+    g.apply(Activate("r1")); g.apply(Move("r1", "idle"))
+    with pytest.raises(IllegalAction, match="Flying"):
+        g.apply(Declare("b1", "Melee Attack", weapon="Sword", targets=(("r1", 1),)))
+    g.apply(Declare("b1", "Dodge"))
+    with pytest.raises(IllegalAction, match="STK is 1"):      # Flying: Melee STK 1
+        g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 2),)))
+    g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 1),)))
+    assert g.pending == ("reaction-change", "blue")
+    # retaliation: the Flying model attacked it in melee, so it may attack back
+    ev = g.apply(Declare("b1", "Melee Attack", weapon="Sword", targets=(("r1", 1),)))
+    assert [e.data["attacker"] for e in kinds(ev, "attack")] == ["r1", "b1"]
+    assert not kinds(ev, "dodge")

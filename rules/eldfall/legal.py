@@ -37,6 +37,12 @@ def generate(game) -> Iterator:
                 if game.why_illegal(d) is None:
                     yield d
         yield Pass(who)
+    elif kind == "reaction-change":
+        for mid in game.act.change_candidates:
+            for d in declarations(game, mid, "reactive"):
+                if d.action in ATTACKS and game.why_illegal(d) is None:
+                    yield d
+        yield Pass(who)
     elif kind == "action":
         for d in declarations(game, who, "active"):
             if game.why_illegal(d) is None:

@@ -189,3 +189,33 @@ def reaction_point(game, d: Declare):
             return None
         return q["seen"][-1]
     return None
+
+
+def why_not_change(game, d: Declare) -> str | None:
+    """A Dodge or Perceive reaction changed to an Attack against a Shrouded or
+    Flying activated model that declared an Attack (no further AP)."""
+    act = game.act
+    if d.model not in act.change_candidates:
+        return f"{d.model} has no Dodge or Perceive reaction to change"
+    if d.action not in ATTACKS:
+        return "a reaction may only be changed to an Attack"
+    if d.target_ids != (act.model,):
+        return f"a Reaction may only target the activated model {act.model}"
+    if d.strikes != 1:
+        return "in the Reactive Role STK is always 1"
+    q = act.qualified.get(d.model) or {}
+    if not q.get("los"):
+        return f"{d.model} has no LoS to {act.model}"
+    if d.point is not None and not _point_ok(game, d, q):
+        return "that point is not on the mover's path where it could be attacked"
+    return game._why_not_declare(d, "reactive")
+
+
+def change_reaction(game, d: Declare) -> None:
+    act = game.act
+    old = act.reactions[d.model]
+    act.reactions[d.model] = d
+    act.change_candidates = [m for m in act.change_candidates if m != d.model]
+    game.emit("reaction_changed", {"model": d.model, "from": str(old), "to": str(d)})
+    if not act.change_candidates:
+        game._resolve()

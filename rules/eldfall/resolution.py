@@ -196,8 +196,10 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         if tm.side == m.side:
             return f"{t} is not an enemy (friendly models are Assisted, not Attacked)"
         retaliating = False
-        if game.act is not None and role == "reactive" and a == "Melee Attack":
-            retaliating = False
+        act = game.act
+        if act is not None and role == "reactive" and a == "Melee Attack" and act.action is not None:
+            # a Flying model that declared a Melee Attack at this one may be attacked back
+            retaliating = (act.action.action == "Melee Attack" and d.model in act.action.target_ids)
         r = cd.targeting_block(tm.states, a, attacker_states=m.states, retaliating=retaliating)
         if r:
             return r

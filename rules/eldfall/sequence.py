@@ -706,14 +706,15 @@ class EldfallGame(Game):
     def decider(self) -> str | None:
         """The side that must decide now."""
         kind, who = self.pending
-        if kind in ("order", "tactical", "reaction", "duel-answer"):
+        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer"):
             return who
         if kind in ("movement", "action", "dodge-move"):
             return self.models[who].side
         return None
 
     _KINDS = {"order": (ChooseOrder,), "tactical": (Activate, EndTurn), "movement": (Move,),
-              "reaction": (Declare, Pass), "action": (Declare,), "dodge-move": (DodgeMove,),
+              "reaction": (Declare, Pass), "reaction-change": (Declare, Pass),
+              "action": (Declare,), "dodge-move": (DodgeMove,),
               "duel-answer": (DuelAnswer,)}
 
     def check_phase(self, action) -> str | None:
@@ -744,7 +745,7 @@ class EldfallGame(Game):
             if model != who:
                 return f"it is {who}'s {kind.replace('-', ' ')} step, not {model}'s"
             return None
-        if kind == "reaction":
+        if kind in ("reaction", "reaction-change"):
             if side != who:
                 return f"only the reactive player ({who}) reacts now"
             return None
@@ -761,6 +762,8 @@ class EldfallGame(Game):
         if isinstance(action, Declare):
             if kind == "reaction":
                 return rx.why_not_reaction(self, action)
+            if kind == "reaction-change":
+                return rx.why_not_change(self, action)
             return self._why_not_declare(action, "active")
         if isinstance(action, DodgeMove):
             return self._why_not_dodge_move(action)
@@ -784,10 +787,16 @@ class EldfallGame(Game):
             self._move(action)
         elif isinstance(action, Pass):
             self.emit("reactions_done", {"side": action.side})
-            self._to_action_step()
+            if self.pending[0] == "reaction-change":
+                self.act.change_candidates = []
+                self._resolve()
+            else:
+                self._to_action_step()
         elif isinstance(action, Declare):
             if self.pending[0] == "reaction":
                 rx.declare_reaction(self, action)
+            elif self.pending[0] == "reaction-change":
+                rx.change_reaction(self, action)
             else:
                 self._declare_action(action)
         elif isinstance(action, DodgeMove):
@@ -1068,6 +1077,16 @@ class EldfallGame(Game):
         if "Shrouded" in m.states and d.action not in ("Nothing", "Dodge"):
             act.was_shrouded = act.was_shrouded | {d.model}
             self.remove_state(d.model, "Shrouded", f"declared {d.action}")
+        if d.action in ATTACKS and (d.model in act.was_shrouded or "Flying" in m.states):
+            # Reactions against Shrouded or Flying models: a Dodge or Perceive
+            # may become an Attack after the Action Step (eldfall-reactions.txt)
+            act.change_candidates = [mid for mid, r in act.reactions.items()
+                                     if r.action in ("Dodge", "Perceive")
+                                     and not self.models[mid].out]
+            if act.change_candidates:
+                self.pending = ("reaction-change", self.reactive_side)
+                self.emit("reaction_change_offered", {"models": list(act.change_candidates)})
+                return
         if d.action == "Issue a Duel":
             tgt = d.target_ids[0]
             self.duel = {"models": [d.model, tgt], "state": "asked"}

@@ -85,6 +85,7 @@ class Activation:
     dodge_queue: list = field(default_factory=list)
     dodge_success: dict = field(default_factory=dict)
     spells_cast: int = 0
+    change_candidates: list = field(default_factory=list)   # Dodge/Perceive that may become Attacks
 
     def to_dict(self) -> dict:
         return {"model": self.model, "step": self.step, "movement": self.movement,
