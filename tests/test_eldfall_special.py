@@ -238,3 +238,18 @@ def test_dodge_changed_to_an_attack_against_a_flying_attacker():
     ev = g.apply(Declare("b1", "Melee Attack", weapon="Sword", targets=(("r1", 1),)))
     assert [e.data["attacker"] for e in kinds(ev, "attack")] == ["r1", "b1"]
     assert not kinds(ev, "dodge")
+
+
+def test_undo_on_the_same_geometry_after_a_model_left_the_table():
+    from rules.eldfall import game_from_log
+    r = unit("r1", "red", 3, 5, states=["Panicked"], stats={"M": 10})
+    r2 = unit("r2", "red", 20, 5)
+    b = unit("b1", "blue", 30, 30)
+    g = setup([r, r2, b], [15])
+    g.apply(Activate("r1"))
+    assert "r1" not in g.geo.model_ids()
+    # replay the whole log on the same (changed) geometry: r1 comes back first
+    from rules.core.dice import Dice
+    again = type(g).replay(g.header(), g.events, g.geo, check=False,
+                           dice=Dice.fixed([e.data["value"] for e in g.events if e.kind == "roll"]))
+    assert again.models["r1"].removed and again.pending == g.pending

@@ -96,9 +96,14 @@ class EldfallGame(Game):
             self.models[u.id] = ms
             if u.side not in self.sides:
                 self.sides.append(u.side)
+            present = u.id in set(self.geo.model_ids())
             if not reserve:
+                if not present:            # a geometry reused after a removal (undo)
+                    self.geo.add_model(u, u.at, u.facing)
                 self.geo.place(u.id, u.at, u.facing)
                 self.geo.set_states(u.id, ms.states)
+            elif present:
+                self.geo.remove(u.id)
         if len(self.sides) != 2:
             raise ValueError(f"Eldfall is played by two sides, this roster has {len(self.sides)}: "
                              f"{', '.join(self.sides) or 'none'}")
@@ -1074,9 +1079,12 @@ class EldfallGame(Game):
                                               if self.models[t].side != m.side):
             self._duel_interference(d.model)
             return
-        if "Shrouded" in m.states and d.action not in ("Nothing", "Dodge"):
-            act.was_shrouded = act.was_shrouded | {d.model}
-            self.remove_state(d.model, "Shrouded", f"declared {d.action}")
+        new, notes = cd.on_action_declared(m.states, d.action,
+                                           settings=self.settings.get("table_settings"))
+        if new != m.states:
+            if d.action in ATTACKS:
+                act.was_shrouded = act.was_shrouded | {d.model}
+            self.set_states(d.model, new, f"declared {d.action}")
         if d.action in ATTACKS and (d.model in act.was_shrouded or "Flying" in m.states):
             # Reactions against Shrouded or Flying models: a Dodge or Perceive
             # may become an Attack after the Action Step (eldfall-reactions.txt)
