@@ -240,6 +240,8 @@ def test_shrouded_targeted_only_by_perceive_and_attack_reveals_with_surprise():
         g.apply(Declare("b1", "Dodge"))
     ev = g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 2),)))
     assert "Shrouded" not in g.models["r1"].states
+    assert g.pending == ("reaction-change", "blue")     # b1 may turn its Dodge into an Attack
+    ev = g.apply(Pass("blue"))
     assert kinds(ev, "surprise_attack")[0].data["targets"] == ["b1"]
     assert kinds(ev, "dodge")[0].data["attribute"] == 5   # AG 10 halved by Surprise Attack
 
