@@ -305,3 +305,20 @@ def test_cover_on_the_real_engine_blocks_the_attack_until_the_same_side():
     assert why == "brute is covered by low-wall: ranger must be on the same side of it"
     g.geometry.place("ranger", (13, 13, 0), 270)       # now on the brute's side of the wall
     assert g.why_illegal(Attack("ranger", "brute", "main")) is None
+
+
+def test_climbing_the_rock_on_the_real_engine_at_half_rate():
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    from tools.roster import units_from_scene
+    scene = load_scene(ROOT / "scenes" / "norova-arena.yaml")
+    world = World(scene)
+    units = units_from_scene(scene, world)
+    g = nv.new_game(units, WorldGeometry(world), seed=1)
+    g.geometry.place("knight", (18.0, 6.0, 0.0), 0)     # the climbable rock: x 20-22, y 5-7, 1.5" high
+    g.queue.insert(0, "knight")
+    assert g.move_allowance("knight", "climb") == 3
+    assert "more than the 3\" of this climb" in g.why_illegal(Move("knight", "climb", ((21.5, 6, 1.5),)))
+    g.apply(Move("knight", "climb", ((20.9, 6, 1.5),)))
+    assert g.geometry.position("knight")[2] == pytest.approx(1.5)

@@ -96,8 +96,8 @@ def test_wrong_actor_is_refused_with_the_reason():
 # ---- movement ----------------------------------------------------------------
 def test_move_up_to_the_move_rate_and_once():
     g = game(two())
-    with pytest.raises(IllegalAction, match="illegal route"):
-        g.apply(Move("A", "walk", ((11.2, 5, 0),)))           # 6.2" > 6"
+    with pytest.raises(IllegalAction, match='the route is 6.20" long, more than the 6" of this walk'):
+        g.apply(Move("A", "walk", ((11.2, 5, 0),)))
     g.apply(Move("A", "walk", ((8, 5, 0), (8, 8, 0)), 45))    # 6" along the route
     assert g.geometry.position("A")[:2] == (8, 8) and g.geometry.facing("A") == 45
     with pytest.raises(IllegalAction, match="already used its Move action"):
@@ -121,8 +121,8 @@ def test_sprint_doubles_for_two_power_and_crawl_halves():
     assert g.f("A").power == 8
     assert kinds(g.events, "cost")[-1]["paid"] == {"power": 2}
     g.apply(EndTurn("A"))
-    with pytest.raises(IllegalAction, match="illegal route"):
-        g.apply(Move("B", "crawl", ((20, 8.1, 0),)))          # 3.1" > 3"
+    with pytest.raises(IllegalAction, match='3.10" long, more than the 3" of this crawl'):
+        g.apply(Move("B", "crawl", ((20, 8.1, 0),)))
     g.apply(Move("B", "crawl", ((20, 8, 0),)))
     assert g.f("B").prone                                    # crawling stays low
 
@@ -148,7 +148,7 @@ def test_climbing_and_swimming_move_at_half_rate():
     assert g.swimming("A") and g.move_allowance("A", "walk") == 3
     with pytest.raises(IllegalAction, match="swimming and cannot sprint"):
         g.apply(Move("A", "sprint", ((7, 5, 0),)))
-    with pytest.raises(IllegalAction, match="illegal route"):
+    with pytest.raises(IllegalAction, match='3.50" long, more than the 3" of this walk'):
         g.apply(Move("A", "walk", ((8.5, 5, 0),)))
     g.apply(Move("A", "walk", ((7.9, 5, 0),)))
 

@@ -594,11 +594,17 @@ class NorovaGame(Game):
         self.emit("stand", {"model": f.id})
 
     def move_check(self, a: Move):
-        """The geometry's route check for a move, or a reason string."""
-        f = self.fighters[a.actor]
+        """(the geometry's route check, the Norova allowance).
+
+        The route's terrain is checked by the geometry; its length (the
+        geometry's ``distance``, the route's cost) is compared with the Norova
+        allowance here. The geometry gets a generous ``speed`` so that its own
+        game's mode factors (an engine may halve a climb itself) never cut the
+        Norova allowance twice.
+        """
         enemies = {e: 0.0 for e in self.enemies(a.actor)}
         allowance = self.move_allowance(a.actor, a.mode)
-        return self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), allowance,
+        return self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), 4.0 * allowance + 1.0,
                                         enemies=enemies), allowance
 
     def _why_move(self, a: Move, f: Fighter) -> str | None:
@@ -627,6 +633,8 @@ class NorovaGame(Game):
         mv, allowance = self.move_check(a)
         if not mv.legal:
             return f"illegal route: {mv.reason}"
+        if mv.distance > allowance + 1e-6:
+            return f"the route is {mv.distance:.2f}\" long, more than the {allowance:g}\" of this {a.mode}"
         if mv.stopped_by is not None and math.dist(mv.end[:2], a.route[-1][:2]) > 1e-3:
             return f"the route runs into {mv.stopped_by}'s base before its end"
         if mv.ends_on_vertical:
