@@ -253,3 +253,18 @@ def test_undo_on_the_same_geometry_after_a_model_left_the_table():
     again = type(g).replay(g.header(), g.events, g.geo, check=False,
                            dice=Dice.fixed([e.data["value"] for e in g.events if e.kind == "roll"]))
     assert again.models["r1"].removed and again.pending == g.pending
+
+
+def test_area_spell_hits_every_model_under_the_template_and_each_may_dodge():
+    burst = spell_dict("Flame Burst", "Sorcery", "Fire", 1, 10, 1, 18, template="circular-s")
+    r = mage("r1", 10, 5)
+    r.spells = [burst]
+    b1 = unit("b1", "blue", 10, 14)
+    b2 = unit("b2", "blue", 11.2, 14.3)       # partly under the 70 mm circle
+    b3 = unit("b3", "blue", 20, 14)           # far away
+    g = setup([r, b1, b2, b3], [5, 20, 3, 3])
+    to_action(g, "r1")
+    ev = g.apply(Declare("r1", "Spell Attack", spell="Flame Burst", targets=(("b1", 1),)))
+    att = kinds(ev, "attack")[0].data
+    assert set(att["victims"]) == {"b1", "b2"}
+    assert sorted(e.data["model"] for e in kinds(ev, "damage")) == ["b1", "b2"]

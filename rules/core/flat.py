@@ -445,8 +445,10 @@ class FlatGeometry:
                 frac = 1.0 if d + m.radius <= R else max(0.0, (R + m.radius - d) / (2 * m.radius))
                 if mid == target:
                     full = d + m.radius <= R + EPS
+                holders = {o for o, om in self.models.items()
+                           if math.hypot(om.x - cx, om.y - cy) <= om.radius}
                 los = self._blocked((cx, cy, cz + 0.05), (m.x, m.y, m.z + m.height / 2),
-                                    {mid}) is None
+                                    {mid} | holders) is None
                 if los:
                     hits.append(FlatTemplateHit(mid, frac, True, True, count))
             ok = target is None or full
