@@ -1405,7 +1405,7 @@ class NorovaGame(Game):
         if self.is_over or not self.queue:
             return
         mid = self.queue[0]
-        for a in self.candidate_actions(mid, moves):
+        for a in dict.fromkeys(self.candidate_actions(mid, moves)):
             if isinstance(a, Move) or self.why_illegal(a) is None:
                 yield a
 
