@@ -6,7 +6,6 @@ same arguments give the same bytes.
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 
 

@@ -14,7 +14,6 @@ applied. A model at 0 HP becomes Incapacitated at the end of the sequence.
 from __future__ import annotations
 
 import math
-import re
 
 from rules.eldfall import combat as cb
 from rules.eldfall import conditions as cd

@@ -928,15 +928,6 @@ class EldfallGame(Game):
             return f"illegal {name}: {mv.reason}"
         return None
 
-    def _allowance_for(self, model: str, mode: str, states) -> float:
-        m = self.models[model]
-        saved = m.states
-        m.states = frozenset(states)
-        try:
-            return self.allowance(model, mode)
-        finally:
-            m.states = saved
-
     def _why_not_crouch(self, model: str, on: bool, states) -> str | None:
         if on and "Crouched" in states:
             return f"{model} is already Crouched"

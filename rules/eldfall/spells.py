@@ -30,7 +30,6 @@ import yaml
 
 from rules.eldfall import availability as av
 from rules.eldfall import combat as cb
-from rules.eldfall import conditions as cd
 
 DATA = Path(__file__).with_name("data")
 TEMPLATES = ("circular-s", "circular-l", "spray-s", "spray-l", "circle-s", "circle-l")
