@@ -386,7 +386,8 @@ class TableScene:
             n.setTransparency(TransparencyAttrib.MAlpha)
             n.setDepthOffset(1)
             n.setLightOff(1)
-            lbl = text_node(f"area-label-{p.id}", f"{p.id} ({kind or 'area'})", 0.45,
+            name = p.id if kind and kind in p.id else f"{p.id} ({kind or 'area'})"
+            lbl = text_node(f"area-label-{p.id}", name, 0.45,
                             card=(0, 0, 0, 0.35), billboard=True)
             lbl.reparentTo(root)
             c = pts.mean(axis=0)
