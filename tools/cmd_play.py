@@ -35,6 +35,20 @@ def _narrator(name: str):
         return line
 
 
+def _status(game) -> str | None:
+    """One line at the end of each turn: models standing, HP, VP per side."""
+    models = getattr(game, "models", None)
+    if not models:
+        return None
+    parts = []
+    for side in getattr(game, "sides", []):
+        ms = [m for m in models.values() if m.side == side and m.on_table]
+        up = [m for m in ms if not (m.states & {"Dead", "Incapacitated"})]
+        parts.append(f"{side} {len(up)}/{len(ms)} standing, HP {sum(m.hp for m in up)}, "
+                     f"VP {game.vp.get(side, 0)}")
+    return "  -- end of turn: " + "; ".join(parts)
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -54,12 +68,6 @@ def run(args) -> int:
     line = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json
-    if not quiet:
-        for ev in game.events:
-            s = line(ev)
-            if s:
-                print(s, file=out)
-
     def show(action, events):
         if quiet:
             return
@@ -68,9 +76,16 @@ def run(args) -> int:
                 continue
             if ev.kind == "action":
                 continue
+            if ev.kind == "phase" and ev.data.get("phase") == "end":
+                status = _status(game)
+                if status:
+                    print(status, file=out)
+                continue
             s = line(ev)
             if s:
                 print(s, file=out)
+
+    show(None, game.events)
 
     n = gameplay.play_out(game, mod, names, args.seed, on_action=show)
     if log is not None:
