@@ -268,3 +268,15 @@ def test_area_spell_hits_every_model_under_the_template_and_each_may_dodge():
     att = kinds(ev, "attack")[0].data
     assert set(att["victims"]) == {"b1", "b2"}
     assert sorted(e.data["model"] for e in kinds(ev, "damage")) == ["b1", "b2"]
+
+
+def test_surprise_attack_trait_halves_the_targets_defence():
+    knife = weapon_dict("Knife", "melee", 1, 8, 1, ["Surprise Attack"])
+    r = unit("r1", "red", 10, 10, weapons=[knife])
+    b = unit("b1", "blue", 10, 12, stats={"DEF": 12})
+    g = setup([r, b], [20, 20])
+    g.apply(Activate("r1")); g.apply(Move("r1", "idle"))
+    g.apply(Declare("b1", "Melee Attack", weapon="Sword", targets=(("r1", 1),)))
+    ev = g.apply(Declare("r1", "Melee Attack", weapon="Knife", targets=(("b1", 1),)))
+    att = {e.data["attacker"]: e.data for e in kinds(ev, "attack")}
+    assert att["b1"]["attribute"] == 6 and att["r1"]["attribute"] == 14

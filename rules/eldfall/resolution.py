@@ -325,7 +325,10 @@ def resolve(game) -> None:
     # Surprise Attack: a Shrouded model's Attack halves its targets' OFF DEF ACC AG INT
     surprised = set()
     for mid, d, role in decls:
-        if d.action in ATTACKS and mid in act.was_shrouded:
+        if d.action not in ATTACKS:
+            continue
+        prof = attack_profile(game, d) or {}
+        if mid in act.was_shrouded or cb.has_trait(prof.get("traits", []), "Surprise Attack"):
             surprised |= set(d.target_ids)
     if surprised:
         act.surprised = frozenset(surprised)
