@@ -184,6 +184,10 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             return f"{w['name']} is not a {want} weapon"
     prof = attack_profile(game, d)
     stk = 1 if role == "reactive" else int(prof.get("stk", 1))
+    melee_reach = a == "Melee Attack" or prof.get("melee")
+    if "dense" in game.geo.environments(d.model) and (
+            not melee_reach or float(prof.get("rch", 0)) >= 1):
+        stk = max(1, stk - 1)            # Dense: -1 STK for reach 1"+ melee and ranged
     cap = av.strike_cap(role, a, m.states)
     if cap is not None:
         stk = min(stk, cap)
@@ -298,6 +302,10 @@ def _attack_attribute(game, st: Strike) -> None:
         envs = game.geo.environments(st.attacker) | game.geo.environments(st.target)
         if "forest" in envs:
             mods["forest"] = -3          # ranged attacks within a Forest (facts: Environments)
+        if "dark" in envs:
+            aw = m.unit.stat("AG") + (3 if cb.has_trait(m.unit.traits, "Acute Senses") else 0)
+            if dist > aw / 2:
+                mods["dark"] = -3        # Dark: -3 beyond half the attacker's Awareness
         allies = [o.id for o in game.models.values()
                   if o.side == m.side and o.id != st.attacker and o.on_table
                   and not cd.ignored_for_game(o.states) and game.geo.base_contact(o.id, st.target)]
