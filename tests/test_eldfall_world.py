@@ -66,3 +66,19 @@ def test_a_logged_world_game_replays_to_the_same_hash(tmp_path):
     _, _, geo = gameplay.load_table("scenes/open.yaml")
     again = game_from_log(header, events, geo)
     assert again.state_hash() == g.state_hash()
+
+
+def test_path_sight_shortcut_agrees_with_the_full_path_sampling():
+    from engine import sight as es
+    _, world, geo = gameplay.load_table("scenes/skirmish.yaml")
+    mover = "red-scout"
+    x, y, z = geo.position(mover)
+    path = [(x, y + 4.0, z)]
+    observers = [m for m in world.model_ids() if m.startswith("blue")][:3]
+    fast = {r.observer: r for r in geo.sight_along_path(mover, path, observers)}
+    full = {r.observer: r for r in es.los_along_path(world, mover, [(x, y, z)] + path, observers)}
+    for o in observers:
+        assert fast[o].had_los == full[o].had_los
+        assert fast[o].entered_awareness == full[o].entered_awareness
+        assert bool(fast[o].seen) == fast[o].had_los
+    assert geo.position(mover) == (x, y, z)
