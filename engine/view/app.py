@@ -312,6 +312,10 @@ class ViewApp(_showbase()):
         for key in HELD + ("mouse1", "mouse2", "mouse3"):
             self.accept(key, self._hold, [key, True])
             self.accept(key + "-up", self._hold, [key, False])
+            if key not in ("shift", "control"):
+                # with a modifier held Panda3D names the event "shift-w"
+                self.accept("shift-" + key, self._hold, [key, True])
+                self.accept("shift-" + key + "-up", self._hold, [key, False])
         for key in ("mouse1", "mouse2", "mouse3"):
             self.accept(key + "-up", self.dispatch, [key + "-up"])
         self.accept("window-event", self._window_event)
