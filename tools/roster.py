@@ -20,6 +20,8 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
     if prof is not None:
         weapons = [weapon_dict(w.name, w.kind, w.rch, w.pw, w.stk, w.traits, w.bands, w.hands)
                    for w in prof.weapons]
+        if prof.shield:  # the rules read a carried shield as an item of kind "shield"
+            weapons.append(weapon_dict("Shield", "shield", 0.0, 0, 1, (), (), 1))
         spells = [spell_dict(s.name, s.type, s.affinity, s.mana, s.pw, s.stk, s.rng, s.traits,
                              s.effect, getattr(s, "target", "enemy"), getattr(s, "melee", False),
                              getattr(s, "template", ""), getattr(s, "bands", ()))
@@ -39,7 +41,7 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
         classes=list(prof.classes) if prof else [],
         affinities=list(prof.affinities) if prof else [],
         weapons=weapons, spells=spells,
-        leader=bool(prof.leader) if prof else False,
+        leader=bool(spec.leader),  # the loader resolves the profile flag and the scene's override
         states=list(spec.states),
         at=(float(x), float(y), float(zz)),
         facing=float(spec.facing),
