@@ -77,6 +77,7 @@ class WorldGeometry:
         self.reach_resolution = reach_resolution
         self._cache: dict = {}
         self._cache_version = -1
+        self._sig = ()
 
     # ---- state of the table -------------------------------------------
     def model_ids(self) -> list[str]:
@@ -106,14 +107,26 @@ class WorldGeometry:
             self.world.remove_model(model)
 
     # ---- sight ----------------------------------------------------------
-    def _cached(self, key, fn):
+    def _signature(self):
+        """The models' placement and states: what every cached answer depends on
+        besides the static terrain. Computed once per world version."""
         v = self.world.version
         if v != self._cache_version:
-            self._cache.clear()
             self._cache_version = v
-        if key not in self._cache:
-            self._cache[key] = fn()
-        return self._cache[key]
+            self._sig = tuple((mid, hb.x, hb.y, hb.z, hb.facing, hb.states)
+                              for mid, hb in self.world.models.items())
+        return self._sig
+
+    def _cached(self, key, fn):
+        """Answers keyed by the question and the models' placement, so that moving
+        a model away and back (a reaction measured at a point) keeps them."""
+        k = (key, self._signature())
+        hit = self._cache.get(k)
+        if hit is None:
+            if len(self._cache) > 20000:
+                self._cache.clear()
+            hit = self._cache[k] = fn()
+        return hit
 
     def sight(self, viewer: str, target: str, *, moving: bool = False,
               fraction: bool = False) -> _Sight:

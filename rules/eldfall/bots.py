@@ -24,10 +24,44 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game):
+        kind, who = game.pending
+        if kind == "movement":
+            a = self._movement(game, who)
+            if a is not None:
+                return a
         options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
         return options[self.rng.randrange(len(options))]
+
+    def _movement(self, game, model):
+        """A random movement without listing every sampled end point: a random
+        allowed mode, then random candidate points until one is legal."""
+        from rules.eldfall import availability as av
+        m = game.models[model]
+        allowed = av.allowed_movements(m.states, panic_failed=game.act.panic_failed,
+                                       environment=game.geo.environments(model),
+                                       settings=game.settings.get("table_settings"))
+        modes = sorted(x.lower() for x in allowed if x in ("Idle", "Walk", "Run"))
+        if not modes:
+            return None
+        mode = modes[self.rng.randrange(len(modes))]
+        if mode == "idle":
+            a = Move(model, "idle", crouch_end=(not ("Crouched" in m.states))
+                     if self.rng.random() < 0.15 else None)
+            return a if game.why_illegal(a) is None else Move(model, "idle")
+        try:
+            pts = game.geo.reachable_points(model, mode, float(game.speed(model)),
+                                            limit=int(game.settings["bot_move_candidates"]),
+                                            enemies=game.enemy_reaches(model), checked=False)
+        except Exception:      # noqa: BLE001 -- no sampling: stay
+            pts = []
+        self.rng.shuffle(pts)
+        for p in pts[:4]:
+            a = Move(model, mode, (tuple(p),))
+            if game.why_illegal(a) is None:
+                return a
+        return None
 
 
 def expected_wounds(game, d: Declare, role: str) -> float:
