@@ -94,10 +94,21 @@ class GreedyBot:
                     Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"
                     and cheap_cast(a)):
                 return a
+
+        def first_legal(scored):
+            """The best-scored candidate that is legal: legality (line of sight and
+            cover, the costly questions) is asked best first, only until one passes."""
+            for _, _, a in sorted(scored, key=lambda t: (-t[0], t[1])):
+                if game.why_illegal(a) is None:
+                    return a
+            return None
+
         # 3. the best damage spell (single target, then areas that hit no friend)
         spells = []
-        for a in legal(Cast, lambda a: game.data.spells[a.spell]["type"] == "damage" and cheap_cast(a)):
+        for a in cands.get(Cast, []):
             sp = game.data.spells[a.spell]
+            if sp["type"] != "damage" or not cheap_cast(a):
+                continue
             if sp.get("area"):
                 r = game.data.area_radius(sp["area"])
                 hit = [o for o in game.fighters.values() if o.id != mid and o.status == "active"
@@ -106,20 +117,28 @@ class GreedyBot:
                     continue
                 score = sp["value"] * len(hit)
             else:
+                if game.geometry.distance(mid, a.target) > sp["range"]:
+                    continue
                 score = sp["value"] + 2 * len(a.aid)
             spells.append((score, str(a), a))
-        if spells:
-            return max(spells)[2]
+        best = first_legal(spells)
+        if best is not None:
+            return best
         # 4. the best attack
         attacks = []
-        for a in legal(Attack, cheap_attack):
+        for a in cands.get(Attack, []):
+            if not cheap_attack(a) or (a.hand in ("off", "dual") and f.off is None):
+                continue
+            if game.geometry.distance(mid, a.target) > game.weapon_range(mid, a.hand) + 1e-6:
+                continue
             t = game.f(a.target)
             dmg = _expected_part(game, mid, a.hand, a.skill)
             dmg += sum(_expected_part(game, al.ally, al.hand, al.skill) for al in a.aid)
             kill = 5.0 if dmg >= t.vitality else 0.0
             attacks.append((dmg + kill - 0.1 * t.vitality, str(a), a))
-        if attacks:
-            return max(attacks)[2]
+        best = first_legal(attacks)
+        if best is not None:
+            return best
         # 5. a weapon to reload, a bow without arrows to put away, or getting up
         for a in legal(Reload):
             return a

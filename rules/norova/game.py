@@ -754,10 +754,9 @@ class NorovaGame(Game):
         d = self.geometry.distance(attacker, target)
         if d > rng + 1e-6:
             return f"{target} is {d:.2f}\" away, out of range ({rng:g}\")"
-        s = self._sight(attacker, target)
+        s = self._cover(attacker, target)          # one question: sight with its cover grade
         if not s.los:
             return f"{attacker} cannot see {target}"
-        s = self._cover(attacker, target)
         if s.cover in self.r["covered_grades"]:
             return (f"{target} is covered by {s.cover_piece or 'an obstacle'}: {attacker} must be on the same "
                     f"side of it")
