@@ -268,7 +268,7 @@ def test_the_hud_shows_the_four_action_slots():
     g.apply(Turn("A", 0))
     assert g.action_slots("A") == {"Attack": False, "Move": True, "Support": False, "Magic": False}
     lines = g.hud_lines("A")
-    assert "Actions: Attack [ ]  Move [x]  Support [ ]  Magic [ ]" in lines
+    assert "Actions: Attack free  Move used  Support free  Magic free" in lines
     assert lines[0] == "Legends of Norova - round 1" and lines[1].startswith("Active: A (red)")
     assert "Vitality 30/30  Soul 10/10  Power 10/10" in lines
     assert g.hud_lines()[2].startswith("A [A, red] active")

@@ -1568,7 +1568,7 @@ class NorovaGame(Game):
         lines.append(f"{f.name} [{f.id}, {f.side}] {' '.join(flags)}  initiative {f.initiative}")
         lines.append(f"Vitality {f.vitality}/{s.vitality}  Soul {f.soul}/{s.soul}  Power {f.power}/{s.power}")
         slots = self.action_slots(mid)
-        lines.append("Actions: " + "  ".join(f"{k} [{'x' if used else ' '}]" for k, used in slots.items()))
+        lines.append("Actions: " + "  ".join(f"{k} {'used' if used else 'free'}" for k, used in slots.items()))
         lines.append(f"Hands: main {f.main or 'empty'}, off {f.off or 'empty'}"
                      + (f"; reload {', '.join(f.unloaded)}" if f.unloaded else ""))
         if f.charging:
