@@ -3,8 +3,6 @@
 Source: ../shared/seeds/norova-active-turn.txt ("Actions", "Movement", "Attack
 of Opportunity"); the project's gap rules: docs/rulings.d/norova.md.
 """
-import math
-
 import pytest
 
 from rules.core import IllegalAction

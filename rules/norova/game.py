@@ -22,7 +22,7 @@ from rules.core import Dice, Game, Outcome, Termination, Unit
 from rules.norova import mechanics as mx
 from rules.norova.actions import (Action, Aid, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
                                   Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait, parse)
-from rules.norova.data import POOLS, NorovaDataError, RuleData
+from rules.norova.data import NorovaDataError, RuleData
 from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
 
 SLOTS = ("attack", "move", "support", "magic")
