@@ -86,7 +86,11 @@ class Geometry(Protocol):
 
     # sight
     def sight(self, viewer: str, target: str, *, moving: bool = False,
-              fraction: bool = False) -> Sight: ...
+              fraction: bool = False) -> Sight:
+        """LoS from viewer to target. ``fraction=False`` answers yes/no only
+        (stops at the first clear ray; ``cover`` is then "none"); ask with
+        ``fraction=True`` wherever cover or the visible share matters."""
+        ...
     def sight_along_path(self, mover: str, path: Sequence[Point],
                          observers: Sequence[str]) -> list[PathSight]: ...
 

@@ -128,7 +128,7 @@ class GreedyBot:
             for e in near:
                 if "Incapacitated" in e.states:
                     continue
-                s = game.geo.sight(e.id, mid, moving=True)
+                s = game.geo.sight(e.id, mid, moving=True, fraction=True)
                 if not s.los:
                     cover += 0.25
                 elif s.cover == "heavy":

@@ -273,7 +273,7 @@ def _attack_attribute(game, st: Strike) -> None:
         stat = "ACC"
     melee = a == "Melee Attack" or prof.get("melee")
     if not melee:
-        sight = game.geo.sight(st.attacker, st.target)
+        sight = game.geo.sight(st.attacker, st.target, fraction=True)   # cover needs the hidden share
         los = game.has_los(st.attacker, st.target)
         dist = game.geo.distance(st.attacker, st.target)
         tstates = game.models[st.target].states
