@@ -1,0 +1,47 @@
+"""eldfall play / replay / simulate: outputs, logs, and one-line errors (exit 2)."""
+import json
+
+from tools.cli import main
+
+
+def test_play_logs_and_replay_gives_the_same_hash(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "scenes/open.yaml", "--bots", "random", "--seed", "3", "--log", str(log),
+                 "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert played["outcome"]["termination"] in ("turn limit", "elimination", "duel")
+    assert main(["replay", str(log), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["state_hash"] == played["state_hash"]
+    # undo: the state at an earlier event
+    assert main(["replay", str(log), "--to", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "replayed to event" in out and "state hash:" in out
+    # a torn last line (a crash while writing) is dropped with a warning
+    raw = log.read_bytes()
+    log.write_bytes(raw[:-5])
+    assert main(["replay", str(log)]) == 0
+    assert "torn last line dropped" in capsys.readouterr().err
+
+
+def test_play_prints_a_turn_by_turn_summary(capsys):
+    assert main(["play", "scenes/open.yaml", "--bots", "greedy,random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "== Round 1," in out and "-- end of turn:" in out and "outcome:" in out
+
+
+def test_errors_are_one_line_exit_2(tmp_path, capsys):
+    assert main(["play", "scenes/open.yaml"]) == 2
+    assert "--bots" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "none.jsonl")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot read" in err[0]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type":"header","format":1,"game":"eldfall","seed":1,"units":[]}\n{oops\n{}\n')
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and ":2:" in err[0] and "invalid JSON" in err[0]
+    assert main(["simulate", "scenes/open.yaml", "--games", "0"]) == 2
+    assert "--games" in capsys.readouterr().err
+    assert main(["play", str(tmp_path / "nope.yaml"), "--bots"]) == 2
+    assert "no such scene" in capsys.readouterr().err
