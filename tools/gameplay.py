@@ -35,7 +35,9 @@ def load_table(scene_path: str):
 def scene_info(scene) -> dict:
     return {"path": scene.path, "sha256": scene.sha256, "name": scene.name,
             "table": [float(v) for v in scene.table],
-            "deployment": {k: [[float(a) for a in p] for p in v] for k, v in scene.deployment.items()}}
+            "deployment": {k: [[float(a) for a in p] for p in v] for k, v in scene.deployment.items()},
+            # per-game blocks of the scene (e.g. `norova: {flying: true}`), as plain data
+            **{k: v for k, v in (getattr(scene, "extra", None) or {}).items() if k not in ("path", "table")}}
 
 
 def pick_game(scene, requested: str | None) -> str:
