@@ -231,12 +231,6 @@ class _Static:
     radius: np.ndarray
     forests: list
     dark: list
-    # convex solids inside the terrain, shrunk by _SHRINK, one Embree geometry each (for proofs)
-    proof_scene: object = None
-    proof_ids: list = field(default_factory=list)        # geometry -> piece id
-    proof_planes: list = field(default_factory=list)     # geometry -> (N, D)
-    proof_centre: np.ndarray | None = None
-    proof_radius: np.ndarray | None = None
 
 
 _STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -269,9 +263,7 @@ def _box_planes(corners_local: np.ndarray, turn: float, at) -> tuple:
         D += [b + off, -(a + off)]
     mid = (lo + hi) / 2
     centre = at + mid[0] * ux + mid[1] * uy + mid[2] * uz
-    corners = np.array([at + x * ux + y * uy + z * uz for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
-                        for z in (lo[2], hi[2])])
-    return np.array(N), np.array(D), centre, float(np.linalg.norm(hi - lo) / 2), corners
+    return np.array(N), np.array(D), centre, float(np.linalg.norm(hi - lo) / 2)
 
 
 def _heightfield_boxes(spec, splits=(3, 6), min_height: float = 0.1) -> list:
@@ -354,46 +346,6 @@ def _rings(poly) -> np.ndarray:
     return np.concatenate(edges) if edges else np.zeros((0, 2, 2))
 
 
-_BOX_FACES = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-                       [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
-
-
-def _build_proof_scene(st: _Static, world) -> None:
-    """An Embree scene of convex solids that lie inside the terrain: the convex pieces and
-    boxes inside heightfields, each shrunk towards its centre by _SHRINK. A bundle of
-    segments whose every corner segment meets the same one of them is hidden."""
-    if getattr(world.rays, "backend", "") != "embree":
-        return
-    from embreex import rtcore_scene
-    from embreex.mesh_construction import TriangleMesh
-    scene = rtcore_scene.EmbreeScene()
-    ids, planes, centres, radii = [], [], [], []
-
-    def add(pid, tris_verts, faces, n, d):
-        c = tris_verts.mean(axis=0)
-        v = tris_verts + (c - tris_verts) * np.minimum(1.0, 2 * _SHRINK / np.maximum(
-            np.linalg.norm(c - tris_verts, axis=1, keepdims=True), 1e-12))
-        TriangleMesh(scene, v[faces].astype(np.float32))
-        ids.append(pid)
-        planes.append((n, d))
-        centres.append(c)
-        radii.append(float(np.linalg.norm(tris_verts - c, axis=1).max()))
-    for info in st.pieces:
-        piece = world.pieces[info.index]
-        if info.convex:
-            hull = piece.mesh.convex_hull
-            add(info.id, np.asarray(hull.vertices, dtype=float), np.asarray(hull.faces), info.normals, info.offsets)
-        for box in info.inner:
-            add(info.id, box[4], _BOX_FACES, box[0], box[1])
-    if not ids:
-        return
-    st.proof_scene = scene
-    st.proof_ids = ids
-    st.proof_planes = planes
-    st.proof_centre = np.array(centres)
-    st.proof_radius = np.array(radii)
-
-
 def _static(world) -> _Static:
     st = _STATIC.get(world)
     if st is not None:
@@ -418,7 +370,6 @@ def _static(world) -> _Static:
     lo = np.array([i.lo for i in infos]).reshape(-1, 3)
     hi = np.array([i.hi for i in infos]).reshape(-1, 3)
     st = _Static(infos, lo, hi, (lo + hi) / 2, np.linalg.norm(hi - lo, axis=1) / 2, forests, dark)
-    _build_proof_scene(st, world)
     _STATIC[world] = st
     return st
 
@@ -698,7 +649,7 @@ def _forest_planes(f: _Forest, s: SightSettings):
 
 
 _MAX_FRONTIER = 1024
-_RAY_BUNDLE = 256       # bundles of at most this many sample pairs are cast, not proved
+_RAY_BUNDLE = 2048       # bundles of at most this many sample pairs are cast, not proved
 
 
 def _near_bundles(Vc: np.ndarray, Tc: np.ndarray, obstacles) -> np.ndarray:
@@ -811,7 +762,7 @@ class _Query:
                         ic = np.array([x[2] for x in info.inner])
                         ir = np.array([x[3] for x in info.inner])
                         for j in np.nonzero(near(ic, ir))[0]:
-                            n_, d_, c_, r_ = info.inner[j][:4]
+                            n_, d_, c_, r_ = info.inner[j]
                             self.convex.append((info.id, n_, d_, c_, r_))
         self.models = []
         if s.models_block:
@@ -866,18 +817,6 @@ class _Query:
             return bool(_outside(pts, o[1], o[2]).all())
         self.convex = [o for o in self.convex if ok(o)]
         self.forest_block = [o for o in self.forest_block if ok(o)]
-        self.proof_scene = st.proof_scene
-        if st.proof_scene is not None:
-            self.proof_ids = st.proof_ids
-            self.proof_ok = np.ones(len(st.proof_ids), dtype=bool)
-            for c, r in spheres:
-                for g in np.nonzero(np.linalg.norm(st.proof_centre - c, axis=1) <= st.proof_radius + r + 1e-6)[0]:
-                    n_, d_ = st.proof_planes[g]
-                    if pts is None:
-                        pts = np.vstack([self.V[self.vorder], self.T_all[self.tidx]])
-                    self.proof_ok[g] = bool(_outside(pts, n_, d_).all())
-            # the models stay in the numpy proofs
-            self.convex = [o for o in self.convex if o[0] in {m[0] for m in self.models}]
 
     # -- rays
     def clear_extra(self, p0, p1) -> np.ndarray:
@@ -969,12 +908,6 @@ class _Query:
                 if not len(fv):
                     break
             nforest = len(self.forest_block) >= self.s.forest_limit
-            if self.proof_scene is not None and self.nonconvex + len(self.convex) < 10 ** 9:
-                hidden = self._embree_proof(Vc, Tc)
-                if hidden.any():
-                    fv, ft, Vc, Tc = fv[~hidden], ft[~hidden], Vc[~hidden], Tc[~hidden]
-                    if not len(fv):
-                        break
             if self.convex or nforest:
                 hidden = np.zeros(len(fv), dtype=bool)
                 near = _near_bundles(Vc, Tc, self.convex)
@@ -1013,29 +946,6 @@ class _Query:
         self.leaves = (np.concatenate(leaves_v) if leaves_v else np.zeros(0, np.int64),
                        np.concatenate(leaves_t) if leaves_t else np.zeros(0, np.int64))
         self.depth = depth
-
-    def _embree_proof(self, Vc, Tc) -> np.ndarray:
-        """(b,) bool: every corner segment of the bundle meets the same shrunk convex solid first
-        (from either end): then every segment of the bundle passes through that solid."""
-        b = len(Vc)
-        P0 = np.repeat(Vc, 8, axis=1).reshape(-1, 3)
-        P1 = np.tile(Tc, (1, 8, 1)).reshape(-1, 3)
-        vec = P1 - P0
-        dist = np.linalg.norm(vec, axis=1)
-        dist = np.maximum(dist, 1e-9)
-        dirs = (vec / dist[:, None]).astype(np.float32)
-        out = np.zeros(b, dtype=bool)
-        for o, d_ in ((P0, dirs), (P1, -dirs)):
-            todo = np.nonzero(~out)[0]
-            if not len(todo):
-                break
-            sel = (todo[:, None] * 64 + np.arange(64)).ravel()
-            res = self.proof_scene.run(o[sel].astype(np.float32), d_[sel], dists=dist[sel].astype(np.float32), output=1)
-            g = np.asarray(res["geomID"]).reshape(len(todo), 64)
-            same = (g[:, 0] >= 0) & (g == g[:, :1]).all(axis=1)
-            same[same] = self.proof_ok[g[same, 0]]
-            out[todo[same]] = True
-        return out
 
     def leaf_pairs(self, stage: int):
         """Sample pairs of the leaf bundles: stage 1 one viewer point per target point, stage 2 all."""
