@@ -15,19 +15,23 @@ Method
   call per round for every query in flight), enters no other model's hitbox
   (allies included) and crosses fewer than ``forest_limit`` Forest areas.
 * Exact shortcuts, never a coarser lattice:
-  - obstacles are gathered per pair (pieces whose bounds meet the pair's and
-    that no face plane of their convex hull separates from both hitboxes);
-    with none, every segment is clear without casting;
-  - a convex obstacle (box, wedge, cylinder, convex prism or mesh, another
-    model) that every segment between the two hitboxes' bounding polytopes
-    passes through hides everything (the set of segments meeting a convex body
-    is convex in each endpoint, so testing the polytopes' corners proves it
-    for all points); the same test per target point against the viewer's
-    polytope proves single points hidden;
-  - rays are cast in rounds: each unresolved target point tries the next
-    viewer points of a spread-out order (plus the viewers points that already
-    worked for others) and stops at its first clear segment. A target point is
-    hidden only when every allowed viewer point failed or a proof says so.
+  - obstacles are gathered per pair: pieces (and other models, and Forest
+    areas) whose bounding sphere meets the capsule that holds every segment
+    between the two hitboxes; with none, every segment is clear, no ray cast;
+  - a yes/no question first casts a probe (16 spread target points x the 2
+    viewer points facing the target);
+  - then a descent over pairs of k-d tree nodes of the two lattices: a
+    "bundle" is every segment between two boxes of sample points. It is
+    clear when a face plane of each nearby obstacle's convex hull separates
+    it (all its target points are seen); it is hidden when every segment
+    between the boxes' corners passes through one convex obstacle (a convex
+    piece, another model's inscribed prism, a box inside a heightfield): the
+    segments meeting a convex body form a convex set in each endpoint, so
+    the corners prove it for all. Two convex Forest areas crossed this way
+    hide it too. Undecided bundles are split; bundles of at most
+    ``_RAY_BUNDLE`` sample pairs are cast instead (one viewer point per
+    target point first, then the rest), all queries' rays in one Embree
+    call per stage.
 * The yes/no question stops at the first clear segment (or when the minimum
   visible area is reached); the fraction resolves every target point.
 

@@ -396,3 +396,36 @@ def test_proofs_agree_with_casting_every_pair(case):
     brute = clear.reshape(len(V), len(T)).any(axis=0) & r.target_allowed
     assert (brute == r.target_visible).all(), (brute.sum(), r.target_visible.sum())
     assert r.rays <= len(P0)
+
+
+# ------------------------------------------------------------------------ CLI
+SKIRMISH = Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml"
+
+
+@pytest.mark.skipif(not SKIRMISH.exists(), reason="no skirmish scene")
+def test_cli_verdict_json_and_errors(capsys, tmp_path):
+    import json
+    from tools.cli import main
+    assert main(["los", str(SKIRMISH), "red-champion", "blue-warden"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("red-champion -> blue-warden: LoS ")
+    assert "away" in out[0] and any("scene sha256:" in line for line in out)
+    assert main(["los", str(SKIRMISH), "red-archer", "blue-marksman", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("viewer", "target", "los", "visible_fraction", "in_front_arc", "distance", "height_difference",
+                "cover", "cover_piece", "blocking", "sha256", "settings"):
+        assert key in data
+    assert data["cover"] in ("none", "light", "heavy")
+    assert data["settings"]["patch_mm"] == 3.0 and len(data["sha256"]) == 64
+    # unknown model, bad scene: exit 2 and one line
+    assert main(["los", str(SKIRMISH), "red-champion", "nobody"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown model 'nobody'" in err[0]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("table: [36, 36]\nterrain: 5\n")
+    assert main(["los", str(bad), "a", "b"]) == 2
+    assert capsys.readouterr().err.strip()
+    assert main(["los", str(SKIRMISH), "--all", "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    ids = m["models"]
+    assert all(m["los"][a][a] for a in ids) and len(m["los"]) == len(ids)
