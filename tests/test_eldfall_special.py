@@ -152,7 +152,16 @@ def test_duel_refused_and_interference_loses():
     g.apply(Declare("r1", "Issue a Duel", targets=(("b1", 1),)))
     g.apply(DuelAnswer("blue", False))
     assert g.duel is None and not g.is_over
-    g2 = setup([unit("r1", "red", 10, 10), unit("r2", "red", 20, 5), unit("b1", "blue", 10, 14)], [])
+    # default: no other model may activate during the duel
+    g1 = setup([unit("r1", "red", 10, 10), unit("r2", "red", 20, 5), unit("b1", "blue", 10, 14)], [])
+    to_action(g1, "r1")
+    g1.apply(Declare("r1", "Issue a Duel", targets=(("b1", 1),)))
+    g1.apply(DuelAnswer("blue", True))
+    with pytest.raises(IllegalAction, match="not in the duel|no AP"):
+        g1.apply(Activate("r2"))
+    # setting duel_interference: lose -- it may, and its side loses
+    g2 = setup([unit("r1", "red", 10, 10), unit("r2", "red", 20, 5), unit("b1", "blue", 10, 14)], [],
+               settings={"duel_interference": "lose"})
     to_action(g2, "r1")
     g2.apply(Declare("r1", "Issue a Duel", targets=(("b1", 1),)))
     g2.apply(DuelAnswer("blue", True))

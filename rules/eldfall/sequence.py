@@ -1054,6 +1054,11 @@ class EldfallGame(Game):
         m = self.models[d.model]
         panic = act.panic_failed if role == "active" else d.model in act.panic_failed_reactors
         movement = act.movement if role == "active" else None
+        if self.duel and self.duel.get("state") == "on" and \
+                self.settings["duel_interference"] == "forbid":
+            foes = [t for t in d.target_ids if t in self.models and self.models[t].side != m.side]
+            if any(t not in self._duel_models() for t in foes):
+                return "during the Duel only the duelling models fight each other"
         r = av.why_not(role, movement, m.states, d.action, panic_failed=panic,
                        environment=self.geo.environments(d.model),
                        settings=self.settings.get("table_settings"))
