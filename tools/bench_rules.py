@@ -25,7 +25,7 @@ def _games(bots: str, n: int, seed: int = 0) -> list[float]:
     return times
 
 
-def _flat_games(n: int, seed: int = 0) -> list[float]:
+def _flat_games(n: int, seed: int = 0, bots: str = "random") -> list[float]:
     from engine.scene import load_scene
     from rules.core.flat import FlatGeometry
     from rules.eldfall import new_game
@@ -41,7 +41,7 @@ def _flat_games(n: int, seed: int = 0) -> list[float]:
         for u in units:
             geo.add_model(u, u.at, u.facing)
         game = new_game(units, geo, seed=seed + i)
-        gameplay.play_out(game, mod, ["random", "random"], seed + i)
+        gameplay.play_out(game, mod, [bots, bots], seed + i)
         times.append(time.perf_counter() - t0)
     return times
 
@@ -55,11 +55,12 @@ def bench(quick: bool = False) -> list[dict]:
         out.append({"name": f"eldfall game, {bots} bots, skirmish (World geometry)",
                     "median_ms": med * 1000.0, "target_ms": 3000.0,
                     "note": f"{60.0 / med:.2f} games/min (target >= 20/min), {n} games"})
-    t = _flat_games(n)
-    med = statistics.median(t)
-    out.append({"name": "eldfall game, random bots, skirmish models on FlatGeometry (rules only)",
-                "median_ms": med * 1000.0, "target_ms": 3000.0,
-                "note": f"{60.0 / med:.2f} games/min; no terrain, pure-Python geometry"})
+    for bots in ("random", "greedy"):
+        t = _flat_games(n, bots=bots)
+        med = statistics.median(t)
+        out.append({"name": f"eldfall game, {bots} bots, skirmish models on FlatGeometry (rules only)",
+                    "median_ms": med * 1000.0, "target_ms": 3000.0,
+                    "note": f"{60.0 / med:.2f} games/min; no terrain, pure-Python geometry"})
     return out
 
 
