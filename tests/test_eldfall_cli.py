@@ -45,3 +45,13 @@ def test_errors_are_one_line_exit_2(tmp_path, capsys):
     assert "--games" in capsys.readouterr().err
     assert main(["play", str(tmp_path / "nope.yaml"), "--bots"]) == 2
     assert "no such scene" in capsys.readouterr().err
+
+
+def test_a_header_that_is_not_an_eldfall_game_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "h.jsonl"
+    bad.write_text(json.dumps({"type": "header", "format": 1, "game": "eldfall", "seed": 1,
+                               "scene": {"path": "scenes/open.yaml"},
+                               "units": [{"id": "x", "side": "red", "wings": 2}]}) + "\n")
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "does not describe an Eldfall game" in err[0]

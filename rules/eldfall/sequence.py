@@ -137,10 +137,15 @@ class EldfallGame(Game):
 
     @classmethod
     def from_header(cls, header: dict, geometry, dice: Dice | None = None) -> "EldfallGame":
-        units = [Unit.from_dict(d) for d in header["units"]]
-        s = dict(header.get("settings") or {})
-        return cls(units, geometry, seed=header["seed"], settings=s,
-                   scene_info=header.get("scene") or {}, dice=dice)
+        from rules.core.errors import LogError
+        try:
+            units = [Unit.from_dict(d) for d in header["units"]]
+            s = dict(header.get("settings") or {})
+            return cls(units, geometry, seed=int(header["seed"]), settings=s,
+                       scene_info=header.get("scene") or {}, dice=dice)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LogError(f"the header does not describe an Eldfall game: {exc}",
+                           path="units") from None
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
