@@ -18,6 +18,8 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="the game's dice seed (default 0)")
     p.add_argument("--log", metavar="FILE", help="write the event log here (JSON lines)")
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rules setting (e.g. rounds=3, confrontation_ties=keep); repeatable")
     p.add_argument("--rolls", action="store_true", help="show every die roll")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     p.add_argument("--json", action="store_true", help="the outcome as JSON")
@@ -63,7 +65,8 @@ def run(args) -> int:
             log = EventLog(args.log)
         except LogError as exc:
             raise InputError(Problem(args.log, None, "", exc.message)) from None
-    mod, game = gameplay.new_game(args.scene, args.game, args.seed, log=log)
+    settings = gameplay.parse_settings(args.set)
+    mod, game = gameplay.new_game(args.scene, args.game, args.seed, log=log, settings=settings)
     names = gameplay.bot_names(args.bots, mod)
     line = _narrator(game.game_name)
     out = sys.stdout

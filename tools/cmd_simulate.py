@@ -15,10 +15,13 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="first dice seed (default 0)")
     p.add_argument("--bots", default="greedy", metavar="KIND[,KIND]", help="bots (default greedy)")
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rules setting (e.g. rounds=3); repeatable")
     p.add_argument("--json", action="store_true", help="machine-readable statistics")
 
 
-def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None) -> dict:
+def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
+             settings: dict | None = None) -> dict:
     from tools import gameplay
     winners: Counter = Counter()
     reasons: Counter = Counter()
@@ -26,7 +29,7 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
     per_game = []
     decisions = 0
     for i in range(games):
-        mod, game = gameplay.new_game(scene, game_name, seed + i)
+        mod, game = gameplay.new_game(scene, game_name, seed + i, settings=settings)
         names = gameplay.bot_names(bots, mod)
         n = gameplay.play_out(game, mod, names, seed + i)
         decisions += n
@@ -39,6 +42,7 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
                          "scores": dict(sorted(o.scores.items())), "decisions": n,
                          "events": len(game.events), "state_hash": game.state_hash()})
     return {"scene": scene, "games": games, "seed": seed, "bots": bots,
+            "settings": dict(sorted((settings or {}).items())),
             "game": per_game and game.game_name,
             "wins": dict(sorted(winners.items())), "terminations": dict(sorted(reasons.items())),
             "mean_vp": {s: round(sum(v) / len(v), 3) for s, v in sorted(vp.items())},
@@ -49,7 +53,9 @@ def run(args) -> int:
     from engine.errors import InputError, Problem
     if args.games < 1:
         raise InputError(Problem("<args>", None, "--games", "must be at least 1"))
-    res = simulate(args.scene, args.games, args.seed, args.bots, args.game)
+    from tools import gameplay
+    res = simulate(args.scene, args.games, args.seed, args.bots, args.game,
+                   gameplay.parse_settings(args.set))
     if args.json:
         print(json.dumps(res, sort_keys=True, indent=1))
         return 0

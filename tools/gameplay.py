@@ -49,7 +49,22 @@ def pick_game(scene, requested: str | None) -> str:
     return scene.games[0] if scene.games else "eldfall"
 
 
-def new_game(scene_path: str, game: str | None, seed: int, log=None):
+def parse_settings(pairs) -> dict:
+    """``["rounds=3", "confrontation_ties=keep"]`` -> a settings dict (YAML values)."""
+    import yaml
+    out = {}
+    for p in pairs or ():
+        key, sep, value = p.partition("=")
+        if not sep or not key:
+            raise InputError(Problem("<args>", None, "--set", f"expected KEY=VALUE, not {p!r}"))
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise InputError(Problem("<args>", None, f"--set {key}", "not a YAML value")) from None
+    return out
+
+
+def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events."""
     from tools.roster import units_from_scene
     scene, world, geo = load_table(scene_path)
@@ -57,9 +72,12 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None):
     mod = game_module(name)
     units = units_from_scene(scene, world)
     try:
-        g = mod.new_game(units, geo, seed=seed, scene_info=scene_info(scene))
+        g = mod.new_game(units, geo, seed=seed, settings=settings or None,
+                         scene_info=scene_info(scene))
     except ValueError as exc:
-        raise InputError(Problem(scene_path, None, "models", str(exc))) from None
+        where = "settings" if settings and "setting" in str(exc) else "models"
+        raise InputError(Problem(scene_path if where == "models" else "<args>", None,
+                                 where if where == "models" else "--set", str(exc))) from None
     if log is not None:
         g.start_log(log)
     return mod, g

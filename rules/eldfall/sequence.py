@@ -68,6 +68,13 @@ def merge_settings(settings: dict | None) -> dict:
             continue
         if k not in s:
             raise ValueError(f"unknown Eldfall setting {k!r} (known: {', '.join(sorted(s))})")
+        want = type(s[k])
+        ok = isinstance(v, want) and not (want is int and isinstance(v, bool)) or (
+            want is float and isinstance(v, int) and not isinstance(v, bool))
+        if not ok:
+            raise ValueError(f"setting {k} must be {want.__name__}, not {v!r}")
+        if want in (int, float) and v < 0:
+            raise ValueError(f"setting {k} must not be negative")
         s[k] = v
     if s["confrontation_ties"] not in ("cancel", "keep"):
         raise ValueError("confrontation_ties must be cancel or keep")
