@@ -180,6 +180,21 @@ class WorldGeometry:
         dense_arr = np.asarray(dense, dtype=float)
         out = {}
         full = [o for o in observers if not (seen_start[o] or seen_end[o])]
+        behind = set()
+        for o in full:
+            # the arc rule: an observer without 360-degree sight whose front half never
+            # holds any part of the mover along the path cannot see it (exact)
+            ohb = self.world.hitbox(o)
+            if ({"Shrouded", "Flying", "Engaged"} & set(ohb.states) or "Vigilance" in ohb.traits
+                    or "Flying" in hb.states):
+                continue
+            f = np.array([math.cos(math.radians(ohb.facing)), math.sin(math.radians(ohb.facing))])
+            ahead = (dense_arr[:, :2] - np.array([ohb.x, ohb.y])) @ f + hb.radius
+            if float(ahead.max()) < -1e-6:
+                behind.add(o)
+        full = [o for o in full if o not in behind]
+        for o in behind:
+            out[o] = es.PathLos(o, False, None, None, False, None, [])
         if full:
             for r in es.los_along_path(self.world, mover, np.asarray(pts, dtype=float), full,
                                        settings=self.sight_settings):
@@ -192,6 +207,9 @@ class WorldGeometry:
             aware_pt = tuple(dense[int(inside[0])]) if len(inside) else None
             if o in out:
                 r = out[o]
+                if o in behind:
+                    out[o] = es.PathLos(o, False, None, None, aware_pt is not None, aware_pt, [])
+                    continue
                 out[o] = es.PathLos(o, bool(r.had_los), r.first, r.last, aware_pt is not None,
                                     aware_pt, list(r.seen))
                 continue

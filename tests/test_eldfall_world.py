@@ -82,3 +82,20 @@ def test_path_sight_shortcut_agrees_with_the_full_path_sampling():
         assert fast[o].entered_awareness == full[o].entered_awareness
         assert bool(fast[o].seen) == fast[o].had_los
     assert geo.position(mover) == (x, y, z)
+
+
+def test_path_sight_of_observers_facing_away_agrees_with_full_sampling():
+    from engine import sight as es
+    _, world, geo = gameplay.load_table("scenes/open.yaml")
+    mover = "red-archer"
+    x, y, z = geo.position(mover)
+    path = [(x + 3.0, y, z)]
+    for o, facing in (("blue-warden", 0.0), ("blue-ogre", 0.0), ("blue-ogre", 180.0)):
+        world.set_facing(o, facing)
+        fast = geo.sight_along_path(mover, path, [o])[0]
+        full = es.los_along_path(world, mover, [(x, y, z)] + path, [o])[0]
+        assert fast.had_los == full.had_los, (o, facing)
+    assert geo.sight_along_path(mover, path, ["blue-ogre"])[0].had_los        # facing it (180)
+    world.set_facing("blue-ogre", 0.0)
+    assert not geo.sight_along_path(mover, path, ["blue-ogre"])[0].had_los    # back turned
+    assert geo.sight_along_path(mover, path, ["blue-warden"])[0].had_los      # Vigilance: 360
