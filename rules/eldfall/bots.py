@@ -1,7 +1,10 @@
 """Bots that play whole games headless.
 
-* :class:`RandomBot` picks uniformly among the legal actions (its own seeded
-  generator, so a game with bots is reproducible from the seeds).
+* :class:`RandomBot` picks at random among the legal actions (its own seeded
+  generator, so a game with bots is reproducible from the seeds); ending the
+  turn early and Issuing a Duel (which stops everyone else) are drawn a tenth as
+  often, and a movement is drawn as a random
+  mode then a random reachable point.
 * :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
   to where it can attack best and takes Cover on the way, Death-Blows what it
   can, reacts with its best attack (or a Dodge when threatened).
@@ -32,7 +35,12 @@ class RandomBot:
         options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
-        return options[self.rng.randrange(len(options))]
+        # ending the turn while models still have AP, and duels (no one else acts
+        # then), are legal but make short, empty games: drawn a tenth as often
+        weights = [0.1 if (isinstance(a, EndTurn) or (isinstance(a, Declare) and a.action ==
+                                                     "Issue a Duel")) and len(options) > 1 else 1.0
+                   for a in options]
+        return self.rng.choices(options, weights=weights, k=1)[0]
 
     def _movement(self, game, model):
         """A random movement without listing every sampled end point: a random
