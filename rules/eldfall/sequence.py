@@ -318,7 +318,7 @@ class EldfallGame(Game):
                                   settings=self.settings.get("table_settings"))
         if new == m.states:
             return
-        shown = [n for n in notes if n.code not in ("entered", "dismount_rider")
+        shown = [n for n in notes if n.code not in ("entered", "dismount_rider", "no_stacking")
                  and not (n.code == "flying_cancelled" and "Flying" not in m.states)]
         self.set_states(model, new, why + "".join(f"; {n}" for n in shown))
         if expiry and name in new:
