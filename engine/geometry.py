@@ -299,6 +299,19 @@ class WorldGeometry:
                     return out
         return out
 
+    def drop(self, model: str, speed: float):
+        """The model falls straight down onto the surface under its base; returns
+        the fall (height, AG rolls for a modified SPD of ``speed``)."""
+        from engine import motion
+        hb = self.world.hitbox(model)
+        z0 = float(hb.z)
+        z1 = float(self.world.stand_z(hb.x, hb.y, hb.radius, near_z=z0 - 1e-3))
+        if not z1 < z0:
+            z1 = z0
+        self.world.move_model(model, hb.x, hb.y, z1, hb.facing)
+        h = z0 - z1
+        return motion.Fall(h, motion.fall_rolls(h, float(speed)), None, (hb.x, hb.y, z1))
+
     # ---- scenario objects and summons ------------------------------------
     def touches(self, model: str, piece: str) -> bool:
         from engine.cover import piece_distance

@@ -274,3 +274,17 @@ def test_poison_and_knockdown_traits():
     g.apply(Declare("r1", "Melee Attack", weapon="Axe", targets=(("b1", 1),)))
     st = g.models["b1"].states
     assert {"Weakened", "Poisoned", "Crouched"} <= st
+
+
+def test_a_model_on_a_vertical_surface_falls_when_it_tries_to_act():
+    r = unit("r1", "red", 10, 10, stats={"SPD": 4, "AG": 10})
+    b = unit("b1", "blue", 10, 12)
+    g = setup([r, b], [15, 3])            # fall of 5" with SPD 4: 2 AG rolls, 15 fails
+    g.geo.place("r1", (10.0, 10.0, 5.0))
+    g.models["r1"].on_vertical = True
+    to_action(g, "r1")
+    ev = g.apply(Declare("r1", "Dodge"))
+    f = kinds(ev, "fall")[0].data
+    assert f["height"] == 5.0 and f["rolls"] == 2
+    assert g.models["r1"].hp == 2 and g.geo.position("r1")[2] == 0.0
+    assert not kinds(ev, "dodge")                        # the action is lost

@@ -386,6 +386,16 @@ class FlatGeometry:
                 out.append(tuple(mv.end))
         return out
 
+    def drop(self, model: str, speed: float) -> FlatFall:
+        """Down to the table (z 0): one AG roll per whole half-SPD fallen beyond half SPD."""
+        m = self.models[model]
+        h = m.z
+        m.z = 0.0
+        self.version += 1
+        step = math.ceil(speed / 2)
+        rolls = 0 if step <= 0 or h <= step + 1e-6 else int(math.floor(h / step + 1e-6))
+        return FlatFall(h, rolls)
+
     # ---- objects and summons -------------------------------------------
     def touches(self, model: str, piece: str) -> bool:
         m = self.models[model]

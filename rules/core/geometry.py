@@ -109,6 +109,8 @@ class Geometry(Protocol):
                          enemies: Mapping[str, float] | None = None,
                          checked: bool = True) -> list[Point]: ...
 
+    def drop(self, model: str, speed: float) -> Fall: ...   # falls to the surface below it
+
     # scenario objects and summons
     def touches(self, model: str, piece: str) -> bool: ...          # base contact with a terrain piece
     def free_spot(self, model: str, point: Point, radius: float, height: float) -> bool: ...

@@ -164,6 +164,9 @@ def declare_reaction(game, d: Declare) -> None:
     act = game.act
     m = game.models[d.model]
     game.set_ap(d.model, m.ap - 1, "Reaction")
+    if m.on_vertical and d.action != "Nothing":
+        game.fall_from_wall(d.model, d.action)
+        d = Declare(d.model, "Nothing")
     act.reactions[d.model] = d
     game.emit("declare", {"model": d.model, "role": "reactive", "action": str(d),
                           "against": act.model})

@@ -1017,6 +1017,7 @@ class EldfallGame(Game):
             if math.hypot(end[0] - sx, end[1] - sy) > EPS:
                 facing = math.degrees(math.atan2(end[1] - sy, end[0] - sx)) % 360.0
         self.geo.place(model, end, facing)
+        self.models[model].on_vertical = bool(getattr(mv, "ends_on_vertical", False))
         self.emit("movement", {"model": model, "movement": name, "path": [list(p) for p in act.path],
                                "end": list(end), "distance": float(mv.distance),
                                "stopped_by": mv.stopped_by, "forced": forced,
@@ -1078,9 +1079,27 @@ class EldfallGame(Game):
             return r
         return rs.why_not_declaration(self, d, role)
 
+    def fall_from_wall(self, model: str, tried: str) -> None:
+        """A model on a vertical surface that tries any action but Nothing falls
+        (eldfall-actions.txt, Climb): down to the surface below, AG rolls."""
+        m = self.models[model]
+        m.on_vertical = False
+        f = self.geo.drop(model, float(self.speed(model)))
+        self.emit("fall", {"model": model, "height": float(f.height), "rolls": int(f.rolls),
+                           "why": f"tried {tried} on a vertical surface"})
+        for _ in range(int(f.rolls)):
+            r = self.roll("Fall: AG roll", model=model, height=float(f.height))
+            d = cb.judge(r, self.stat(model, "AG"))
+            self.emit("check", {"model": model, "check": "Fall", "die": d.to_dict()})
+            if not d.success:
+                self.wound(model, 1, "fall")
+
     def _declare_action(self, d: Declare, auto: bool = False) -> None:
         act = self.act
         m = self.models[d.model]
+        if m.on_vertical and d.action != "Nothing":
+            self.fall_from_wall(d.model, d.action)
+            d = Declare(d.model, "Nothing")
         act.action = d
         self.emit("declare", {"model": d.model, "role": "active", "action": str(d), "auto": auto})
         if self.duel and d.target_ids and any(t not in self._duel_models() for t in d.target_ids

@@ -36,6 +36,7 @@ class ModelState:
     enchantments: tuple = ()               # ((spell name, caster id, stat mods dict), ...)
     expiry: dict = field(default_factory=dict)   # state -> "strategic" | "morale" | "end-of-sequence"
     incap_by_effect: bool = False
+    on_vertical: bool = False              # ended a Climb on a vertical surface
 
     @property
     def id(self) -> str:
@@ -61,7 +62,8 @@ class ModelState:
                 "engaged_by": sorted(self.engaged_by), "items": list(self.items),
                 "mana": self.mana, "enchantments": [[n, c, dict(sorted(m.items()))]
                                                     for n, c, m in self.enchantments],
-                "expiry": dict(sorted(self.expiry.items())), "incap_by_effect": self.incap_by_effect}
+                "expiry": dict(sorted(self.expiry.items())), "incap_by_effect": self.incap_by_effect,
+                "on_vertical": self.on_vertical}
 
 
 @dataclass
