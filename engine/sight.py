@@ -200,6 +200,48 @@ def _through(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: np.nd
     return (hi - lo > 1e-9) & ~out_par
 
 
+def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Like ``_through`` with one convex body per row: p0, p1 (p, s, 3); normals (p, m, 3);
+    offsets (p, m) (rows padded with zero normals and offset 1e30). Returns (p, s) bool."""
+    d = p1 - p0
+    nt = normals.transpose(0, 2, 1)
+    a = np.matmul(p0, nt) - offsets[:, None, :]
+    b = np.matmul(d, nt)
+    par = np.abs(b) <= 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sv = np.where(par, 0.0, -a / np.where(par, 1.0, b))
+    enter = np.where(~par & (b < 0), sv, -np.inf).max(axis=2)
+    leave = np.where(~par & (b > 0), sv, np.inf).min(axis=2)
+    lo = np.maximum(enter, 0.0)
+    hi = np.minimum(leave, 1.0)
+    out_par = (par & (a > 0)).any(axis=2)
+    return (hi - lo > 1e-9) & ~out_par
+
+
+def _pad_planes(obstacles, buckets=(8, 20, 64)) -> list:
+    """Obstacles' planes stacked by size: [(members (k,) bool, local index (k,), N (kb, m, 3),
+    D (kb, m))], padded with planes every point satisfies (zero normal, offset 1e30)."""
+    out = []
+    sizes = np.array([len(o[2]) for o in obstacles], dtype=np.int64)
+    lo = 0
+    for hi in (*buckets, 10 ** 9):
+        members = (sizes > lo) & (sizes <= hi)
+        lo = hi
+        idx = np.nonzero(members)[0]
+        if not len(idx):
+            continue
+        m = int(sizes[idx].max())
+        N = np.zeros((len(idx), m, 3))
+        D = np.full((len(idx), m), 1e30)
+        for j, i in enumerate(idx):
+            N[j, :sizes[i]] = obstacles[i][1]
+            D[j, :sizes[i]] = obstacles[i][2]
+        local = np.full(len(obstacles), -1, dtype=np.int64)
+        local[idx] = np.arange(len(idx))
+        out.append((members, local, N, D))
+    return out
+
+
 def _outside(points: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return (points @ normals.T - offsets[None, :] > 1e-9).any(axis=1)
 
@@ -812,15 +854,28 @@ class _Query:
         spheres = [(np.array([h.x, h.y, h.z + h.height / 2]), math.hypot(h.radius, h.height / 2)) for h in (vh, th)]
         pts = None
 
-        def ok(o):
+        def keep(obs):
             nonlocal pts
-            if not any(np.linalg.norm(o[3] - c) <= o[4] + r + 1e-6 for c, r in spheres):
-                return True
-            if pts is None:
-                pts = np.vstack([self.V[self.vorder], self.T_all[self.tidx]])
-            return bool(_outside(pts, o[1], o[2]).all())
-        self.convex = [o for o in self.convex if ok(o)]
-        self.forest_block = [o for o in self.forest_block if ok(o)]
+            if not obs:
+                return obs
+            oc = np.array([o[3] for o in obs])
+            orad = np.array([o[4] for o in obs])
+            touch = np.zeros(len(obs), dtype=bool)
+            for c, r in spheres:
+                touch |= np.linalg.norm(oc - c, axis=1) <= orad + r + 1e-6
+            out = []
+            for o, t in zip(obs, touch):
+                if t:
+                    if pts is None:
+                        pts = np.vstack([self.V[self.vorder], self.T_all[self.tidx]])
+                    if not _outside(pts, o[1], o[2]).all():
+                        continue
+                out.append(o)
+            return out
+        self.convex = keep(self.convex)
+        self.forest_block = keep(self.forest_block)
+        self._clear_pad = _pad_planes(self.clear_obs)
+        self._convex_pad = _pad_planes(self.convex)
 
     # -- rays
     def clear_extra(self, p0, p1) -> np.ndarray:
@@ -895,10 +950,18 @@ class _Query:
             C16 = np.concatenate([Vc, Tc], axis=1)
             near = _near_bundles(Vc, Tc, self.clear_obs)
             clear = np.ones(len(fv), dtype=bool)
-            for k, (name, n, d, _, _) in enumerate(self.clear_obs):
-                idx = np.nonzero(near[:, k] & clear)[0]
-                if len(idx):
-                    clear[idx] = ((C16[idx] @ n.T - d[None, None, :]) > 1e-9).all(axis=1).any(axis=1)
+            bi, ki = np.nonzero(near)
+            if len(bi):
+                notsep = np.zeros(len(fv), dtype=np.int64)
+                for members, local, N, D in self._clear_pad:
+                    sel = np.nonzero(members[ki])[0]
+                    for c0 in range(0, len(sel), 4096):
+                        q_ = sel[c0:c0 + 4096]
+                        b_, k_ = bi[q_], local[ki[q_]]
+                        vals = np.matmul(C16[b_], N[k_].transpose(0, 2, 1)) - D[k_][:, None, :]
+                        sep = (vals > 1e-9).all(axis=1).any(axis=1)
+                        notsep += np.bincount(b_[~sep], minlength=len(fv))
+                clear = notsep == 0
             if clear.any():
                 ok = np.nonzero(clear)[0]
                 pos, owner = _ranges(tt.start[ft[ok]], tt.end[ft[ok]])
@@ -915,16 +978,22 @@ class _Query:
             if self.convex or nforest:
                 hidden = np.zeros(len(fv), dtype=bool)
                 near = _near_bundles(Vc, Tc, self.convex)
+                bi, ki = np.nonzero(near)
                 cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
-                for k, (name, n, d, _, _) in enumerate(self.convex):
-                    idx = np.nonzero(near[:, k] & ~hidden)[0]
-                    if len(idx):
-                        # necessary: the segment between the boxes' centres passes through it
-                        idx = idx[_through(cv[idx], ct[idx], n, d - _SHRINK)]
-                    if len(idx):
-                        P0 = np.repeat(Vc[idx], 8, axis=1).reshape(-1, 3)
-                        P1 = np.tile(Tc[idx], (1, 8, 1)).reshape(-1, 3)
-                        hidden[idx] = _through(P0, P1, n, d - _SHRINK).reshape(len(idx), 64).all(axis=1)
+                for members, local, N, D in (self._convex_pad if len(bi) else ()):
+                    sel = np.nonzero(members[ki])[0]
+                    if not len(sel):
+                        continue
+                    b_, k_ = bi[sel], local[ki[sel]]
+                    # necessary: the segment between the boxes' centres passes through it
+                    keep = _through_each(cv[b_][:, None, :], ct[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
+                    b_, k_ = b_[keep], k_[keep]
+                    for c0 in range(0, len(b_), 256):
+                        bb, kk = b_[c0:c0 + 256], k_[c0:c0 + 256]
+                        P0 = np.repeat(Vc[bb], 8, axis=1)
+                        P1 = np.tile(Tc[bb], (1, 8, 1))
+                        ok = _through_each(P0, P1, N[kk], D[kk] - _SHRINK).all(axis=1)
+                        hidden[bb[ok]] = True
                 if nforest:
                     P0 = np.repeat(Vc, 8, axis=1).reshape(-1, 3)
                     P1 = np.tile(Tc, (1, 8, 1)).reshape(-1, 3)
