@@ -215,17 +215,16 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
                 return f"no LoS to {t}"
             continue
         dist = game.geo.distance(d.model, t)
-        los = game.has_los(d.model, t)
-        if not los:
-            aura = (prof.get("kind") == "spell" and role == "active"
-                    and game.geo.in_awareness(d.model, t, _acute(m)))
-            if not aura:
-                return f"no LoS to {t}"
         if prof.get("bands"):
             if cb.band_modifier(prof["bands"], dist) is None:
                 return f"{t} is out of range ({dist:.2f}\" beyond the last band)"
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
             return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
+        if not game.has_los(d.model, t):
+            aura = (prof.get("kind") == "spell" and role == "active"
+                    and game.geo.in_awareness(d.model, t, _acute(m)))
+            if not aura:
+                return f"no LoS to {t}"
         if prof.get("template"):
             tc = game.geo.best_template(sp.template_kind(prof["template"]), user=d.model, target=t)
             if not tc.legal:
