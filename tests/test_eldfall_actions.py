@@ -232,3 +232,17 @@ def test_an_all_incapacitated_side_ends_the_game_at_the_start_of_a_turn():
     g = setup([r, b], [])
     assert g.is_over and g.outcome.termination.value == "elimination"
     assert g.outcome.winner == "red" and g.outcome.scores["red"] == 1
+
+
+def test_realism_measuring_lets_an_out_of_reach_attack_be_declared_and_fail():
+    r = unit("r1", "red", 10, 5)
+    b = unit("b1", "blue", 10, 9)
+    g = setup([r, b], [], settings={"measuring": "realism"})
+    to_action(g, "r1")
+    ev = g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 2),)))
+    a = kinds(ev, "attack")[0].data
+    assert a["failed"].startswith("out of Reach") and not kinds(ev, "roll")
+    g2 = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 9)], [])
+    to_action(g2, "r1")
+    with pytest.raises(IllegalAction, match="out of Reach"):
+        g2.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 2),)))

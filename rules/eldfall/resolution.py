@@ -206,16 +206,19 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         r = cd.targeting_block(tm.states, a, attacker_states=m.states, retaliating=retaliating)
         if r:
             return r
+        measured = game.settings["measuring"] != "realism"   # Realism: declare, then measure
         if melee:
             reach = float(prof.get("rch", 0))
-            if not game.geo.in_reach(d.model, t, reach):
+            if measured and not game.geo.in_reach(d.model, t, reach):
                 return (f"{t} is out of Reach ({game.geo.distance(d.model, t):.2f}\" > "
                         f"RCH {reach:g}\")")
             if not game.has_los(d.model, t):
                 return f"no LoS to {t}"
             continue
         dist = game.geo.distance(d.model, t)
-        if prof.get("bands"):
+        if not measured:
+            pass
+        elif prof.get("bands"):
             if cb.band_modifier(prof["bands"], dist) is None:
                 return f"{t} is out of range ({dist:.2f}\" beyond the last band)"
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:

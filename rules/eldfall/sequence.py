@@ -78,6 +78,8 @@ def merge_settings(settings: dict | None) -> dict:
         s[k] = v
     if s["confrontation_ties"] not in ("cancel", "keep"):
         raise ValueError("confrontation_ties must be cancel or keep")
+    if s["measuring"] not in ("assisted", "standard", "realism"):
+        raise ValueError("setting measuring must be assisted, standard or realism")
     if s["duel_interference"] not in ("lose", "forbid"):
         raise ValueError("duel_interference must be lose or forbid")
     return s
