@@ -21,6 +21,7 @@ import math
 
 from rules.eldfall import combat as cb
 from rules.eldfall import conditions as cd
+from rules.eldfall import reaction_rules as rr
 from rules.eldfall.actions import ATTACKS, Declare
 
 EPS = 1e-6
@@ -138,6 +139,15 @@ def why_not_reaction(game, d: Declare) -> str | None:
         return f"{mid} has no AP left to react"
     if not q["los"] and d.action != "Dodge":
         return f"{mid} has no LoS to {act.model}: only Dodge (the mover is in its Awareness)"
+    mover = game.models[act.model]
+    why = rr.reaction_reasons(m.states, bool(q["los"]), bool(q["aware"]),
+                              activated_states=mover.states,
+                              activated_is_engager=act.model in m.engaged_by,
+                              panic_failed=mid in act.panic_failed_reactors,
+                              environment=game.geo.environments(mid),
+                              settings=game.settings.get("table_settings"))
+    if why.get(d.action):
+        return why[d.action]
     if d.action in ATTACKS or d.action == "Perceive":
         if d.target_ids != (act.model,):
             return f"a Reaction may only target the activated model {act.model}"
