@@ -72,7 +72,7 @@ class RandomBot:
         return None
 
 
-def expected_wounds(game, d: Declare, role: str) -> float:
+def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> float:
     """Expected Wounds of an Attack declaration (no Confrontation or Dodge)."""
     from rules.eldfall import reactions as rx
     from rules.eldfall.resolution import Strike, _attack_attribute, attack_profile
@@ -84,7 +84,7 @@ def expected_wounds(game, d: Declare, role: str) -> float:
     with game.mover_at(point):
         for t, n in d.targets:
             st = Strike(d.model, t, d, role, prof, n)
-            _attack_attribute(game, st)
+            _attack_attribute(game, st, with_cover=with_cover)
             if st.failed:
                 continue
             tm = game.models[t]
@@ -130,7 +130,7 @@ class GreedyBot:
                 from rules.eldfall.resolution import _why_not_attack
                 if _why_not_attack(game, d, "active"):
                     continue
-                best = max(best, expected_wounds(game, d, "active"))
+                best = max(best, expected_wounds(game, d, "active", with_cover=False))
             cover = 0.0
             near = sorted(game.enemies(mid), key=lambda e: game.geo.distance(mid, e.id))[:2]
             for e in near:

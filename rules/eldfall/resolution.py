@@ -261,7 +261,9 @@ class Strike:
         return f"{self.attacker} {self.prof['name']} vs {self.target}"
 
 
-def _attack_attribute(game, st: Strike) -> None:
+def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
+    """The modified attribute of one attack. ``with_cover`` False (bots' quick
+    estimates only): terrain Cover is not measured (Crouched still counts)."""
     a = st.decl.action
     m = game.models[st.attacker]
     prof = st.prof
@@ -275,15 +277,16 @@ def _attack_attribute(game, st: Strike) -> None:
         stat = "ACC"
     melee = a == "Melee Attack" or prof.get("melee")
     if not melee:
-        sight = game.geo.sight(st.attacker, st.target, fraction=True)   # cover needs the hidden share
         los = game.has_los(st.attacker, st.target)
+        sight = game.geo.sight(st.attacker, st.target, fraction=True) if (los and with_cover) \
+            else None                     # cover needs the hidden share
         dist = game.geo.distance(st.attacker, st.target)
         tstates = game.models[st.target].states
         if not los:
             halvings += 1                 # Casting Aura: halved, and the target gets no Cover
             mods["aura"] = "halved"
         else:
-            cover = sight.cover
+            cover = sight.cover if sight is not None else "none"
             rule = cd.cover_rule(tstates)
             if rule == "none":
                 cover = "none"
