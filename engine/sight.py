@@ -719,6 +719,64 @@ def _near_bundles(Vc: np.ndarray, Tc: np.ndarray, obstacles) -> np.ndarray:
     return dist <= orad[None, :] + rb[:, None] + 1e-9
 
 
+def _frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
+    """The pair's sample points in world coordinates and the orders the query uses:
+    (V, T_all, tmask, vorder, tidx, hints). ``hints``: the 2 viewer points facing the target."""
+    centre_v = np.array([vh.x, vh.y, vh.z])
+    centre_t = np.array([th.x, th.y, th.z])
+    V = _rotate(v_local.points, vh.facing) + centre_v
+    T_all = _rotate(t_local.points, th.facing) + centre_t
+    f = vh.facing_vector
+    if half:
+        vmask = v_local.points[:, 0] >= -_ARC_TOL
+        tmask = (T_all[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL
+    else:
+        vmask = np.ones(len(V), dtype=bool)
+        tmask = np.ones(len(T_all), dtype=bool)
+    vorder = v_local.order[vmask[v_local.order]]
+    tidx = t_local.order[tmask[t_local.order]]
+    # viewer points facing the target first
+    dirv = (centre_t - centre_v)[:2]
+    nrm = np.linalg.norm(dirv)
+    dirv = dirv / nrm if nrm > 1e-12 else f
+    if len(vorder):
+        sc = (V[vorder, :2] - centre_v[:2]) @ dirv + 0.5 * (V[vorder, 2] - vh.z)
+        hints = [int(i) for i in vorder[np.argsort(-sc)[:2]]]
+    else:
+        hints = []
+    return V, T_all, tmask, vorder, tidx, hints
+
+
+def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
+    """The Forest areas a segment between the two hitboxes may cross (bounding circles
+    meeting the capsule around the centres' segment; without the models' own areas when
+    ``forest_count_own_area`` is false)."""
+    if not st.forests:
+        return []
+    if near is None:
+        a = np.array([vh.x, vh.y, vh.z + vh.height / 2])
+        b = np.array([th.x, th.y, th.z + th.height / 2])
+        rcap = max(math.hypot(vh.radius, vh.height / 2), math.hypot(th.radius, th.height / 2))
+        ab = b - a
+
+        def near(c, r, dims=3):
+            cc = c[..., :dims]
+            t = np.clip(((cc - a[:dims]) @ ab[:dims]) / (float(ab[:dims] @ ab[:dims]) or 1e-12), 0, 1)
+            p = a[:dims] + t[..., None] * ab[:dims]
+            return np.linalg.norm(cc - p, axis=-1) <= r + rcap + 1e-9
+    forests = []
+    for f in st.forests:
+        x0, y0, x1, y1 = f.polygon.bounds
+        c = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
+        if near(c, math.hypot(x1 - x0, y1 - y0) / 2, dims=2):
+            forests.append(f)
+    if not s.forest_count_own_area:
+        from shapely.geometry import Point
+        own = [Point(h.x, h.y).buffer(h.radius, 32) for h in (vh, th)]
+        forests = [f for f in forests if not any(f.polygon.intersects(o) for o in own)]
+    return forests
+
+
 # --------------------------------------------------------------------------- query
 class _Query:
     """One viewer -> target question.
@@ -735,21 +793,10 @@ class _Query:
     def __init__(self, world, st: _Static, vh, th, *, want_all: bool, s: SightSettings,
                  half: bool, v_local: _Lattice, t_local: _Lattice, exclude: set[str], models):
         self.vh, self.th, self.s, self.want_all = vh, th, s, want_all
-        centre_v = np.array([vh.x, vh.y, vh.z])
-        centre_t = np.array([th.x, th.y, th.z])
-        self.V = _rotate(v_local.points, vh.facing) + centre_v
-        self.T_all = _rotate(t_local.points, th.facing) + centre_t
-        f = vh.facing_vector
-        if half:
-            vmask = v_local.points[:, 0] >= -_ARC_TOL
-            self.tmask = (self.T_all[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL
-        else:
-            vmask = np.ones(len(self.V), dtype=bool)
-            self.tmask = np.ones(len(self.T_all), dtype=bool)
-        self.vorder = v_local.order[vmask[v_local.order]]
+        fr = _frame(vh, th, half, v_local, t_local)
+        self.V, self.T_all, self.tmask, self.vorder, self.tidx, self.hints = fr
         self.nv = len(self.vorder)
         self.t_part, self.t_weight = t_local.part, t_local.weight
-        self.tidx = t_local.order[self.tmask[t_local.order]]
         self.nt = len(self.tidx)
         self.row_of = np.full(len(self.T_all), -1, dtype=np.int64)
         self.row_of[self.tidx] = np.arange(self.nt)
@@ -764,15 +811,7 @@ class _Query:
         self.ttree = _tree_for(th, s, False)
         self.leaves = None
         self.stopped = False
-        # viewer points facing the target first
-        dirv = (centre_t - centre_v)[:2]
-        nrm = np.linalg.norm(dirv)
-        dirv = dirv / nrm if nrm > 1e-12 else f
-        if self.nv:
-            sc = (self.V[self.vorder, :2] - centre_v[:2]) @ dirv + 0.5 * (self.V[self.vorder, 2] - vh.z)
-            self.hints = [int(i) for i in self.vorder[np.argsort(-sc)[:2]]]
-        else:
-            self.hints = []
+        self.probed = False          # the probe was already cast (by _probe_batch)
         self._gather(st, exclude, models)
 
     # -- obstacles near the pair: the segments lie in a capsule around the centres' segment
@@ -823,17 +862,7 @@ class _Query:
                 sphere = (c, math.hypot(mr, mh / 2))
                 self.clear_obs.append((mid,) + _circumscribed_planes(hb) + sphere)
                 self.convex.append((mid,) + _cylinder_planes(hb) + sphere)
-        forests = []
-        for f in st.forests:
-            x0, y0, x1, y1 = f.polygon.bounds
-            c = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
-            if near(c, math.hypot(x1 - x0, y1 - y0) / 2, dims=2):
-                forests.append(f)
-        if not s.forest_count_own_area:
-            from shapely.geometry import Point
-            own = [Point(h.x, h.y).buffer(h.radius, 32) for h in (vh, th)]
-            forests = [f for f in forests if not any(f.polygon.intersects(o) for o in own)]
-        self.forests = forests
+        forests = _pair_forests(st, vh, th, s, near)
         self.forests_active = forests if len(forests) >= s.forest_limit else []
         for f in self.forests_active:
             clear, block = _forest_planes(f, s)
@@ -884,11 +913,10 @@ class _Query:
         if len(p0) == 0:
             return blocked
         if self.models:
-            from engine.world import segments_hit_cylinders
             c = np.array([m[1] for m in self.models])
             r = np.array([m[2] for m in self.models])
             h = np.array([m[3] for m in self.models])
-            blocked |= np.isfinite(segments_hit_cylinders(p0, p1, c, r, h)).any(axis=1)
+            blocked |= _segments_hit_cylinders_any(p0, p1, c, r, h).any(axis=1)
         if self.forests_active:
             blocked |= _forest_counts(p0, p1, self.forests_active, self.s) >= self.s.forest_limit
         return blocked
@@ -1089,6 +1117,96 @@ def _cast(world, batch) -> None:
 _RECORD: list | None = None      # the benchmark sets a list here to collect the cast segments
 
 
+def _probe_batch(world, s: SightSettings, items, models) -> np.ndarray:
+    """The yes/no probe of many pairs at once, without building their queries.
+
+    ``items``: (vh, th, half, exclude) per pair; ``models``: the blocking model
+    records. Each pair gets exactly the probe a ``_Query`` would cast (its first
+    16 allowed target points x the 2 viewer points facing the target); all the
+    segments go through ONE Embree call, then one vectorised test against every
+    model (a pair's own models excluded) and the pair's Forest areas.
+    Returns (k,) int8: 1 LoS (a probe segment is clear: exact, it is a
+    witness), -1 no LoS (no allowed target or viewer point), 0 undecided.
+    """
+    out = np.zeros(len(items), dtype=np.int8)
+    if not items or s.min_visible_area_mm2 > 0:
+        return out
+    st = _static(world)
+    P0, P1, owner = [], [], []
+    for k, (vh, th, half, exclude) in enumerate(items):
+        V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
+        if not len(tidx) or not len(vorder):
+            out[k] = -1
+            continue
+        rows = tidx[:16]
+        h = np.asarray(hints[:2] or [int(vorder[0])])
+        P0.append(np.repeat(V[h][None], len(rows), axis=0).reshape(-1, 3))
+        P1.append(np.repeat(T_all[rows], len(h), axis=0))
+        owner.append(np.full(len(rows) * len(h), k, dtype=np.int64))
+    if not P0:
+        return out
+    P0, P1, owner = np.concatenate(P0), np.concatenate(P1), np.concatenate(owner)
+    clear = ~world.rays.occluded(P0, P1)
+    if _RECORD is not None:
+        _RECORD.append((P0, P1))
+    if clear.any() and s.models_block and models:
+        idx = np.nonzero(clear)[0]
+        ids = [m[0] for m in models]
+        col = {m: j for j, m in enumerate(ids)}
+        excl = np.full((len(items), 2), len(ids), dtype=np.int64)      # len(ids): a dummy column
+        for k, (vh, th, half, exclude) in enumerate(items):
+            e = [col[m] for m in exclude if m in col][:2]
+            excl[k, :len(e)] = e
+        c = np.array([m[1] for m in models])
+        r = np.array([m[2] for m in models])
+        hh = np.array([m[3] for m in models])
+        hit = np.zeros((len(idx), len(ids) + 1), dtype=bool)
+        hit[:, :-1] = _segments_hit_cylinders_any(P0[idx], P1[idx], c, r, hh)
+        ex = excl[owner[idx]]
+        hit[np.arange(len(idx))[:, None], ex] = False
+        clear[idx[hit.any(axis=1)]] = False
+    if clear.any() and st.forests:
+        for k in np.unique(owner[clear]):
+            vh, th, half, exclude = items[int(k)]
+            forests = _pair_forests(st, vh, th, s)
+            if len(forests) < s.forest_limit:
+                continue
+            idx = np.nonzero(clear & (owner == k))[0]
+            cnt = _forest_counts(P0[idx], P1[idx], forests, s)
+            clear[idx[cnt >= s.forest_limit]] = False
+    seen = np.zeros(len(items), dtype=bool)
+    np.logical_or.at(seen, owner, clear)
+    out[seen] = 1
+    return out
+
+
+def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
+    """(n, m) bool: segment i enters cylinder j (as engine.world.segments_hit_cylinders,
+    grazing contacts of less than 1e-9 of the segment miss); a cheap 2D distance cull first."""
+    n, m = len(p0), len(c)
+    out = np.zeros((n, m), dtype=bool)
+    if n == 0 or m == 0:
+        return out
+    # segment to circle centre distance in the plane: farther than the radius -> miss
+    d2 = (p1 - p0)[:, :2]
+    L2 = np.einsum("ij,ij->i", d2, d2)
+    w = c[None, :, :2] - p0[:, None, :2]
+    t = np.clip(np.einsum("nmj,nj->nm", w, d2) / np.where(L2 > 1e-30, L2, 1.0)[:, None], 0.0, 1.0)
+    q = w - t[..., None] * d2[:, None, :]
+    cand = np.einsum("nmj,nmj->nm", q, q) <= (r[None, :] + 1e-6) ** 2
+    zlo = np.minimum(p0[:, 2], p1[:, 2])
+    zhi = np.maximum(p0[:, 2], p1[:, 2])
+    cand &= (zhi[:, None] >= c[None, :, 2] - 1e-6) & (zlo[:, None] <= c[None, :, 2] + h[None, :] + 1e-6)
+    ii, jj = np.nonzero(cand)
+    if len(ii):
+        from engine.world import segments_hit_cylinders
+        for j in np.unique(jj):
+            sel = ii[jj == j]
+            t_ = segments_hit_cylinders(p0[sel], p1[sel], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
+            out[sel, j] = np.isfinite(t_)
+    return out
+
+
 def _drive(world, queries: list) -> None:
     """Resolve queries: shortcuts, a probe, the bundle descent, then leaf rays, batched over queries."""
     for q in queries:
@@ -1096,7 +1214,7 @@ def _drive(world, queries: list) -> None:
             rows = np.arange(q.nt)
             q._mark_visible(rows, np.full(q.nt, q.hints[0] if q.hints else q.vorder[0]))
             q.done = True
-    _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all])
+    _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
     for q in queries:
         if not q.done:
             q.descend()
@@ -1244,7 +1362,7 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     st = _static(world)
     models = _model_records(world, s)
     out: dict[tuple[str, str], bool] = {}
-    queries = []
+    queries, pending = [], []
     for a in ids:
         for b in ids:
             if a == b:
@@ -1254,9 +1372,19 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
             if exc is not None:
                 out[(a, b)] = exc[0]
                 continue
-            q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models)
-            q.pair = (a, b)
-            queries.append(q)
+            pending.append((a, b))
+    # the cheap stage for every pair in one call; queries only for the undecided ones
+    hbs = {m: world.hitbox(m) for m in ids}
+    items = [(hbs[a], hbs[b], not _is_360(hbs[a], a in moving, s), {a, b}) for a, b in pending]
+    probe = _probe_batch(world, s, items, models)
+    for (a, b), verdict in zip(pending, probe):
+        if verdict:
+            out[(a, b)] = bool(verdict > 0)
+            continue
+        q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models)
+        q.pair = (a, b)
+        q.probed = True
+        queries.append(q)
     _drive(world, queries)
     for q in queries:
         vis = q.status == 1
@@ -1372,15 +1500,16 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     pts, dists = _resample(path, s.path_step_in)
     st = _static(world)
     models = [m for m in _model_records(world, s) if m[0] != mover]
+    vhs = {o: world.hitbox(o) for o in observers}
 
     def los_at(obs_list, d_list):
         """LoS yes/no for (observer, distance along path) pairs, batched."""
         res = [None] * len(obs_list)
-        queries = []
-        for i, (o, d) in enumerate(zip(obs_list, d_list)):
-            p = _at(path, cum, d)[0]
+        queries, pending = [], []
+        ps = _at(path, cum, np.asarray(d_list, dtype=float)) if len(d_list) else np.zeros((0, 3))
+        for i, (o, p) in enumerate(zip(obs_list, ps)):
             th = _MovedHitbox(mh, p)
-            vh = world.hitbox(o)
+            vh = vhs[o]
             if o == mover:
                 res[i] = True
                 continue
@@ -1388,11 +1517,18 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             if exc is not None:
                 res[i] = exc
                 continue
-            half = not _is_360(vh, False, s)
+            pending.append((i, vh, th, not _is_360(vh, False, s), {o, mover}))
+        # the probe of every (observer, path point) pair in one call; queries for the rest
+        probe = _probe_batch(world, s, [it[1:] for it in pending], models)
+        for (i, vh, th, half, exclude), verdict in zip(pending, probe):
+            if verdict:
+                res[i] = bool(verdict > 0)
+                continue
             q = _Query(world, st, vh, th, want_all=s.min_visible_area_mm2 > 0, s=s, half=half,
                        v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
-                       exclude={o, mover}, models=models)
+                       exclude=exclude, models=models)
             q.slot = i
+            q.probed = True
             queries.append(q)
         _drive(world, queries)
         for q in queries:
