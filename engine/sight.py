@@ -1180,6 +1180,119 @@ def _probe_batch(world, s: SightSettings, items, models) -> np.ndarray:
     return out
 
 
+def _static_convex(st: _Static):
+    """Every convex static solid (convex pieces, boxes inside heightfields), padded for numpy:
+    (names, N (k, m, 3), D (k, m), centres (k, 3), radii (k,)); cached on the static record."""
+    got = getattr(st, "_convex_all", None)
+    if got is not None:
+        return got
+    obs = []
+    for k, info in enumerate(st.pieces):
+        if not len(info.offsets):
+            continue
+        if info.convex:
+            obs.append((info.id, info.normals, info.offsets, st.centre[k], float(st.radius[k])))
+        else:
+            for n_, d_, c_, r_ in info.inner:
+                obs.append((info.id, n_, d_, c_, r_))
+    m = max([18] + [len(o[2]) for o in obs])
+    N = np.zeros((len(obs), m, 3))
+    D = np.full((len(obs), m), 1e30)
+    for j, o in enumerate(obs):
+        N[j, :len(o[2])] = o[1]
+        D[j, :len(o[2])] = o[2]
+    cen = np.array([o[3] for o in obs]).reshape(-1, 3)
+    rad = np.array([o[4] for o in obs], dtype=float)
+    st._convex_all = ([o[0] for o in obs], N, D, cen, rad)
+    return st._convex_all
+
+
+def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
+    """(k,) bool: the pair is proved hidden at the root of its descent, for many pairs at once.
+
+    The proof a ``_Query`` makes for its first bundle (every segment between the
+    viewer's (front) lattice box and the target's lattice box): all 64 segments
+    between the two boxes' corners pass through one convex obstacle shrunk by
+    ``_SHRINK`` (a convex static solid, or another model's inscribed prism), and
+    no sample point of either hitbox lies inside that obstacle. The segments
+    meeting a convex body form a convex set in each endpoint, so the corners
+    prove it for every segment. One numpy pass over all pairs x all obstacles.
+    """
+    out = np.zeros(len(items), dtype=bool)
+    if not items:
+        return out
+    st = _static(world)
+    names, N, D, cen, rad = _static_convex(st)
+    m = N.shape[1]
+    mods = [mm for mm in models] if s.models_block else []
+    if mods:
+        MN = np.zeros((len(mods), m, 3))
+        MD = np.full((len(mods), m), 1e30)
+        mc, mr = [], []
+        for j, (mid, c, r, h) in enumerate(mods):
+            n_, d_ = _cylinder_planes(_HB(c, r, h))
+            MN[j, :len(d_)] = n_
+            MD[j, :len(d_)] = d_
+            mc.append([c[0], c[1], c[2] + h / 2])
+            mr.append(math.hypot(r, h / 2))
+        N = np.concatenate([N, MN])
+        D = np.concatenate([D, MD])
+        cen = np.concatenate([cen, np.array(mc)])
+        rad = np.concatenate([rad, np.array(mr)])
+        names = list(names) + [mm[0] for mm in mods]
+    K = len(D)
+    if K == 0:
+        return out
+    nstat = K - len(mods)
+    Vc = np.empty((len(items), 8, 3))
+    Tc = np.empty((len(items), 8, 3))
+    for i, (vh, th, half, exclude) in enumerate(items):
+        Vc[i] = _rotate(_tree_for(vh, s, half).corners[0], vh.facing) + np.array([vh.x, vh.y, vh.z])
+        Tc[i] = _rotate(_tree_for(th, s, False).corners[0], th.facing) + np.array([th.x, th.y, th.z])
+    Ds = D - _SHRINK
+    # necessary: the segment between the boxes' centres passes through the obstacle
+    cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
+    a = np.einsum("ij,kmj->ikm", cv, N) - Ds[None]
+    b = np.einsum("ij,kmj->ikm", ct - cv, N)
+    par = np.abs(b) <= 1e-14
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sv = np.where(par, 0.0, -a / np.where(par, 1.0, b))
+    enter = np.where(~par & (b < 0), sv, -np.inf).max(axis=2)
+    leave = np.where(~par & (b > 0), sv, np.inf).min(axis=2)
+    cand = (np.minimum(leave, 1.0) - np.maximum(enter, 0.0) > 1e-9) & ~(par & (a > 0)).any(axis=2)
+    for i, (vh, th, half, exclude) in enumerate(items):          # a pair's own models never hide it
+        for j, mm in enumerate(mods):
+            if mm[0] in exclude:
+                cand[i, nstat + j] = False
+    ii, kk = np.nonzero(cand)
+    if not len(ii):
+        return out
+    P0 = np.repeat(Vc[ii], 8, axis=1)
+    P1 = np.tile(Tc[ii], (1, 8, 1))
+    ok = _through_each(P0, P1, N[kk], Ds[kk]).all(axis=1)
+    frames = {}
+    for i, k in zip(ii[ok], kk[ok]):
+        i, k = int(i), int(k)
+        if out[i]:
+            continue
+        vh, th, half, exclude = items[i]
+        # a sample point inside the obstacle would break the proof (as in _Query._gather)
+        touch = False
+        for h_ in (vh, th):
+            c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
+            if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
+                touch = True
+        if touch:
+            if i not in frames:
+                V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
+                frames[i] = np.vstack([V[vorder], T_all])
+            real = D[k] < 1e29
+            if not _outside(frames[i], N[k][real], D[k][real]).all():
+                continue
+        out[i] = True
+    return out
+
+
 def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
     """(n, m) bool: segment i enters cylinder j (as engine.world.segments_hit_cylinders,
     grazing contacts of less than 1e-9 of the segment miss); a cheap 2D distance cull first."""
@@ -1219,9 +1332,38 @@ def _drive(world, queries: list) -> None:
         if not q.done:
             q.descend()
     for stage in (1, 2):
-        _cast(world, [(q, q.leaf_pairs(stage)) for q in queries if not q.done])
+        pend = []
+        for q in queries:
+            if q.done:
+                continue
+            pr = q.leaf_pairs(stage)
+            if pr is None:
+                continue
+            if not q.want_all and len(pr[0]) > _CHUNKS[0]:
+                # a yes/no question stops at its first clear segment: spread the
+                # segments (a fixed shuffle) and cast them in growing chunks
+                perm = np.random.default_rng(len(pr[0])).permutation(len(pr[0]))
+                pr = (pr[0][perm], pr[1][perm])
+            pend.append((q, pr))
+        lo = 0
+        for hi in (*_CHUNKS, None):
+            batch = []
+            for q, (r, v) in pend:
+                if q.done or (q.want_all and lo > 0) or lo >= len(r):
+                    continue
+                if q.want_all:
+                    batch.append((q, (r, v)))
+                else:
+                    batch.append((q, (r[lo:hi], v[lo:hi])))
+            if not batch:
+                break
+            _cast(world, batch)
+            lo = hi
     for q in queries:
         q.finish()
+
+
+_CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunks of these ends
 
 
 # ------------------------------------------------------------------------ public API
@@ -1377,6 +1519,8 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     hbs = {m: world.hitbox(m) for m in ids}
     items = [(hbs[a], hbs[b], not _is_360(hbs[a], a in moving, s), {a, b}) for a, b in pending]
     probe = _probe_batch(world, s, items, models)
+    und = np.nonzero(probe == 0)[0]
+    probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
     for (a, b), verdict in zip(pending, probe):
         if verdict:
             out[(a, b)] = bool(verdict > 0)
@@ -1519,7 +1663,10 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                 continue
             pending.append((i, vh, th, not _is_360(vh, False, s), {o, mover}))
         # the probe of every (observer, path point) pair in one call; queries for the rest
-        probe = _probe_batch(world, s, [it[1:] for it in pending], models)
+        items = [it[1:] for it in pending]
+        probe = _probe_batch(world, s, items, models)
+        und = np.nonzero(probe == 0)[0]
+        probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
         for (i, vh, th, half, exclude), verdict in zip(pending, probe):
             if verdict:
                 res[i] = bool(verdict > 0)
