@@ -264,13 +264,9 @@ class WorldGeometry:
         ``limit // 2`` directions the farthest reachable cell and one at half
         that cost. ``checked``: each is checked as a straight move (else
         dropped); unchecked points are candidates for the caller to check."""
-        from engine import motion
         if mode not in ("walk", "run"):
             return []
-        grid = self._cached(("reach", model, mode, float(speed)), lambda: motion.reachable(
-            self.world, model, mode, resolution=self.reach_resolution,
-            settings=self.motion_settings, speed=float(speed)))
-        pts = grid.points()
+        pts = self._reach_points(model, mode, float(speed))
         if len(pts) == 0:
             return []
         sx, sy, _ = self.position(model)
@@ -298,6 +294,38 @@ class WorldGeometry:
                 if len(out) >= limit:
                     return out
         return out
+
+    def _motion_st(self) -> dict:
+        from engine import motion
+        st = getattr(self, "_motion_st_cache", None)
+        if st is None:
+            st = self._motion_st_cache = motion.settings(self.motion_settings)
+        return st
+
+    def _reach_points(self, model: str, mode: str, speed: float) -> np.ndarray:
+        """The end points of ``engine.motion.reachable`` for ``mode``.
+
+        One Dijkstra serves both Walk and Run: the Run search (limit 2 x SPD)
+        finds every node within SPD at the same shortest cost, so the Walk end
+        points are the Run grid's end points costing at most SPD. Not shared
+        where the modes differ by more than the allowance (a state that forbids
+        running or moving, Engaged, Flying): those ask for ``mode`` itself."""
+        from engine import motion
+
+        def grid(m):
+            return self._cached(("reach", model, m, speed), lambda: motion.reachable(
+                self.world, model, m, resolution=self.reach_resolution,
+                settings=self.motion_settings, speed=speed))
+        st = self._motion_st()
+        states = set(self.world.hitbox(model).states)
+        special = set(st["no_move_states"]) | set(st["walk_only_states"]) | \
+            set(st["flying_states"]) | {"Engaged"}
+        if states & special:
+            return grid(mode).points()
+        run = grid("run")
+        if mode == "run":
+            return run.points()
+        return run.points(max_cost=motion.allowance_for("walk", speed, st))
 
     def drop(self, model: str, speed: float):
         """The model falls straight down onto the surface under its base; returns

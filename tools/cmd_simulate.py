@@ -20,16 +20,60 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable statistics")
 
 
+class Table:
+    """One scene's table for a series of games: the scene is read and the World
+    (terrain mesh, ray caster, and the sight and motion caches built from the
+    static terrain) is built once; each game starts from the scene's models,
+    put back exactly as a fresh World would place them."""
+
+    def __init__(self, scene_path: str, game_name: str | None):
+        self.scene_path = scene_path
+        self.game_name = game_name
+        self.world = None
+        self.scene = None
+
+    def new_game(self, seed: int, settings: dict | None = None, log=None):
+        """(module, game) like ``gameplay.new_game``, on the shared World."""
+        from tools import gameplay
+        if self.world is None:
+            mod, game = gameplay.new_game(self.scene_path, self.game_name, seed, log=log,
+                                          settings=settings)
+            self.world, self.scene = game.geo.world, game.geo.world.scene
+            return mod, game
+        from engine.geometry import WorldGeometry
+        from tools.roster import units_from_scene
+        reset_world(self.world)
+        mod = gameplay.game_module(gameplay.pick_game(self.scene, self.game_name))
+        units = units_from_scene(self.scene, self.world)
+        game = mod.new_game(units, WorldGeometry(self.world), seed=seed, settings=settings or None,
+                            scene_info=gameplay.scene_info(self.scene))
+        if log is not None:
+            game.start_log(log)
+        return mod, game
+
+
+def reset_world(world) -> None:
+    """Every model back as the scene places it (summons gone), in scene order; the
+    static terrain and everything cached from it are kept. The version keeps
+    increasing, so no answer cached for an earlier game can be mistaken for a
+    new one."""
+    for mid in list(world.models):
+        world.remove_model(mid)
+    for spec in world.scene.models:
+        world.add_model(spec)
+
+
 def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
              settings: dict | None = None) -> dict:
     from tools import gameplay
+    table = Table(scene, game_name)
     winners: Counter = Counter()
     reasons: Counter = Counter()
     vp: dict = {}
     per_game = []
     decisions = 0
     for i in range(games):
-        mod, game = gameplay.new_game(scene, game_name, seed + i, settings=settings)
+        mod, game = table.new_game(seed + i, settings=settings)
         names = gameplay.bot_names(bots, mod)
         n = gameplay.play_out(game, mod, names, seed + i)
         decisions += n

@@ -112,8 +112,15 @@ class GreedyBot:
               if "Incapacitated" not in e.states]
         return min(ds) if ds else 0.0
 
-    def _threat(self, game, model: str, point) -> float:
-        """Attack value from ``point``: the best expected Wounds next action + cover."""
+    def _threat(self, game, model: str, point) -> "_Score":
+        """Attack value from ``point``: the best expected Wounds next action + cover.
+
+        Returned as a :class:`_Score`: the attack part and the distance are
+        measured now, and so is LoS from the two nearest enemies (yes/no, the
+        cheap question); the Cover of a model they do see (the dear question:
+        the hidden share and the covering piece) is measured only when a
+        comparison needs it, so the bot decides exactly as if it had measured
+        everything."""
         mid = model
         home, facing = tuple(game.geo.position(mid)), game.geo.facing(mid)
         if point is not None:
@@ -131,23 +138,17 @@ class GreedyBot:
                 if _why_not_attack(game, d, "active"):
                     continue
                 best = max(best, expected_wounds(game, d, "active", with_cover=False))
-            cover = 0.0
             near = sorted(game.enemies(mid), key=lambda e: game.geo.distance(mid, e.id))[:2]
+            seen = []          # per near enemy: False (no LoS), True (LoS: Cover still unknown)
             for e in near:
                 if "Incapacitated" in e.states:
                     continue
-                s = game.geo.sight(e.id, mid, moving=True, fraction=True)
-                if not s.los:
-                    cover += 0.25
-                elif s.cover == "heavy":
-                    cover += 0.2
-                elif s.cover == "light":
-                    cover += 0.1
+                seen.append((e.id, game.geo.sight(e.id, mid, moving=True).los))
             dist = self._enemy_distance(game, mid)
-            return best + cover - 0.02 * dist
         finally:
             if point is not None:
                 game.geo.place(mid, home, facing)
+        return _Score(game, mid, point, best, dist, seen)
 
     # ---- decisions -----------------------------------------------------
     def choose(self, game):
@@ -184,7 +185,7 @@ class GreedyBot:
             options = game.legal_actions().list()
             return options[self.rng.randrange(len(options))]
         here = self._threat(game, model, None)
-        if here >= 0.3:
+        if not here.less_than(0.3):
             return idle
         enemy_xy = [game.geo.position(e.id)[:2] for e in game.enemies(model)
                     if "Incapacitated" not in e.states]
@@ -211,9 +212,9 @@ class GreedyBot:
                 break
         for a in walks:
             s = self._threat(game, model, a.path[-1])
-            if s > best_score + 1e-9:
+            if s.beats(best_score, 1e-9):
                 best, best_score = a, s
-        if best is idle and best_score < 0.05:
+        if best is idle and best_score.less_than(0.05):
             far = self._enemy_distance(game, model)
             if far > game.allowance(model, "walk") + 2:
                 for p in candidates("run")[:3]:
@@ -226,43 +227,131 @@ class GreedyBot:
 
     def _action(self, game, model):
         options = game.legal_actions().list()
-        best, score = None, 0.0
         for d in options:
             if d.action == "Death Blow":
                 return d
-            if d.action in ATTACKS:
-                s = expected_wounds(game, d, "active")
-            elif d.action == "Assist":
-                t = game.models[d.target_ids[0]]
-                s = 0.6 if t.hp < t.unit.stat("HP") else 0.15
-            elif d.action == "Dodge":
-                s = 0.1 if game.models[model].engaged_by else 0.0
-            else:
-                s = 0.0
-            if s > score:
-                best, score = d, s
+        best = _first_best(options, 0.0, lambda d: self._action_value(game, model, d, False),
+                           lambda d: self._action_value(game, model, d, True))
         if best is None:
             best = next((d for d in options if d.action == "Nothing"), options[0])
         return best
 
+    @staticmethod
+    def _action_value(game, model, d, exact):
+        if d.action in ATTACKS:
+            return expected_wounds(game, d, "active", with_cover=exact)
+        if d.action == "Assist":
+            t = game.models[d.target_ids[0]]
+            return 0.6 if t.hp < t.unit.stat("HP") else 0.15
+        if d.action == "Dodge":
+            return 0.1 if game.models[model].engaged_by else 0.0
+        return 0.0
+
     def _reaction(self, game, side):
         options = game.legal_actions().list()
         act = game.act
-        best, score = None, 0.05
-        for d in options:
+
+        def value(d, exact):
             if isinstance(d, Pass):
-                continue
+                return None
             if d.action in ATTACKS:
-                s = expected_wounds(game, d, "reactive")
-            elif d.action == "Dodge":
+                return expected_wounds(game, d, "reactive", with_cover=exact)
+            if d.action == "Dodge":
                 mover = act.model
-                s = 0.12 if game.geo.distance(mover, d.model) <= max(1.0, game.melee_reach(mover)) + 0.5 \
-                    else 0.0
-            else:
-                s = 0.0
-            if s > score:
-                best, score = d, s
+                return 0.12 if game.geo.distance(mover, d.model) <= \
+                    max(1.0, game.melee_reach(mover)) + 0.5 else 0.0
+            return 0.0
+        best = _first_best(options, 0.05, lambda d: value(d, False), lambda d: value(d, True))
         return best if best is not None else Pass(side)
+
+
+def _first_best(options, floor, upper, exact):
+    """The first option with the highest exact value above ``floor`` (None if none),
+    as a scan ``if value > best: take it`` would choose, measuring the exact
+    (dear) value only of options whose cheap upper bound could still win.
+
+    ``upper(d) >= exact(d)`` must hold (an attack's expected Wounds without
+    terrain Cover bound those with it: Cover only lowers the attribute). A value
+    of None means the option is never taken."""
+    ups = []
+    for i, d in enumerate(options):
+        u = upper(d)
+        if u is not None:
+            ups.append((u, i))
+    ups.sort(key=lambda t: (-t[0], t[1]))
+    best_v, best_i = floor, None
+    for u, i in ups:
+        if u < best_v:
+            break             # sorted: no later option can reach the best either
+        if u == best_v and (best_i is None or i > best_i):
+            continue          # at best a tie that the earlier option wins
+        v = exact(options[i])
+        if v > best_v or (best_i is not None and v == best_v and i < best_i):
+            best_v, best_i = v, i
+    return None if best_i is None else options[best_i]
+
+
+class _Score:
+    """A movement score ``attack + cover - 0.02 * distance`` whose Cover terms are
+    measured lazily: ``lo``/``hi`` bound it until :meth:`exact` measures them
+    (the model placed at the point again, then put back)."""
+    # the Cover bonus of one near enemy: no LoS 0.25, heavy 0.2, light 0.1, none 0
+    _BONUS = {"heavy": 0.2, "light": 0.1}
+
+    def __init__(self, game, model, point, best, dist, seen):
+        self.game, self.model, self.point = game, model, point
+        self.best, self.dist, self.seen = best, dist, seen
+        n_vis = sum(1 for _, los in seen if los)
+        n_hid = len(seen) - n_vis
+        self.value = None
+        if n_vis == 0:
+            self.value = self._total([0.25] * n_hid)
+            self.lo = self.hi = self.value
+        else:
+            self.lo = best + 0.25 * n_hid - 0.02 * dist - 1e-12
+            self.hi = best + 0.25 * n_hid + 0.2 * n_vis - 0.02 * dist + 1e-12
+
+    def _total(self, bonuses):
+        cover = 0.0
+        for b in bonuses:
+            cover += b
+        return self.best + cover - 0.02 * self.dist
+
+    def exact(self) -> float:
+        if self.value is None:
+            geo = self.game.geo
+            home, facing = tuple(geo.position(self.model)), geo.facing(self.model)
+            if self.point is not None:
+                geo.place(self.model, tuple(self.point), facing)
+            try:
+                bonuses = []
+                for e, los in self.seen:
+                    if not los:
+                        bonuses.append(0.25)
+                        continue
+                    s = geo.sight(e, self.model, moving=True, fraction=True)
+                    bonuses.append(0.25 if not s.los else self._BONUS.get(s.cover, 0.0))
+            finally:
+                if self.point is not None:
+                    geo.place(self.model, home, facing)
+            self.value = self._total(bonuses)
+            self.lo = self.hi = self.value
+        return self.value
+
+    def less_than(self, x: float) -> bool:
+        if self.hi < x:
+            return True
+        if self.lo >= x:
+            return False
+        return self.exact() < x
+
+    def beats(self, other: "_Score", eps: float) -> bool:
+        """``self > other + eps`` on the exact values."""
+        if self.lo > other.hi + eps:
+            return True
+        if self.hi <= other.lo + eps:
+            return False
+        return self.exact() > other.exact() + eps
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
