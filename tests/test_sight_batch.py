@@ -1,0 +1,95 @@
+"""The batched queries (los_matrix, los_along_path) give exactly the per-pair answers of
+``sight.los`` on random layouts of the skirmish table (hypothesis)."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engine import sight
+from engine.scene import load_scene
+from engine.world import World
+
+ROOT = Path(__file__).resolve().parents[1]
+FEW = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                     HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def world():
+    return World(load_scene(str(ROOT / "scenes" / "skirmish.yaml")))
+
+
+def _layout(world, seed: int, ids):
+    """Scatter ``ids`` at random spots and facings of the table (on the surface under them);
+    returns the old placements to restore."""
+    rng = np.random.default_rng(seed)
+    old = {m: (world.hitbox(m).x, world.hitbox(m).y, world.hitbox(m).z, world.hitbox(m).facing) for m in ids}
+    w, d = world.table
+    for m in ids:
+        x, y = rng.uniform(1.5, w - 1.5), rng.uniform(1.5, d - 1.5)
+        world.move_model(m, x, y, None, float(rng.uniform(0, 360)))
+    return old
+
+
+def _restore(world, old):
+    for m, (x, y, z, f) in old.items():
+        world.move_model(m, x, y, z, f)
+
+
+@FEW
+@given(st.integers(0, 10_000), st.sets(st.integers(0, 11), max_size=3))
+def test_matrix_equals_every_pair_cast_alone(world, seed, moving_idx):
+    ids = world.model_ids()
+    old = _layout(world, seed, ids)
+    try:
+        moving = {ids[i] for i in moving_idx if i < len(ids)}
+        m = sight.los_matrix(world, ids, moving=moving)
+        for a in ids:
+            for b in ids:
+                alone = sight.los(world, a, b, moving=a in moving, fraction=False, cover=False).los
+                assert m[(a, b)] == alone, (a, b)
+        # not a trivial table: both answers occur
+        assert any(m.values()) and not all(m.values())
+    finally:
+        _restore(world, old)
+
+
+@FEW
+@given(st.integers(0, 10_000))
+def test_path_equals_every_sample_cast_alone(world, seed):
+    ids = world.model_ids()
+    old = _layout(world, seed, ids)
+    try:
+        mover = ids[0]
+        side = world.hitbox(mover).side
+        observers = [i for i in ids if world.hitbox(i).side != side][:4]
+        hb = world.hitbox(mover)
+        start = np.array([hb.x, hb.y, hb.z])
+        rng = np.random.default_rng(seed + 1)
+        ang = rng.uniform(0, 2 * math.pi)
+        end_xy = np.clip(start[:2] + 5.0 * np.array([math.cos(ang), math.sin(ang)]), 1.0,
+                         np.array(world.table) - 1.0)
+        xy = np.linspace(start[:2], end_xy, 6)
+        z = world.surface_height(xy, below=hb.z + 1.0)
+        path = np.column_stack([xy, np.where(np.isfinite(z), z, 0.0)])
+        res = sight.los_along_path(world, mover, path, observers)
+        samples, _ = sight._resample(path, sight.default_settings().path_step_in)
+        for r in res:
+            alone = []
+            for p in samples:
+                world.move_model(mover, p[0], p[1], p[2], hb.facing)
+                alone.append(sight.los(world, r.observer, mover, fraction=False, cover=False).los)
+            expect = [tuple(float(v) for v in p) for p, ok in zip(samples, alone) if ok]
+            assert r.seen == expect, r.observer
+            assert r.had_los == any(alone)
+            for pt in (r.first, r.last):          # the refined ends of the window have LoS too
+                if pt is not None:
+                    world.move_model(mover, pt[0], pt[1], pt[2], hb.facing)
+                    assert sight.los(world, r.observer, mover, fraction=False, cover=False).los
+            world.move_model(mover, *start, hb.facing)
+    finally:
+        _restore(world, old)
