@@ -218,6 +218,25 @@ def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: 
     return (hi - lo > 1e-9) & ~out_par
 
 
+_SUB = (np.arange(8), np.arange(8)[::-1])     # a few corner pairs tried first (a necessary test)
+
+
+def _corners_through(Vc, Tc, N, D) -> np.ndarray:
+    """(p,) bool: all 64 segments between box corners Vc[i] (8, 3) and Tc[i] (8, 3) pass
+    through the convex body {x : N[i] @ x <= D[i]} (``_through_each``); 16 of them first."""
+    out = np.zeros(len(Vc), dtype=bool)
+    if not len(Vc):
+        return out
+    a0 = np.concatenate([Vc, Vc], axis=1)
+    a1 = np.concatenate([Tc[:, _SUB[0]], Tc[:, _SUB[1]]], axis=1)
+    live = np.nonzero(_through_each(a0, a1, N, D).all(axis=1))[0]
+    if len(live):
+        P0 = np.repeat(Vc[live], 8, axis=1)
+        P1 = np.tile(Tc[live], (1, 8, 1))
+        out[live] = _through_each(P0, P1, N[live], D[live]).all(axis=1)
+    return out
+
+
 def _pad_planes(obstacles, buckets=(8, 20, 64)) -> list:
     """Obstacles' planes stacked by size: [(members (k,) bool, local index (k,), N (kb, m, 3),
     D (kb, m))], padded with planes every point satisfies (zero normal, offset 1e30)."""
@@ -950,103 +969,7 @@ class _Query:
     # -- proofs over bundles
     def descend(self) -> None:
         """Walk the bundles; mark proved-visible points; keep the leaf bundles for rays."""
-        vt, tt = self.vtree, self.ttree
-        vc = _rotate(vt.corners.reshape(-1, 3), self.vh.facing).reshape(-1, 8, 3) + \
-            np.array([self.vh.x, self.vh.y, self.vh.z])
-        tc = _rotate(tt.corners.reshape(-1, 3), self.th.facing).reshape(-1, 8, 3) + \
-            np.array([self.th.x, self.th.y, self.th.z])
-        trow = self.row_of[tt.perm]                   # row of each target point in tree order (-1: not allowed)
-        fv = np.zeros(1, dtype=np.int64)
-        ft = np.zeros(1, dtype=np.int64)
-        leaves_v, leaves_t = [], []
-        depth = 0
-        while len(fv) and not self.done:
-            depth += 1
-            # drop bundles whose target box has nothing left to decide
-            open_pt = (trow >= 0)
-            open_pt[open_pt] = self.status[trow[open_pt]] == 0
-            cs = np.concatenate([[0], np.cumsum(open_pt)])
-            keep = cs[tt.end[ft]] - cs[tt.start[ft]] > 0
-            fv, ft = fv[keep], ft[keep]
-            if not len(fv):
-                break
-            if len(fv) > _MAX_FRONTIER:
-                leaves_v.append(fv)
-                leaves_t.append(ft)
-                break
-            Vc, Tc = vc[fv], tc[ft]
-            C16 = np.concatenate([Vc, Tc], axis=1)
-            near = _near_bundles(Vc, Tc, self.clear_obs)
-            clear = np.ones(len(fv), dtype=bool)
-            bi, ki = np.nonzero(near)
-            if len(bi):
-                notsep = np.zeros(len(fv), dtype=np.int64)
-                for members, local, N, D in self._clear_pad:
-                    sel = np.nonzero(members[ki])[0]
-                    for c0 in range(0, len(sel), 4096):
-                        q_ = sel[c0:c0 + 4096]
-                        b_, k_ = bi[q_], local[ki[q_]]
-                        vals = np.matmul(C16[b_], N[k_].transpose(0, 2, 1)) - D[k_][:, None, :]
-                        sep = (vals > 1e-9).all(axis=1).any(axis=1)
-                        notsep += np.bincount(b_[~sep], minlength=len(fv))
-                clear = notsep == 0
-            if clear.any():
-                ok = np.nonzero(clear)[0]
-                pos, owner = _ranges(tt.start[ft[ok]], tt.end[ft[ok]])
-                rows = trow[pos]
-                good = rows >= 0
-                vwit = vt.perm[vt.start[fv[ok]]][owner]
-                self._mark_visible(rows[good], vwit[good])
-                if self.done:
-                    return
-                fv, ft, Vc, Tc = fv[~clear], ft[~clear], Vc[~clear], Tc[~clear]
-                if not len(fv):
-                    break
-            nforest = len(self.forest_block) >= self.s.forest_limit
-            if self.convex or nforest:
-                hidden = np.zeros(len(fv), dtype=bool)
-                near = _near_bundles(Vc, Tc, self.convex)
-                bi, ki = np.nonzero(near)
-                cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
-                for members, local, N, D in (self._convex_pad if len(bi) else ()):
-                    sel = np.nonzero(members[ki])[0]
-                    if not len(sel):
-                        continue
-                    b_, k_ = bi[sel], local[ki[sel]]
-                    # necessary: the segment between the boxes' centres passes through it
-                    keep = _through_each(cv[b_][:, None, :], ct[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
-                    b_, k_ = b_[keep], k_[keep]
-                    for c0 in range(0, len(b_), 256):
-                        bb, kk = b_[c0:c0 + 256], k_[c0:c0 + 256]
-                        P0 = np.repeat(Vc[bb], 8, axis=1)
-                        P1 = np.tile(Tc[bb], (1, 8, 1))
-                        ok = _through_each(P0, P1, N[kk], D[kk] - _SHRINK).all(axis=1)
-                        hidden[bb[ok]] = True
-                if nforest:
-                    P0 = np.repeat(Vc, 8, axis=1).reshape(-1, 3)
-                    P1 = np.tile(Tc, (1, 8, 1)).reshape(-1, 3)
-                    cnt = np.zeros(len(fv), dtype=np.int64)
-                    for name, n, d, _, _ in self.forest_block:
-                        cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(fv), 64).all(axis=1)
-                    hidden |= cnt >= self.s.forest_limit
-                fv, ft = fv[~hidden], ft[~hidden]
-                if not len(fv):
-                    break
-            vleaf = vt.left[fv] < 0
-            tleaf = tt.left[ft] < 0
-            # small bundles: rays are cheaper than proofs
-            pairs = (vt.end[fv] - vt.start[fv]) * (tt.end[ft] - tt.start[ft])
-            both = (vleaf & tleaf) | (pairs <= _RAY_BUNDLE)
-            if both.any():
-                leaves_v.append(fv[both])
-                leaves_t.append(ft[both])
-            split_t = ~both & ~tleaf & (vleaf | (tt.size[ft] >= vt.size[fv]))
-            split_v = ~both & ~split_t
-            fv = np.concatenate([fv[split_t], fv[split_t], vt.left[fv[split_v]], vt.right[fv[split_v]]])
-            ft = np.concatenate([tt.left[ft[split_t]], tt.right[ft[split_t]], ft[split_v], ft[split_v]])
-        self.leaves = (np.concatenate(leaves_v) if leaves_v else np.zeros(0, np.int64),
-                       np.concatenate(leaves_t) if leaves_t else np.zeros(0, np.int64))
-        self.depth = depth
+        _descend_many([self])
 
     def leaf_pairs(self, stage: int):
         """Sample pairs of the leaf bundles: stage 1 one viewer point per target point, stage 2 all."""
@@ -1073,6 +996,230 @@ class _Query:
         if not self.stopped:
             self.status[self.status == 0] = 2
         self.done = True
+
+
+def _near_pairs(Vc, Tc, b, oc, orad) -> np.ndarray:
+    """(p,) bool: obstacle bounding spheres (oc (p,3), orad (p,)) meet the capsule holding the
+    segments of bundle b (rows of Vc, Tc (n, 8, 3)); as ``_near_bundles`` for (bundle, obstacle) pairs."""
+    cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
+    rb = np.maximum(np.linalg.norm(Vc - cv[:, None], axis=2).max(axis=1),
+                    np.linalg.norm(Tc - ct[:, None], axis=2).max(axis=1))
+    ab = ct - cv
+    L2 = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12)
+    abb, cvb = ab[b], cv[b]
+    t = np.clip(np.einsum("ij,ij->i", oc, abb) - np.einsum("ij,ij->i", cvb, abb), 0, None) / L2[b]
+    t = np.clip(t, 0, 1)
+    p = cvb + t[:, None] * abb
+    dist = np.linalg.norm(p - oc, axis=1)
+    return dist <= orad + rb[b] + 1e-9
+
+
+def _descend_many(queries: list) -> None:
+    """The bundle descent of several queries at once (each query's bundles tested only
+    against its own obstacles): one numpy pass per level for all of them.
+
+    A bundle is every segment between two k-d tree nodes (boxes of sample points) of
+    the viewer's and the target's lattices. It is clear when a face plane of each
+    nearby obstacle's convex superset separates its 16 corners (then all its target
+    points are seen); hidden when every segment between the boxes' corners passes
+    through one convex obstacle (shrunk by ``_SHRINK``), or through ``forest_limit``
+    convex Forest areas. Undecided bundles are split (the larger box first); bundles
+    of at most ``_RAY_BUNDLE`` sample pairs, or two leaves, are left for rays
+    (``q.leaves``). A query's frontier above ``_MAX_FRONTIER`` bundles goes to rays whole.
+    """
+    qs = [q for q in queries if not q.done]
+    if not qs:
+        return
+    nq = len(qs)
+    # global node tables: each query's two trees, in world coordinates
+    VC, TC, VL, VR, VS, VE, VZ, VP, TL, TR, TS, TE, TZ = ([] for _ in range(13))
+    voff, toff, vpoff, tpoff, rowoff = [0], [0], [0], [0], [0]
+    TROW = []
+    for q in qs:
+        vt, tt = q.vtree, q.ttree
+        VC.append(_rotate(vt.corners.reshape(-1, 3), q.vh.facing).reshape(-1, 8, 3) + np.array([q.vh.x, q.vh.y, q.vh.z]))
+        TC.append(_rotate(tt.corners.reshape(-1, 3), q.th.facing).reshape(-1, 8, 3) + np.array([q.th.x, q.th.y, q.th.z]))
+        VL.append(np.where(vt.left >= 0, vt.left + voff[-1], -1))
+        VR.append(np.where(vt.right >= 0, vt.right + voff[-1], -1))
+        VS.append(vt.start + vpoff[-1])
+        VE.append(vt.end + vpoff[-1])
+        VZ.append(vt.size)
+        VP.append(vt.perm)
+        TL.append(np.where(tt.left >= 0, tt.left + toff[-1], -1))
+        TR.append(np.where(tt.right >= 0, tt.right + toff[-1], -1))
+        TS.append(tt.start + tpoff[-1])
+        TE.append(tt.end + tpoff[-1])
+        TZ.append(tt.size)
+        tr = q.row_of[tt.perm]
+        TROW.append(np.where(tr >= 0, tr + rowoff[-1], -1))
+        voff.append(voff[-1] + len(vt.left))
+        toff.append(toff[-1] + len(tt.left))
+        vpoff.append(vpoff[-1] + len(vt.perm))
+        tpoff.append(tpoff[-1] + len(tt.perm))
+        rowoff.append(rowoff[-1] + q.nt)
+    VC, TC = np.concatenate(VC), np.concatenate(TC)
+    VL, VR, VS, VE, VZ, VP = (np.concatenate(x) for x in (VL, VR, VS, VE, VZ, VP))
+    TL, TR, TS, TE, TZ, TROW = (np.concatenate(x) for x in (TL, TR, TS, TE, TZ, TROW))
+    voff, toff, rowoff = np.asarray(voff), np.asarray(toff), np.asarray(rowoff)
+    status = np.concatenate([q.status for q in qs])
+    witness = np.concatenate([q.witness for q in qs])
+    row_q = np.repeat(np.arange(nq), [q.nt for q in qs])
+    weight = np.concatenate([q.t_weight[q.tidx] for q in qs])
+    want_all = np.array([q.want_all for q in qs])
+    min_w = np.array([q.min_w for q in qs])
+    vis_w = np.array([q.visible_weight for q in qs])
+    done = np.zeros(nq, dtype=bool)
+    # global obstacle tables
+    CL = [o for q in qs for o in q.clear_obs]
+    cl_off = np.concatenate([[0], np.cumsum([len(q.clear_obs) for q in qs])])
+    CV = [o for q in qs for o in q.convex]
+    cv_off = np.concatenate([[0], np.cumsum([len(q.convex) for q in qs])])
+    cl_pad, cv_pad = _pad_planes(CL), _pad_planes(CV)
+    cl_c = np.array([o[3] for o in CL]).reshape(-1, 3)
+    cl_r = np.array([o[4] for o in CL], dtype=float)
+    cv_c = np.array([o[3] for o in CV]).reshape(-1, 3)
+    cv_r = np.array([o[4] for o in CV], dtype=float)
+    nforest = np.array([len(q.forest_block) >= q.s.forest_limit for q in qs])
+
+    def mark(rows, vidx):
+        """Mark target rows visible (global rows, viewer witness indices); update the queries."""
+        new = status[rows] == 0
+        rows, vidx = rows[new], vidx[new]
+        if not len(rows):
+            return
+        ur, first = np.unique(rows, return_index=True)
+        status[ur] = 1
+        witness[ur] = vidx[first]
+        vis_w[:] += np.bincount(row_q[ur], weights=weight[ur], minlength=nq)
+        hit = np.unique(row_q[ur])
+        for k in hit:
+            if not want_all[k] and vis_w[k] >= min_w[k]:
+                done[k] = True
+                qs[k].stopped = True
+        left = np.bincount(row_q[status == 0], minlength=nq)
+        done[hit[left[hit] == 0]] = True
+
+    fq = np.arange(nq)
+    fv = voff[:-1].copy()
+    ft = toff[:-1].copy()
+    leaves_v, leaves_t, leaves_q = [], [], []
+    depth = 0
+    while len(fv):
+        depth += 1
+        live = ~done[fq]
+        fv, ft, fq = fv[live], ft[live], fq[live]
+        # drop bundles whose target box has nothing left to decide
+        open_pt = TROW >= 0
+        open_pt[open_pt] = status[TROW[open_pt]] == 0
+        cs = np.concatenate([[0], np.cumsum(open_pt)])
+        keep = cs[TE[ft]] - cs[TS[ft]] > 0
+        fv, ft, fq = fv[keep], ft[keep], fq[keep]
+        if not len(fv):
+            break
+        big = np.bincount(fq, minlength=nq) > _MAX_FRONTIER
+        if big.any():
+            b = big[fq]
+            leaves_v.append(fv[b])
+            leaves_t.append(ft[b])
+            leaves_q.append(fq[b])
+            fv, ft, fq = fv[~b], ft[~b], fq[~b]
+            if not len(fv):
+                break
+        Vc, Tc = VC[fv], TC[ft]
+        # clear: every near obstacle of the bundle's query separated by one of its planes
+        pos, bi = _ranges(cl_off[fq], cl_off[fq + 1])
+        clear = np.ones(len(fv), dtype=bool)
+        if len(pos):
+            near = _near_pairs(Vc, Tc, bi, cl_c[pos], cl_r[pos])
+            bi, ki = bi[near], pos[near]
+            if len(bi):
+                C16 = np.concatenate([Vc, Tc], axis=1)
+                notsep = np.zeros(len(fv), dtype=np.int64)
+                for members, local, N, D in cl_pad:
+                    sel = np.nonzero(members[ki])[0]
+                    for c0 in range(0, len(sel), 4096):
+                        q_ = sel[c0:c0 + 4096]
+                        b_, k_ = bi[q_], local[ki[q_]]
+                        vals = np.matmul(C16[b_], N[k_].transpose(0, 2, 1)) - D[k_][:, None, :]
+                        sep = (vals > 1e-9).all(axis=1).any(axis=1)
+                        notsep += np.bincount(b_[~sep], minlength=len(fv))
+                clear = notsep == 0
+        if clear.any():
+            ok = np.nonzero(clear)[0]
+            pos, owner = _ranges(TS[ft[ok]], TE[ft[ok]])
+            rows = TROW[pos]
+            good = rows >= 0
+            vwit = VP[VS[fv[ok]]][owner]
+            mark(rows[good], vwit[good])
+            rest = ~clear & ~done[fq]
+            fv, ft, fq, Vc, Tc = fv[rest], ft[rest], fq[rest], Vc[rest], Tc[rest]
+            if not len(fv):
+                break
+        # hidden: one convex obstacle holds every corner segment (or enough Forest areas)
+        hidden = np.zeros(len(fv), dtype=bool)
+        pos, bi = _ranges(cv_off[fq], cv_off[fq + 1])
+        if len(pos):
+            near = _near_pairs(Vc, Tc, bi, cv_c[pos], cv_r[pos])
+            bi, ki = bi[near], pos[near]
+            cvm, ctm = Vc.mean(axis=1), Tc.mean(axis=1)
+            for members, local, N, D in (cv_pad if len(bi) else ()):
+                sel = np.nonzero(members[ki])[0]
+                if not len(sel):
+                    continue
+                b_, k_ = bi[sel], local[ki[sel]]
+                # necessary: the segment between the boxes' centres passes through it
+                kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
+                b_, k_ = b_[kp], k_[kp]
+                for c0 in range(0, len(b_), 256):
+                    bb, kk = b_[c0:c0 + 256], k_[c0:c0 + 256]
+                    hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
+        if nforest.any():
+            for k in np.nonzero(nforest)[0]:
+                sel = np.nonzero((fq == k) & ~hidden)[0]
+                if not len(sel):
+                    continue
+                q = qs[k]
+                P0 = np.repeat(Vc[sel], 8, axis=1).reshape(-1, 3)
+                P1 = np.tile(Tc[sel], (1, 8, 1)).reshape(-1, 3)
+                cnt = np.zeros(len(sel), dtype=np.int64)
+                for name, n, d, _, _ in q.forest_block:
+                    cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(sel), 64).all(axis=1)
+                hidden[sel[cnt >= q.s.forest_limit]] = True
+        if hidden.any():
+            fv, ft, fq = fv[~hidden], ft[~hidden], fq[~hidden]
+            if not len(fv):
+                break
+        vleaf = VL[fv] < 0
+        tleaf = TL[ft] < 0
+        # small bundles: rays are cheaper than proofs
+        pairs = (VE[fv] - VS[fv]) * (TE[ft] - TS[ft])
+        both = (vleaf & tleaf) | (pairs <= _RAY_BUNDLE)
+        if both.any():
+            leaves_v.append(fv[both])
+            leaves_t.append(ft[both])
+            leaves_q.append(fq[both])
+        split_t = ~both & ~tleaf & (vleaf | (TZ[ft] >= VZ[fv]))
+        split_v = ~both & ~split_t
+        fv = np.concatenate([fv[split_t], fv[split_t], VL[fv[split_v]], VR[fv[split_v]]])
+        ft = np.concatenate([TL[ft[split_t]], TR[ft[split_t]], ft[split_v], ft[split_v]])
+        fq = np.concatenate([fq[split_t], fq[split_t], fq[split_v], fq[split_v]])
+    lv = np.concatenate(leaves_v) if leaves_v else np.zeros(0, np.int64)
+    lt = np.concatenate(leaves_t) if leaves_t else np.zeros(0, np.int64)
+    lq = np.concatenate(leaves_q) if leaves_q else np.zeros(0, np.int64)
+    order = np.argsort(lq, kind="stable")
+    lv, lt, lq = lv[order], lt[order], lq[order]
+    bounds = np.searchsorted(lq, np.arange(nq + 1))
+    for k, q in enumerate(qs):
+        q.status = status[rowoff[k]:rowoff[k + 1]].copy()
+        q.witness = witness[rowoff[k]:rowoff[k + 1]].copy()
+        q.visible_weight = float(vis_w[k])
+        q.depth = depth
+        if done[k]:
+            q.done = True
+            q.leaves = None
+            continue
+        a, b = bounds[k], bounds[k + 1]
+        q.leaves = (lv[a:b] - voff[k], lt[a:b] - toff[k])
 
 
 class _HB:
@@ -1267,9 +1414,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     ii, kk = np.nonzero(cand)
     if not len(ii):
         return out
-    P0 = np.repeat(Vc[ii], 8, axis=1)
-    P1 = np.tile(Tc[ii], (1, 8, 1))
-    ok = _through_each(P0, P1, N[kk], Ds[kk]).all(axis=1)
+    ok = _corners_through(Vc[ii], Tc[ii], N[kk], Ds[kk])
     frames = {}
     for i, k in zip(ii[ok], kk[ok]):
         i, k = int(i), int(k)
@@ -1294,29 +1439,33 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
 
 
 def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
-    """(n, m) bool: segment i enters cylinder j (as engine.world.segments_hit_cylinders,
-    grazing contacts of less than 1e-9 of the segment miss); a cheap 2D distance cull first."""
+    """(n, m) bool: segment i enters cylinder j (exactly engine.world.segments_hit_cylinders:
+    grazing contacts of less than 1e-9 of the segment miss), after a cheap conservative cull:
+    the segment's z range and its distance to the axis in the plane."""
+    from engine.world import segments_hit_cylinders
     n, m = len(p0), len(c)
     out = np.zeros((n, m), dtype=bool)
     if n == 0 or m == 0:
         return out
-    # segment to circle centre distance in the plane: farther than the radius -> miss
-    d2 = (p1 - p0)[:, :2]
-    L2 = np.einsum("ij,ij->i", d2, d2)
-    w = c[None, :, :2] - p0[:, None, :2]
-    t = np.clip(np.einsum("nmj,nj->nm", w, d2) / np.where(L2 > 1e-30, L2, 1.0)[:, None], 0.0, 1.0)
-    q = w - t[..., None] * d2[:, None, :]
-    cand = np.einsum("nmj,nmj->nm", q, q) <= (r[None, :] + 1e-6) ** 2
+    d = p1 - p0
+    L2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    inv = np.where(L2 > 1e-30, 1.0 / np.where(L2 > 1e-30, L2, 1.0), 0.0)
     zlo = np.minimum(p0[:, 2], p1[:, 2])
     zhi = np.maximum(p0[:, 2], p1[:, 2])
-    cand &= (zhi[:, None] >= c[None, :, 2] - 1e-6) & (zlo[:, None] <= c[None, :, 2] + h[None, :] + 1e-6)
-    ii, jj = np.nonzero(cand)
-    if len(ii):
-        from engine.world import segments_hit_cylinders
-        for j in np.unique(jj):
-            sel = ii[jj == j]
-            t_ = segments_hit_cylinders(p0[sel], p1[sel], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
-            out[sel, j] = np.isfinite(t_)
+    for j in range(m):
+        cand = (zhi >= c[j, 2] - 1e-6) & (zlo <= c[j, 2] + h[j] + 1e-6)
+        idx = np.nonzero(cand)[0]
+        if not len(idx):
+            continue
+        wx = c[j, 0] - p0[idx, 0]
+        wy = c[j, 1] - p0[idx, 1]
+        dx, dy = d[idx, 0], d[idx, 1]
+        t = np.clip((wx * dx + wy * dy) * inv[idx], 0.0, 1.0)
+        qx, qy = wx - t * dx, wy - t * dy
+        idx = idx[qx * qx + qy * qy <= (r[j] + 1e-6) ** 2]
+        if len(idx):
+            t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
+            out[idx, j] = np.isfinite(t_)
     return out
 
 
@@ -1328,9 +1477,7 @@ def _drive(world, queries: list) -> None:
             q._mark_visible(rows, np.full(q.nt, q.hints[0] if q.hints else q.vorder[0]))
             q.done = True
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
-    for q in queries:
-        if not q.done:
-            q.descend()
+    _descend_many([q for q in queries if not q.done])
     for stage in (1, 2):
         pend = []
         for q in queries:
