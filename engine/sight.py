@@ -966,6 +966,13 @@ class _Query:
         h = np.asarray(self.hints[:2] or [int(self.vorder[0])])
         return np.repeat(rows, len(h)), np.tile(h, len(rows))
 
+    def random_pairs(self, k: int):
+        """``k`` viewer x target sample pairs drawn at random (a fixed seed: the same answer each time)."""
+        if self.nt == 0 or self.nv == 0:
+            return None
+        rng = np.random.default_rng(self.nt * 7919 + self.nv)
+        return rng.integers(0, self.nt, k), self.vorder[rng.integers(0, self.nv, k)]
+
     # -- proofs over bundles
     def descend(self) -> None:
         """Walk the bundles; mark proved-visible points; keep the leaf bundles for rays."""
@@ -1477,6 +1484,8 @@ def _drive(world, queries: list) -> None:
             q._mark_visible(rows, np.full(q.nt, q.hints[0] if q.hints else q.vorder[0]))
             q.done = True
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
+    # yes/no: a second, wider probe (random allowed pairs) before the descent
+    _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries if not q.done and not q.want_all])
     _descend_many([q for q in queries if not q.done])
     for stage in (1, 2):
         pend = []
@@ -1510,6 +1519,7 @@ def _drive(world, queries: list) -> None:
         q.finish()
 
 
+_PROBE2 = 512                    # random pairs of the second yes/no probe
 _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunks of these ends
 
 
