@@ -4,7 +4,9 @@
   generator, so a game with bots is reproducible from the seeds); ending the
   turn early and Issuing a Duel (which stops everyone else) are drawn a tenth as
   often, and a movement is drawn as a random
-  mode then a random reachable point.
+  mode then a random reachable point (the move after a Dodge likewise: stay,
+  change Crouched, or a random reachable point), so that not every sampled
+  point has to be checked.
 * :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
   to where it can attack best and takes Cover on the way, Death-Blows what it
   can, reacts with its best attack (or a Dodge when threatened).
@@ -32,6 +34,8 @@ class RandomBot:
             a = self._movement(game, who)
             if a is not None:
                 return a
+        if kind == "dodge-move":
+            return self._dodge_move(game, who)
         options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
@@ -70,6 +74,35 @@ class RandomBot:
             if game.why_illegal(a) is None:
                 return a
         return None
+
+    def _dodge_move(self, game, model):
+        """The move after a Dodge, drawn like a movement: stay (a sixth), change
+        Crouched (a sixth), else a random point of the reachable area at SPD/2,
+        the first of up to 4 random points the rules accept (else stay)."""
+        m = game.models[model]
+        stay = DodgeMove(model)
+        r = self.rng.random()
+        if r < 1 / 6:
+            return stay
+        if r < 2 / 6:
+            a = DodgeMove(model, crouch="Crouched" not in m.states)
+            return a if game.why_illegal(a) is None else stay
+        enemies = game.enemy_reaches(model)
+        if "Engaged" in m.states:
+            enemies = {k: -1.0 for k in enemies}
+        try:
+            pts = game.geo.reachable_points(
+                model, "walk", float(cb.halve(game.speed(model))),
+                limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
+                enemies=enemies, checked=False)
+        except Exception:      # noqa: BLE001 -- no sampling: stay
+            pts = []
+        self.rng.shuffle(pts)
+        for p in pts[:4]:
+            a = DodgeMove(model, (tuple(p),))
+            if game.why_illegal(a) is None:
+                return a
+        return stay
 
 
 def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> float:
@@ -293,65 +326,78 @@ def _first_best(options, floor, upper, exact):
 
 class _Score:
     """A movement score ``attack + cover - 0.02 * distance`` whose Cover terms are
-    measured lazily: ``lo``/``hi`` bound it until :meth:`exact` measures them
-    (the model placed at the point again, then put back)."""
+    measured lazily, one near enemy at a time: ``lo``/``hi`` bound the score
+    until enough is measured to compare (the model is placed at the point for
+    the measuring, then put back). The exact value is summed in the same order
+    as a full measurement would, so comparisons decide exactly alike."""
     # the Cover bonus of one near enemy: no LoS 0.25, heavy 0.2, light 0.1, none 0
     _BONUS = {"heavy": 0.2, "light": 0.1}
+    _SLACK = 1e-12
 
     def __init__(self, game, model, point, best, dist, seen):
         self.game, self.model, self.point = game, model, point
         self.best, self.dist, self.seen = best, dist, seen
-        n_vis = sum(1 for _, los in seen if los)
-        n_hid = len(seen) - n_vis
-        self.value = None
-        if n_vis == 0:
-            self.value = self._total([0.25] * n_hid)
-            self.lo = self.hi = self.value
-        else:
-            self.lo = best + 0.25 * n_hid - 0.02 * dist - 1e-12
-            self.hi = best + 0.25 * n_hid + 0.2 * n_vis - 0.02 * dist + 1e-12
+        self.bonuses = [None if los else 0.25 for _, los in seen]
+        self._bounds()
 
-    def _total(self, bonuses):
-        cover = 0.0
-        for b in bonuses:
-            cover += b
-        return self.best + cover - 0.02 * self.dist
+    def _bounds(self):
+        if all(b is not None for b in self.bonuses):
+            cover = 0.0
+            for b in self.bonuses:
+                cover += b
+            self.value = self.best + cover - 0.02 * self.dist
+            self.lo = self.hi = self.value
+            return
+        self.value = None
+        known = sum(b for b in self.bonuses if b is not None)
+        unknown = sum(1 for b in self.bonuses if b is None)
+        base = self.best + known - 0.02 * self.dist
+        self.lo = base - self._SLACK
+        self.hi = base + 0.2 * unknown + self._SLACK
+
+    def refine(self) -> bool:
+        """Measure the Cover of the next unmeasured enemy; False if none is left."""
+        k = next((i for i, b in enumerate(self.bonuses) if b is None), None)
+        if k is None:
+            return False
+        geo = self.game.geo
+        home, facing = tuple(geo.position(self.model)), geo.facing(self.model)
+        if self.point is not None:
+            geo.place(self.model, tuple(self.point), facing)
+        try:
+            s = geo.sight(self.seen[k][0], self.model, moving=True, fraction=True)
+        finally:
+            if self.point is not None:
+                geo.place(self.model, home, facing)
+        self.bonuses[k] = 0.25 if not s.los else self._BONUS.get(s.cover, 0.0)
+        self._bounds()
+        return True
 
     def exact(self) -> float:
-        if self.value is None:
-            geo = self.game.geo
-            home, facing = tuple(geo.position(self.model)), geo.facing(self.model)
-            if self.point is not None:
-                geo.place(self.model, tuple(self.point), facing)
-            try:
-                bonuses = []
-                for e, los in self.seen:
-                    if not los:
-                        bonuses.append(0.25)
-                        continue
-                    s = geo.sight(e, self.model, moving=True, fraction=True)
-                    bonuses.append(0.25 if not s.los else self._BONUS.get(s.cover, 0.0))
-            finally:
-                if self.point is not None:
-                    geo.place(self.model, home, facing)
-            self.value = self._total(bonuses)
-            self.lo = self.hi = self.value
+        while self.refine():
+            pass
         return self.value
 
     def less_than(self, x: float) -> bool:
-        if self.hi < x:
-            return True
-        if self.lo >= x:
-            return False
-        return self.exact() < x
+        while True:
+            if self.hi < x:
+                return True
+            if self.lo >= x:
+                return False
+            if not self.refine():
+                return self.value < x
 
     def beats(self, other: "_Score", eps: float) -> bool:
         """``self > other + eps`` on the exact values."""
-        if self.lo > other.hi + eps:
-            return True
-        if self.hi <= other.lo + eps:
-            return False
-        return self.exact() > other.exact() + eps
+        while True:
+            if self.lo > other.hi + eps:
+                return True
+            if self.hi <= other.lo + eps:
+                return False
+            # narrow the wider of the two first
+            first, second = (self, other) if self.hi - self.lo >= other.hi - other.lo else (other, self)
+            if not (first.refine() or second.refine()):
+                return self.value > other.value + eps
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -69,8 +69,10 @@ def open_reaction_step(game) -> None:
         m = game.models[mid]
         prev = act.qualified.get(mid, {"los": False, "aware": False, "seen": []})
         seen = list(prev["seen"])
-        los_now = game.has_los(mid, mover)
-        if los_now and not any(math.dist(p, end) < 1e-6 for p in seen):
+        end_seen = any(math.dist(p, end) < 1e-6 for p in seen)
+        # LoS now only matters if it could add the end point or LoS itself
+        los_now = False if (prev["los"] and end_seen) else game.has_los(mid, mover)
+        if los_now and not end_seen:
             seen.append(end)
         los = bool(prev["los"] or los_now)
         if "Blinded" in m.states:
