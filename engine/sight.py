@@ -411,6 +411,28 @@ def _rings(poly) -> np.ndarray:
     return np.concatenate(edges) if edges else np.zeros((0, 2, 2))
 
 
+_DOP = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, -1, 0], [1, 0, 1], [1, 0, -1],
+                 [0, 1, 1], [0, 1, -1], [1, 1, 1], [1, 1, -1], [1, -1, 1], [1, -1, -1]], dtype=float)
+_DOP = np.vstack([_DOP, -_DOP]) / np.linalg.norm(np.vstack([_DOP, -_DOP]), axis=1, keepdims=True)
+_DOP_ABOVE = 32      # hulls with more planes are replaced by their 26-DOP in clear proofs
+
+
+def _clear_planes(info: "_PieceInfo") -> tuple[np.ndarray, np.ndarray]:
+    """The planes clear proofs use for a piece: its convex hull's, or for a hull of more than
+    ``_DOP_ABOVE`` faces the 26-DOP around it (a convex superset: a bundle one of its planes
+    separates misses the piece; fewer planes, cheaper tests; proofs only, never answers)."""
+    got = getattr(info, "_clear", None)
+    if got is not None:
+        return got
+    if len(info.offsets) <= _DOP_ABOVE:
+        got = (info.normals, info.offsets)
+    else:
+        v = info.vertices            # the hull's support in each direction is the vertices' max
+        got = (_DOP.copy(), (v @ _DOP.T).max(axis=0) + 1e-9)
+    info._clear = got
+    return got
+
+
 def _static(world) -> _Static:
     st = _STATIC.get(world)
     if st is not None:
@@ -424,6 +446,7 @@ def _static(world) -> _Static:
             lo, hi = np.asarray(p.mesh.bounds, dtype=float)
             inner = _heightfield_boxes(p.spec) if (p.spec is not None and p.spec.shape == "heightfield") else []
             infos.append(_PieceInfo(p.index, p.id, lo, hi, n, d, convex, inner))
+            infos[-1].vertices = np.asarray(p.mesh.vertices, dtype=float)
         elif "forest" in p.tags or "dark" in p.tags:
             fp = _footprint(p.mesh)
             lo, hi = np.asarray(p.mesh.bounds, dtype=float)
@@ -857,7 +880,8 @@ class _Query:
                 if not len(info.offsets):
                     continue
                 sphere = (st.centre[k], float(st.radius[k]))
-                self.clear_obs.append((info.id, info.normals, info.offsets) + sphere)
+                cn, cd = _clear_planes(info)
+                self.clear_obs.append((info.id, cn, cd) + sphere + ((info.lo, info.hi),))
                 if info.convex:
                     self.convex.append((info.id, info.normals, info.offsets) + sphere)
                 else:
@@ -879,7 +903,9 @@ class _Query:
                 self.models.append((mid, mc, mr, mh))
                 hb = _HB(mc, mr, mh)
                 sphere = (c, math.hypot(mr, mh / 2))
-                self.clear_obs.append((mid,) + _circumscribed_planes(hb) + sphere)
+                rr = mr / math.cos(math.pi / 16)
+                box = (np.array([mc[0] - rr, mc[1] - rr, mc[2]]), np.array([mc[0] + rr, mc[1] + rr, mc[2] + mh]))
+                self.clear_obs.append((mid,) + _circumscribed_planes(hb) + sphere + (box,))
                 self.convex.append((mid,) + _cylinder_planes(hb) + sphere)
         forests = _pair_forests(st, vh, th, s, near)
         self.forests_active = forests if len(forests) >= s.forest_limit else []
@@ -893,7 +919,9 @@ class _Query:
                           float(np.linalg.norm([x1 - x0, y1 - y0, f.zhi - f.zlo]) / 2))
             else:
                 sphere = (np.zeros(3), math.inf)
-            self.clear_obs.append((f.id,) + clear + sphere)
+            zr = (f.zlo, f.zhi) if s.area_height == "piece" else (-1e30, 1e30)
+            box = (np.array([x0, y0, zr[0]]), np.array([x1, y1, zr[1]]))
+            self.clear_obs.append((f.id,) + clear + sphere + (box,))
             if block is not None:
                 self.forest_block.append((f.id,) + block + sphere)
         self.obstacle_free = not self.clear_obs and not self.nonconvex and not self.forests_active
@@ -1084,6 +1112,8 @@ def _descend_many(queries: list) -> None:
     cl_pad, cv_pad = _pad_planes(CL), _pad_planes(CV)
     cl_c = np.array([o[3] for o in CL]).reshape(-1, 3)
     cl_r = np.array([o[4] for o in CL], dtype=float)
+    cl_lo = np.array([o[5][0] for o in CL], dtype=float).reshape(-1, 3)     # bounding boxes
+    cl_hi = np.array([o[5][1] for o in CL], dtype=float).reshape(-1, 3)
     cv_c = np.array([o[3] for o in CV]).reshape(-1, 3)
     cv_r = np.array([o[4] for o in CV], dtype=float)
     nforest = np.array([len(q.forest_block) >= q.s.forest_limit for q in qs])
@@ -1141,6 +1171,11 @@ def _descend_many(queries: list) -> None:
             bi, ki = bi[near], pos[near]
             if len(bi):
                 C16 = np.concatenate([Vc, Tc], axis=1)
+                # a face of the obstacle's bounding box separating the 16 corners separates
+                # it too (the box holds the convex superset): the cheap test first
+                cmin, cmax = C16.min(axis=1), C16.max(axis=1)
+                boxsep = ((cmin[bi] > cl_hi[ki] + 1e-9) | (cmax[bi] < cl_lo[ki] - 1e-9)).any(axis=1)
+                bi, ki = bi[~boxsep], ki[~boxsep]
                 notsep = np.zeros(len(fv), dtype=np.int64)
                 for members, local, N, D in cl_pad:
                     sel = np.nonzero(members[ki])[0]
