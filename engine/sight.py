@@ -1204,6 +1204,12 @@ def _descend_many(queries: list) -> None:
             near = _near_pairs(Vc, Tc, bi, cv_c[pos], cv_r[pos])
             bi, ki = bi[near], pos[near]
             cvm, ctm = Vc.mean(axis=1), Tc.mean(axis=1)
+            # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
+            ab = ctm[bi] - cvm[bi]
+            t = np.clip(np.einsum("ij,ij->i", cv_c[ki] - cvm[bi], ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-30), 0, 1)
+            gap = cvm[bi] + t[:, None] * ab - cv_c[ki]
+            meet = np.einsum("ij,ij->i", gap, gap) <= (cv_r[ki] + 1e-6) ** 2
+            bi, ki = bi[meet], ki[meet]
             for members, local, N, D in (cv_pad if len(bi) else ()):
                 sel = np.nonzero(members[ki])[0]
                 if not len(sel):
@@ -1212,8 +1218,9 @@ def _descend_many(queries: list) -> None:
                 # necessary: the segment between the boxes' centres passes through it
                 kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
                 b_, k_ = b_[kp], k_[kp]
-                for c0 in range(0, len(b_), 256):
-                    bb, kk = b_[c0:c0 + 256], k_[c0:c0 + 256]
+                step = max(256, 400_000 // (64 * N.shape[1]))
+                for c0 in range(0, len(b_), step):
+                    bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
                     hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
         if nforest.any():
             for k in np.nonzero(nforest)[0]:
@@ -1439,21 +1446,23 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         Vc[i] = _rotate(_tree_for(vh, s, half).corners[0], vh.facing) + np.array([vh.x, vh.y, vh.z])
         Tc[i] = _rotate(_tree_for(th, s, False).corners[0], th.facing) + np.array([th.x, th.y, th.z])
     Ds = D - _SHRINK
-    # necessary: the segment between the boxes' centres passes through the obstacle
     cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
-    a = np.einsum("ij,kmj->ikm", cv, N) - Ds[None]
-    b = np.einsum("ij,kmj->ikm", ct - cv, N)
-    par = np.abs(b) <= 1e-14
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sv = np.where(par, 0.0, -a / np.where(par, 1.0, b))
-    enter = np.where(~par & (b < 0), sv, -np.inf).max(axis=2)
-    leave = np.where(~par & (b > 0), sv, np.inf).min(axis=2)
-    cand = (np.minimum(leave, 1.0) - np.maximum(enter, 0.0) > 1e-9) & ~(par & (a > 0)).any(axis=2)
+    # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
+    ab = ct - cv
+    L2 = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-30)
+    t = np.clip((cen @ ab.T - np.einsum("ij,ij->i", cv, ab)[None, :]) / L2[None, :], 0, 1).T      # (I, K)
+    gap = cv[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
+    cand = np.einsum("ikj,ikj->ik", gap, gap) <= (rad[None, :] + 1e-6) ** 2
     for i, (vh, th, half, exclude) in enumerate(items):          # a pair's own models never hide it
         for j, mm in enumerate(mods):
             if mm[0] in exclude:
                 cand[i, nstat + j] = False
     ii, kk = np.nonzero(cand)
+    if not len(ii):
+        return out
+    # necessary: the segment between the boxes' centres passes through the obstacle
+    kp = _through_each(cv[ii][:, None, :], ct[ii][:, None, :], N[kk], Ds[kk])[:, 0]
+    ii, kk = ii[kp], kk[kp]
     if not len(ii):
         return out
     ok = _corners_through(Vc[ii], Tc[ii], N[kk], Ds[kk])
