@@ -833,7 +833,8 @@ class _Query:
     """
 
     def __init__(self, world, st: _Static, vh, th, *, want_all: bool, s: SightSettings,
-                 half: bool, v_local: _Lattice, t_local: _Lattice, exclude: set[str], models):
+                 half: bool, v_local: _Lattice, t_local: _Lattice, exclude: set[str], models,
+                 gather: bool = True):
         self.vh, self.th, self.s, self.want_all = vh, th, s, want_all
         fr = _frame(vh, th, half, v_local, t_local)
         self.V, self.T_all, self.tmask, self.vorder, self.tidx, self.hints = fr
@@ -854,7 +855,64 @@ class _Query:
         self.leaves = None
         self.stopped = False
         self.probed = False          # the probe was already cast (by _probe_batch)
-        self._gather(st, exclude, models)
+        self._gather_args = (st, exclude, models)
+        self.gathered = False
+        if gather:
+            self.gather()
+
+    def gather(self) -> None:
+        if not self.gathered:
+            self.gathered = True
+            self._gather(*self._gather_args)
+
+    def obstacle_free_quick(self) -> bool:
+        """Whether ``_gather`` would find nothing near the pair (without building the planes)."""
+        st, exclude, models = self._gather_args
+        vh, th, s = self.vh, self.th, self.s
+        a = np.array([vh.x, vh.y, vh.z + vh.height / 2])
+        b = np.array([th.x, th.y, th.z + th.height / 2])
+        rcap = max(math.hypot(vh.radius, vh.height / 2), math.hypot(th.radius, th.height / 2))
+        ab = b - a
+        L2 = float(ab @ ab) or 1e-12
+        if len(st.pieces):
+            t = np.clip((st.centre - a) @ ab / L2, 0, 1)
+            d = np.linalg.norm(st.centre - (a + t[:, None] * ab), axis=1)
+            for k in np.nonzero(d <= st.radius + rcap + 1e-9)[0]:
+                if len(st.pieces[k].offsets):
+                    return False
+        if s.models_block:
+            for mid, mc, mr, mh in models:
+                if mid in exclude:
+                    continue
+                c = np.array([mc[0], mc[1], mc[2] + mh / 2])
+                t = min(max(float((c - a) @ ab) / L2, 0.0), 1.0)
+                if np.linalg.norm(c - (a + t * ab)) <= math.hypot(mr, mh / 2) + rcap + 1e-9:
+                    return False
+        return len(_pair_forests(st, vh, th, s)) < s.forest_limit
+
+    def probe_all_models(self, world) -> None:
+        """Cast the yes/no probe (``probe_pairs``) testing every model (near or not: the far
+        ones cannot meet these segments) and the pair's Forest areas: no obstacle gathering."""
+        st, exclude, models = self._gather_args
+        rows, vidx = self.probe_pairs()
+        P0, P1 = self.V[vidx], self.T_all[self.tidx[rows]]
+        clear = ~world.rays.occluded(P0, P1)
+        if _RECORD is not None:
+            _RECORD.append((P0, P1))
+        mods = [m for m in models if m[0] not in exclude] if self.s.models_block else []
+        if clear.any() and mods:
+            idx = np.nonzero(clear)[0]
+            c = np.array([m[1] for m in mods])
+            r = np.array([m[2] for m in mods])
+            h = np.array([m[3] for m in mods])
+            clear[idx[_segments_hit_cylinders_any(P0[idx], P1[idx], c, r, h).any(axis=1)]] = False
+        if clear.any() and st.forests:
+            forests = _pair_forests(st, self.vh, self.th, self.s)
+            if len(forests) >= self.s.forest_limit:
+                idx = np.nonzero(clear)[0]
+                clear[idx[_forest_counts(P0[idx], P1[idx], forests, self.s) >= self.s.forest_limit]] = False
+        self.probed = True
+        self.absorb(rows, vidx, clear)
 
     # -- obstacles near the pair: the segments lie in a capsule around the centres' segment
     def _gather(self, st, exclude, models):
@@ -1568,13 +1626,13 @@ _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunk
 
 
 # ------------------------------------------------------------------------ public API
-def _make_query(world, st, viewer, target, moving, s, want_all, models, v_override=None):
+def _make_query(world, st, viewer, target, moving, s, want_all, models, v_override=None, gather=True):
     vh = world.hitbox(viewer)
     th = world.hitbox(target) if v_override is None else v_override
     half = not _is_360(vh, moving, s)
     return _Query(world, st, vh, th, want_all=want_all, s=s, half=half,
                   v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
-                  exclude={viewer, target}, models=models)
+                  exclude={viewer, target}, models=models, gather=gather)
 
 
 def _attribute(world, q: _Query) -> tuple[tuple[str, ...], np.ndarray | None]:
@@ -1651,12 +1709,20 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     if viewer == target:
         lat = _lattice_for(th, s)
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
-    q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s))
+    q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s),
+                    gather=False)
+    if exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0 and not q.obstacle_free_quick():
+        # yes/no: the probe first; the obstacles are gathered only when it does not decide
+        q.probe_all_models(world)
+    if not q.stopped:
+        q.gather()
     if exc is not None and exc[0] is False:
         q.done = True
         q.status[:] = 2
-    else:
+    elif not q.done:
         _drive(world, [q])
+    else:
+        q.finish()
     vis_t = np.zeros(len(q.T_all), dtype=bool)
     vis_t[q.tidx[q.status == 1]] = True
     area = float(q.t_weight[vis_t].sum())
