@@ -133,12 +133,45 @@ class WorldGeometry:
         from engine import sight as es
 
         def run():
+            want_cover = fraction and self._cover_possible(target)
             r = es.los(self.world, viewer, target, moving=moving, fraction=fraction,
-                       cover=fraction, settings=self.sight_settings)
+                       cover=want_cover, settings=self.sight_settings)
             return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
                           float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
         s = self._cached(("sight", viewer, target, moving, fraction), run)
         return s
+
+    def _cover_possible(self, target: str) -> bool:
+        """False when ``engine.cover.cover`` must answer "none" (no piece) whoever
+        looks: the target is not Crouched (or Crouched gives no cover) and no
+        solid scenery piece comes within the cover distance of its hitbox, by
+        the pieces' bounding boxes (nearer than the piece itself, so never
+        wrong). The table is not scenery; a piece the base rests on touches it.
+        Saves measuring the covering pieces of a model in the open."""
+        from engine.sight_settings import default_settings
+        s = self.sight_settings if self.sight_settings is not None else default_settings()
+        hb = self.world.hitbox(target)
+        if "Crouched" in hb.states and s.cover_crouched != "none":
+            return True
+        boxes = getattr(self, "_piece_boxes", None)
+        if boxes is None:
+            lo, hi = [], []
+            for p in self.world.pieces:
+                if not p.solid or (p.id == "table" and p.spec is None):
+                    continue
+                b = np.asarray(p.mesh.bounds, dtype=float)
+                lo.append(b[0])
+                hi.append(b[1])
+            boxes = self._piece_boxes = (np.array(lo).reshape(-1, 3), np.array(hi).reshape(-1, 3))
+        lo, hi = boxes
+        if len(lo) == 0:
+            return False
+        c = np.array([hb.x, hb.y])
+        dxy = np.linalg.norm(np.maximum(0.0, np.maximum(lo[:, :2] - c, c - hi[:, :2])), axis=1)
+        dh = np.maximum(0.0, dxy - hb.radius)
+        dv = np.maximum(0.0, np.maximum(lo[:, 2] - hb.top, hb.z - hi[:, 2]))
+        gap = np.maximum(dh, dv)          # a lower bound of the hitbox-to-piece distance
+        return bool((gap <= max(float(s.cover_within_in), 0.1) + 1e-6).any())
 
     def cover(self, attacker: str, target: str) -> _Sight:
         """Sight with cover decided (the visible fraction resolved)."""

@@ -177,3 +177,34 @@ def test_a_reused_table_plays_the_same_game_as_a_fresh_world():
     gameplay.play_out(game, mod, ["random", "random"], 5)
     assert game.state_hash() == hashes[1]
     assert table.world is not game.geo.world
+
+
+def test_cover_is_skipped_only_where_it_must_be_none(table_game):
+    from engine import sight as es
+    mod, game = table_game
+    geo = game.geo
+    w = geo.world
+    rng = random.Random(11)
+    ids = w.model_ids()
+    skipped = kept = 0
+    for _ in range(24):
+        t = rng.choice(ids)
+        v = rng.choice([i for i in ids if i.split("-")[0] != t.split("-")[0]])
+        hb = w.hitbox(t)
+        home = (hb.x, hb.y, hb.z, hb.facing)
+        # near the ruin and walls half the time, anywhere the rest
+        x, y = (rng.uniform(2, 14), rng.uniform(0.8, 9)) if rng.random() < 0.5 else \
+            (rng.uniform(1, 35), rng.uniform(1, 35))
+        w.move_model(t, x, y)
+        try:
+            full = es.los(w, v, t, moving=True, fraction=True, cover=True)
+            got = geo.sight(v, t, moving=True, fraction=True)
+            assert (got.los, got.cover, got.cover_piece) == (full.los, full.cover, full.cover_piece)
+            if geo._cover_possible(t):
+                kept += 1
+            else:
+                skipped += 1
+                assert full.cover == "none" and full.cover_piece is None
+        finally:
+            w.move_model(t, *home)
+    assert skipped and kept
