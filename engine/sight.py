@@ -737,7 +737,7 @@ def _forest_planes(f: _Forest, s: SightSettings):
 
 
 _MAX_FRONTIER = 1024
-_RAY_BUNDLE = 2048       # bundles of at most this many sample pairs are cast, not proved
+_RAY_BUNDLE = 512        # bundles of at most this many sample pairs are cast, not proved
 
 
 def _near_bundles(Vc: np.ndarray, Tc: np.ndarray, obstacles) -> np.ndarray:
