@@ -789,6 +789,45 @@ def _frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     return V, T_all, tmask, vorder, tidx, hints
 
 
+def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcache: dict):
+    """The probe segments of ``_Query.probe_pairs`` (the first 16 allowed target points x the
+    2 viewer points facing the target), computed as ``_frame`` does but only for the points
+    they need; the viewer's side is cached in ``vcache``. None when the pair has no allowed point."""
+    key = (vh.x, vh.y, vh.z, vh.facing, half, id(v_local))
+    got = vcache.get(key)
+    centre_v = np.array([vh.x, vh.y, vh.z])
+    if got is None:
+        V = _rotate(v_local.points, vh.facing) + centre_v
+        if half:
+            vorder = v_local.order[(v_local.points[:, 0] >= -_ARC_TOL)[v_local.order]]
+        else:
+            vorder = v_local.order
+        got = (V, vorder, V[vorder, :2] - centre_v[:2], 0.5 * (V[vorder, 2] - vh.z))
+        vcache[key] = got
+    V, vorder, rel_xy, rel_z = got
+    if not len(vorder):
+        return None
+    centre_t = np.array([th.x, th.y, th.z])
+    f = vh.facing_vector
+    order = t_local.order
+    rows = None
+    for k in (64, len(order)):
+        sub = order[:k]
+        T = _rotate(t_local.points[sub], th.facing) + centre_t
+        ok = (T[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL if half else np.ones(len(sub), dtype=bool)
+        if ok.sum() >= 16 or k == len(order):
+            rows = T[ok][:16]
+            break
+    if not len(rows):
+        return None
+    dirv = (centre_t - centre_v)[:2]
+    nrm = np.linalg.norm(dirv)
+    dirv = dirv / nrm if nrm > 1e-12 else f
+    sc = rel_xy @ dirv + rel_z
+    h = vorder[np.argsort(-sc)[:2]]
+    return np.tile(V[h], (len(rows), 1)), np.repeat(rows, len(h), axis=0)
+
+
 def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
     """The Forest areas a segment between the two hitboxes may cross (bounding circles
     meeting the capsule around the centres' segment; without the models' own areas when
@@ -1387,16 +1426,16 @@ def _probe_batch(world, s: SightSettings, items, models) -> np.ndarray:
         return out
     st = _static(world)
     P0, P1, owner = [], [], []
+    vcache: dict = {}
     for k, (vh, th, half, exclude) in enumerate(items):
-        V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
-        if not len(tidx) or not len(vorder):
+        got = _probe_frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s), vcache)
+        if got is None:
             out[k] = -1
             continue
-        rows = tidx[:16]
-        h = np.asarray(hints[:2] or [int(vorder[0])])
-        P0.append(np.repeat(V[h][None], len(rows), axis=0).reshape(-1, 3))
-        P1.append(np.repeat(T_all[rows], len(h), axis=0))
-        owner.append(np.full(len(rows) * len(h), k, dtype=np.int64))
+        p0, p1 = got
+        P0.append(p0)
+        P1.append(p1)
+        owner.append(np.full(len(p0), k, dtype=np.int64))
     if not P0:
         return out
     P0, P1, owner = np.concatenate(P0), np.concatenate(P1), np.concatenate(owner)
