@@ -34,6 +34,15 @@ Method
     call per stage.
 * The yes/no question stops at the first clear segment (or when the minimum
   visible area is reached); the fraction resolves every target point.
+* Batching (the same answers, fewer Python passes): ``los_matrix`` and
+  ``los_along_path`` probe ALL their pairs (pairs of models; path points x
+  observers) in one Embree call plus one vectorised model test
+  (``_probe_batch``), then try the root-bundle hiding proof for all the
+  undecided ones at once (``_hidden_batch``); only what is left becomes a
+  query. The queries' bundle descents run together (``_descend_many``: one
+  numpy pass per level). A yes/no query also casts 512 random allowed pairs
+  before the descent, and its leaf segments shuffled, in growing chunks.
+  ``los`` for yes/no casts the probe before gathering the obstacles.
 
 All lengths are inches; points are (x, y, z) with z up.
 """
