@@ -37,10 +37,7 @@ import yaml
 
 from engine.errors import InputError, Problem
 
-try:  # the World's measuring helper, when present
-    from engine.world import cylinder_distance as _world_cylinder_distance
-except Exception:  # pragma: no cover - the world module is part of the engine
-    _world_cylinder_distance = None
+from engine.world import cylinder_distance
 
 SETTINGS_FILE = Path(__file__).with_name("data") / "motion.yaml"
 MODES = ("walk", "run", "climb", "jump")
@@ -147,21 +144,9 @@ class MoveResult:
 
 
 # ----------------------------------------------------------------------------- helpers
-def hitbox_distance(c1, r1, h1, c2, r2, h2) -> np.ndarray:
-    """Distance between vertical cylinders (bottom centres c (..., 3), radius r, height h).
-
-    Broadcasts; the hypotenuse of the horizontal and vertical gaps (exact for
-    two vertical cylinders). Uses ``engine.world.cylinder_distance``.
-    """
-    if _world_cylinder_distance is not None:
-        return _world_cylinder_distance(c1, r1, h1, c2, r2, h2)
-    c1 = np.asarray(c1, dtype=float)
-    c2 = np.asarray(c2, dtype=float)
-    dxy = np.linalg.norm(c1[..., :2] - c2[..., :2], axis=-1)
-    gap_h = np.maximum(0.0, dxy - r1 - r2)
-    z1, z2 = c1[..., 2], c2[..., 2]
-    gap_v = np.maximum(0.0, np.maximum(z2 - (z1 + h1), z1 - (z2 + h2)))
-    return np.hypot(gap_h, gap_v)
+# Distance between vertical cylinders (bottom centres c (..., 3), radius r,
+# height h); broadcasts. The World's own measure, kept under motion's name.
+hitbox_distance = cylinder_distance
 
 
 def _overlap(c1, r1, h1, c2, r2, h2, tol=_EPS) -> np.ndarray:

@@ -16,7 +16,8 @@ import json
 import math
 import sys
 
-from engine.errors import InputError, Problem
+from engine.errors import InputError
+from tools.loading import load_world
 
 
 class _OneLineParser:
@@ -59,19 +60,6 @@ def _point(text: str, what: str, dims=(2, 3)) -> tuple[float, ...]:
         shape = "X,Y" if dims == (2,) else "X,Y or X,Y,Z"
         raise InputError(f"{what}: expected {shape} in inches, got {text!r}")
     return vals
-
-
-def load_world(path: str, models_dir: str | None = None):
-    """Load a scene and build its World; never a traceback."""
-    from engine.scene import load_scene
-    from engine.world import World
-    scene = load_scene(path, models_dir=models_dir)
-    try:
-        return World(scene)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
 
 
 def resolve(args, world):

@@ -12,6 +12,7 @@ import sys
 from collections import Counter
 
 from engine.errors import InputError, Problem
+from tools.loading import build_world
 
 
 def add_arguments(parser) -> None:
@@ -21,24 +22,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def _world(scene):
-    """Build the World; anything unexpected becomes a Problem, not a traceback."""
-    from engine.world import World
-    try:
-        return World(scene)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
-
-
 def check(path: str, models_dir: str | None = None):
     """Load, build and check a scene: ``(world, warnings)`` or ``InputError``."""
     from engine.scene import load_scene
     from engine.validate import check_placement
 
     scene = load_scene(path, models_dir=models_dir)
-    world = _world(scene)
+    world = build_world(scene)
     try:
         problems = check_placement(world)
     except Exception as exc:  # noqa: BLE001

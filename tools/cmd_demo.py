@@ -58,7 +58,8 @@ def _dispute_pair(world, budget_s: float = 8.0):
 def run(args) -> int:
     from engine.view.config import has_display
     from tools.cmd_check import render, summary
-    from tools.cmd_view import game_factory, game_name_for, load_world
+    from tools.cmd_view import game_factory, game_name_for
+    from tools.loading import load_world
     if args.frames < 1:
         raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
     world = load_world(args.scene)

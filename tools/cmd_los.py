@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from engine.errors import InputError, Problem
+from engine.errors import InputError
 
 
 def add_arguments(parser) -> None:
@@ -36,16 +36,9 @@ def add_arguments(parser) -> None:
 def _load(args):
     from engine.scene import load_scene
     from engine.sight_settings import load_settings
-    from engine.world import World
+    from tools.loading import build_world
     settings = load_settings(args.settings)
-    scene = load_scene(args.scene, models_dir=args.models_dir)
-    try:
-        world = World(scene)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path or args.scene, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
-    return world, settings
+    return build_world(load_scene(args.scene, models_dir=args.models_dir), args.scene), settings
 
 
 def _check_id(world, mid: str, what: str) -> None:

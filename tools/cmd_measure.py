@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 
 from engine.errors import InputError
-from tools.cmd_aoe import _OneLineParser, load_world
+from tools.cmd_aoe import _OneLineParser
+from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:

@@ -17,6 +17,7 @@ import math
 import sys
 
 from engine.errors import InputError, Problem
+from tools.loading import load_world
 
 MODES = ("walk", "run", "climb", "jump")
 
@@ -47,19 +48,6 @@ def positive(text: str, flag: str) -> float:
     if not (math.isfinite(v) and v > 0):
         raise InputError(Problem("<command line>", None, flag, f"expected a positive number of inches, got {text!r}"))
     return v
-
-
-def load_world(path: str, models_dir: str | None = None):
-    """Load a scene and build its World; never a traceback."""
-    from engine.scene import load_scene
-    from engine.world import World
-    scene = load_scene(path, models_dir=models_dir)
-    try:
-        return World(scene)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
 
 
 def check_model(world, model: str, flag: str = "MODEL") -> None:

@@ -19,7 +19,8 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, load_world, one_line_errors, point, positive
+from tools.cmd_move import check_model, one_line_errors, point, positive
+from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:

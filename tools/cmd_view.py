@@ -13,6 +13,7 @@ import sys
 import time
 
 from engine.errors import InputError, Problem
+from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:
@@ -45,18 +46,6 @@ def _size(text: str) -> tuple[int, int]:
         return w, h
     except ValueError:
         raise InputError(Problem("<command line>", None, "--size", f"expected WxH in pixels (64-8192), not {text!r}")) from None
-
-
-def load_world(path: str, models_dir=None):
-    from engine.scene import load_scene
-    from engine.world import World
-    scene = load_scene(path, models_dir=models_dir)
-    try:
-        return World(scene)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path or path, None, "", f"cannot build the table: {type(exc).__name__}: {exc}")) from None
 
 
 def game_name_for(world, requested: str | None) -> str:
