@@ -13,7 +13,6 @@ stale. All lengths are inches.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -21,49 +20,13 @@ import numpy as np
 from engine.scene import ModelSpec, Profile, Spell, Weapon
 from engine.units import MM_PER_INCH
 
+# the adapter returns the protocol's own plain answer records
+from rules.core.geometry import MoveAnswer as _Move
+from rules.core.geometry import SightAnswer as _Sight
+from rules.core.geometry import TemplateAnswer as _Template
+from rules.core.geometry import TemplateHitAnswer as _Hit
+
 Point = tuple[float, float, float]
-
-
-@dataclass
-class _Sight:
-    los: bool
-    visible_fraction: float
-    in_front_arc: bool
-    distance: float
-    height_difference: float
-    cover: str = "none"
-    cover_piece: str | None = None
-
-
-@dataclass
-class _Move:
-    legal: bool
-    reason: str
-    distance: float
-    allowance: float
-    end: Point
-    falls: list = field(default_factory=list)
-    ends_on_vertical: bool = False
-    opportunity_points: list = field(default_factory=list)
-    stopped_by: str | None = None
-    path: list = field(default_factory=list)
-
-
-@dataclass
-class _Hit:
-    id: str
-    covered_fraction: float
-    in_band: bool
-    los_from_origin: bool
-    count: int = 1
-
-
-@dataclass
-class _Template:
-    legal: bool
-    reason: str
-    target_fully_covered: bool
-    affected: list = field(default_factory=list)
 
 
 class WorldGeometry:

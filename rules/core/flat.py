@@ -14,8 +14,15 @@ share of the target's sample points seen from some viewer point.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
+
+from rules.core.geometry import FallAnswer as FlatFall
+from rules.core.geometry import MoveAnswer as FlatMove
+from rules.core.geometry import PathSightAnswer as FlatPathSight
+from rules.core.geometry import SightAnswer as FlatSight
+from rules.core.geometry import TemplateAnswer as FlatTemplate
+from rules.core.geometry import TemplateHitAnswer as FlatTemplateHit
 
 Point = tuple[float, float, float]
 EPS = 1e-3
@@ -34,65 +41,6 @@ class FlatModel:
     awareness: float = 0.0
     states: frozenset = frozenset()
     base_height: float = 3.5 / 25.4
-
-
-@dataclass
-class FlatSight:
-    los: bool
-    visible_fraction: float
-    in_front_arc: bool
-    distance: float
-    height_difference: float
-    cover: str = "none"
-    cover_piece: str | None = None
-
-
-@dataclass
-class FlatPathSight:
-    observer: str
-    had_los: bool
-    first: Point | None
-    last: Point | None
-    entered_awareness: bool
-    awareness_point: Point | None
-    seen: list = field(default_factory=list)
-
-
-@dataclass
-class FlatFall:
-    height: float
-    rolls: int
-
-
-@dataclass
-class FlatMove:
-    legal: bool
-    reason: str
-    distance: float
-    allowance: float
-    end: Point
-    falls: list = field(default_factory=list)
-    ends_on_vertical: bool = False
-    opportunity_points: list = field(default_factory=list)
-    stopped_by: str | None = None
-    path: list = field(default_factory=list)
-
-
-@dataclass
-class FlatTemplateHit:
-    id: str
-    covered_fraction: float
-    in_band: bool
-    los_from_origin: bool
-    count: int = 1
-
-
-@dataclass
-class FlatTemplate:
-    legal: bool
-    reason: str
-    target_fully_covered: bool
-    affected: list = field(default_factory=list)
 
 
 TEMPLATES_MM = {"circle-s": 70.0, "circle-l": 120.0, "spray-s": 213.0, "spray-l": 260.0}

@@ -17,6 +17,7 @@ flat table (with optional box obstacles), used by unit tests.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Protocol, Sequence
 
 Point = tuple[float, float, float]
@@ -122,3 +123,64 @@ class Geometry(Protocol):
                  band: str = "up", count: int = 1) -> TemplateCheck: ...
     def best_template(self, kind: str, *, user: str, target: str,
                       band: str = "up") -> TemplateCheck: ...
+
+
+# -- plain answer records an implementation may return (the Protocols above
+#    describe what the rules read; these are the shared concrete forms)
+@dataclass
+class SightAnswer:
+    los: bool
+    visible_fraction: float
+    in_front_arc: bool
+    distance: float
+    height_difference: float
+    cover: str = "none"
+    cover_piece: str | None = None
+
+
+@dataclass
+class PathSightAnswer:
+    observer: str
+    had_los: bool
+    first: Point | None
+    last: Point | None
+    entered_awareness: bool
+    awareness_point: Point | None
+    seen: list = field(default_factory=list)
+
+
+@dataclass
+class FallAnswer:
+    height: float
+    rolls: int
+
+
+@dataclass
+class MoveAnswer:
+    legal: bool
+    reason: str
+    distance: float
+    allowance: float
+    end: Point
+    falls: list = field(default_factory=list)
+    ends_on_vertical: bool = False
+    opportunity_points: list = field(default_factory=list)
+    stopped_by: str | None = None
+    path: list = field(default_factory=list)
+
+
+@dataclass
+class TemplateHitAnswer:
+    id: str
+    covered_fraction: float
+    in_band: bool
+    los_from_origin: bool
+    count: int = 1
+
+
+@dataclass
+class TemplateAnswer:
+    legal: bool
+    reason: str
+    target_fully_covered: bool
+    affected: list = field(default_factory=list)
