@@ -67,6 +67,88 @@ def _cyl_closest(q: np.ndarray, hb) -> np.ndarray:
     return out
 
 
+# ------------------------------------------------------------------ caches
+# Terrain meshes are static: per-mesh data (bounds, watertightness, triangles)
+# is built once and kept while the mesh lives; per-world piece bounds likewise.
+_MESH_DATA: dict[int, tuple] = {}
+_WORLD_BOUNDS: dict[int, tuple] = {}
+_LATTICES: dict[tuple, np.ndarray] = {}
+_BRUTE_FACES = 64          # meshes with at most this many faces skip trimesh's r-tree
+
+
+@dataclass(frozen=True)
+class _MeshData:
+    lo: np.ndarray
+    hi: np.ndarray
+    watertight: bool
+    triangles: np.ndarray    # (f, 3, 3)
+
+
+def _mesh_data(mesh) -> _MeshData:
+    key = id(mesh)
+    hit = _MESH_DATA.get(key)
+    if hit is not None and hit[0]() is mesh:
+        return hit[1]
+    import weakref
+    lo, hi = (np.array(b, dtype=float) for b in mesh.bounds)
+    data = _MeshData(lo, hi, bool(mesh.is_watertight), np.array(mesh.triangles, dtype=np.float64))
+    _MESH_DATA[key] = (weakref.ref(mesh, lambda _r, k=key: _MESH_DATA.pop(k, None)), data)
+    return data
+
+
+def piece_bounds(world) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper corners (n, 3) of every piece's bounding box, built once per world."""
+    key = id(world)
+    hit = _WORLD_BOUNDS.get(key)
+    if hit is not None and hit[0]() is world and hit[1] is world.pieces:
+        return hit[2], hit[3]
+    import weakref
+    b = np.array([np.asarray(p.bounds, dtype=float) for p in world.pieces]).reshape(-1, 2, 3)
+    lo, hi = b[:, 0].copy(), b[:, 1].copy()
+    _WORLD_BOUNDS[key] = (weakref.ref(world, lambda _r, k=key: _WORLD_BOUNDS.pop(k, None)), world.pieces, lo, hi)
+    return lo, hi
+
+
+def bounds_distance(lo: np.ndarray, hi: np.ndarray, hb) -> np.ndarray:
+    """Lower bound (per box) of the distance between boxes (n, 3) and the hitbox cylinder."""
+    lo = np.atleast_2d(lo)
+    hi = np.atleast_2d(hi)
+    dx = np.maximum(0.0, np.maximum(lo[:, 0] - hb.x, hb.x - hi[:, 0]))
+    dy = np.maximum(0.0, np.maximum(lo[:, 1] - hb.y, hb.y - hi[:, 1]))
+    dh = np.maximum(0.0, np.hypot(dx, dy) - hb.radius)
+    dv = np.maximum(0.0, np.maximum(lo[:, 2] - hb.top, hb.z - hi[:, 2]))
+    return np.hypot(dh, dv)
+
+
+def _lattice_2mm(hb) -> np.ndarray:
+    """``hitbox_lattice(hb, spacing=mm(2))``, the turned local lattice cached per (radius, height, facing)."""
+    key = (float(hb.radius), float(hb.height), float(hb.facing))
+    local = _LATTICES.get(key)
+    if local is None:
+        from engine.sight import hitbox_lattice
+        from engine.world import Hitbox
+        local = hitbox_lattice(Hitbox("", "", 0.0, 0.0, 0.0, hb.radius, hb.height, hb.facing), spacing=mm(2.0))
+        if len(_LATTICES) > 256:
+            _LATTICES.clear()
+        _LATTICES[key] = local
+    return local + np.array([hb.x, hb.y, hb.z])
+
+
+def _closest(mesh, data: _MeshData, pts: np.ndarray) -> np.ndarray:
+    """Closest points on the mesh to ``pts``: over every face for small meshes, else trimesh's tree search."""
+    import trimesh
+    tri = data.triangles
+    if len(tri) > _BRUTE_FACES:
+        return trimesh.proximity.closest_point(mesh, pts)[0]
+    from trimesh.triangles import closest_point as tri_closest
+    n, f = len(pts), len(tri)
+    qp = np.repeat(pts, f, axis=0)
+    qc = tri_closest(np.tile(tri, (n, 1, 1)), qp)
+    d2 = ((qp - qc) ** 2).sum(axis=1).reshape(n, f)
+    k = d2.argmin(axis=1)
+    return qc.reshape(n, f, 3)[np.arange(n), k]
+
+
 def piece_distance(mesh, hb) -> float:
     """Distance in inches between a piece's surface and a hitbox (0 when they touch or overlap).
 
@@ -74,22 +156,20 @@ def piece_distance(mesh, hb) -> float:
     projections; the value is an exact distance of a real mesh point, so it
     never underestimates, and it is within about 0.01" of the true minimum.
     """
-    import trimesh
-    from engine.sight import hitbox_lattice
-    lo, hi = mesh.bounds
-    # quick reject/accept on bounds
-    pts = hitbox_lattice(hb, spacing=mm(2.0))
+    data = _mesh_data(mesh)
+    lo, hi = data.lo, data.hi
+    pts = _lattice_2mm(hb)
     inside = (pts >= lo).all(axis=1) & (pts <= hi).all(axis=1)
-    if inside.any() and bool(mesh.is_watertight) and mesh.contains(pts[inside][:64]).any():
+    if inside.any() and data.watertight and mesh.contains(pts[inside][:64]).any():
         return 0.0
-    q, _, _ = trimesh.proximity.closest_point(mesh, pts)
+    q = _closest(mesh, data, pts)
     d = _cyl_dist(q, hb)
     k = np.argsort(d)[:4]
     best = float(d.min())
     cand = q[k]
     for _ in range(4):
         p = _cyl_closest(cand, hb)
-        cand, _, _ = trimesh.proximity.closest_point(mesh, p)
+        cand = _closest(mesh, data, p)
         best = min(best, float(_cyl_dist(cand, hb).min()))
     return best
 
@@ -190,7 +270,11 @@ def cover(world, attacker: str, target: str, los_result=None,
         los_dir = los_dir / n if n > 1e-12 else ah.facing_vector
         n_side_top = int(((los_result.target_part != 2) & allowed).sum())
         found, rejected = [], []
-        for pidx in np.unique(piece_idx[piece_idx >= 0]):
+        cands = np.unique(piece_idx[piece_idx >= 0])
+        blo, bhi = piece_bounds(world)
+        # a piece whose box is beyond the cover distance of the hitbox cannot give cover
+        near = bounds_distance(blo[cands], bhi[cands], th) <= s.cover_within_in + 1e-6
+        for pidx, pnear in zip(cands, near):
             piece = world.pieces[int(pidx)]
             if piece.id == "table" and piece.spec is None:
                 continue
@@ -208,6 +292,11 @@ def cover(world, attacker: str, target: str, los_result=None,
                 if piece.cover != "auto":
                     why += f"; the piece's cover tag says {piece.cover}"
                 found.append((level, piece.id, why, share))
+                continue
+            if not pnear:
+                # the exact distance is only needed if the reason ends up listing it
+                rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is "
+                                                    f"{piece_distance(piece.mesh, th):.2f}\" away")
                 continue
             dist_p = piece_distance(piece.mesh, th)
             if dist_p > s.cover_within_in + 1e-9:
@@ -237,7 +326,7 @@ def cover(world, attacker: str, target: str, los_result=None,
             elif lv == "none" and best[0] == "none":
                 best = ("none", pid, why)
         if best[0] == "none" and not best[2] and rejected:
-            best = ("none", None, "no cover: " + "; ".join(rejected))
+            best = ("none", None, "no cover: " + "; ".join(r() if callable(r) else r for r in rejected))
     level, pid, why = best
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"

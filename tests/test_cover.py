@@ -117,3 +117,28 @@ def test_piece_distance_is_exact_for_a_box():
     hb2 = w2.hitbox("b")
     assert hb2.z == pytest.approx(1.4)
     assert C.piece_distance(w2.piece("low-wall").mesh, hb2) == pytest.approx((0.3 ** 2 + 0.4 ** 2) ** 0.5, abs=2e-3)
+
+
+def test_bounds_distance_never_exceeds_the_exact_distance():
+    # the cheap box test only rejects pieces the exact test would reject too
+    w = World(Scene("", (24, 24), terrain=(low_wall(), TerrainSpec("post", "cylinder", (5, 5, 0), radius=0.3, height=2)),
+                    models=(model("b", 12.25 + R + 0.3, 12),)))
+    lo, hi = C.piece_bounds(w)
+    assert C.piece_bounds(w)[0] is lo                       # built once per world
+    for (x, y, z) in ((12.25 + R + 0.3, 12, 0), (12.25 + R + 1.4, 12, 1.4), (6.5, 3.2, 0), (20, 20, 0)):
+        w.move_model("b", x, y, z)
+        hb = w.hitbox("b")
+        lb = C.bounds_distance(lo, hi, hb)
+        for i, p in enumerate(w.pieces):
+            if p.id == "table":
+                continue
+            assert lb[i] <= C.piece_distance(p.mesh, hb) + 1e-9, (p.id, x, y, z)
+
+
+def test_far_piece_still_named_with_its_distance():
+    # the far wall is rejected on its bounds, but the reason still gives its exact distance
+    w = table([TerrainSpec("low-wall", "box", (12, 12, 0), size=(0.5, 6, 1.5))], (12.25 + R + 2.5, 12),
+              viewer_at=(11.0, 12))
+    r = sight.los(w, "a", "b")
+    assert r.los and r.visible_fraction < 1
+    assert r.cover == "none" and "2.50\" away" in r.cover_reason
