@@ -82,6 +82,9 @@ class _MeshData:
     hi: np.ndarray
     watertight: bool
     triangles: np.ndarray    # (f, 3, 3)
+    face_lo: np.ndarray      # (f, 3) each face's box
+    face_hi: np.ndarray
+    vertices: np.ndarray     # (v, 3)
 
 
 def _mesh_data(mesh) -> _MeshData:
@@ -91,7 +94,9 @@ def _mesh_data(mesh) -> _MeshData:
         return hit[1]
     import weakref
     lo, hi = (np.array(b, dtype=float) for b in mesh.bounds)
-    data = _MeshData(lo, hi, bool(mesh.is_watertight), np.array(mesh.triangles, dtype=np.float64))
+    tri = np.array(mesh.triangles, dtype=np.float64)
+    data = _MeshData(lo, hi, bool(mesh.is_watertight), tri, tri.min(axis=1), tri.max(axis=1),
+                     np.array(mesh.vertices, dtype=np.float64))
     _MESH_DATA[key] = (weakref.ref(mesh, lambda _r, k=key: _MESH_DATA.pop(k, None)), data)
     return data
 
@@ -135,18 +140,35 @@ def _lattice_2mm(hb) -> np.ndarray:
 
 
 def _closest(mesh, data: _MeshData, pts: np.ndarray) -> np.ndarray:
-    """Closest points on the mesh to ``pts``: over every face for small meshes, else trimesh's tree search."""
-    import trimesh
-    tri = data.triangles
-    if len(tri) > _BRUTE_FACES:
-        return trimesh.proximity.closest_point(mesh, pts)[0]
+    """Closest points on the mesh to ``pts`` (trimesh's point-triangle routine).
+
+    Small meshes test every face; larger ones only the faces whose box is no
+    farther from the point than the point's nearest vertex (as trimesh's tree
+    search does), all in one vectorised pass.
+    """
     from trimesh.triangles import closest_point as tri_closest
+    tri = data.triangles
     n, f = len(pts), len(tri)
-    qp = np.repeat(pts, f, axis=0)
-    qc = tri_closest(np.tile(tri, (n, 1, 1)), qp)
-    d2 = ((qp - qc) ** 2).sum(axis=1).reshape(n, f)
-    k = d2.argmin(axis=1)
-    return qc.reshape(n, f, 3)[np.arange(n), k]
+    if f <= _BRUTE_FACES:
+        qp = np.repeat(pts, f, axis=0)
+        qc = tri_closest(np.tile(tri, (n, 1, 1)), qp)
+        d2 = ((qp - qc) ** 2).sum(axis=1).reshape(n, f)
+        k = d2.argmin(axis=1)
+        return qc.reshape(n, f, 3)[np.arange(n), k]
+    # upper bound: the nearest vertex; lower bound: each face's box
+    vd2 = ((pts[:, None, :] - data.vertices[None, :, :]) ** 2).sum(axis=2).min(axis=1)
+    gap = np.maximum(0.0, np.maximum(data.face_lo[None, :, :] - pts[:, None, :], pts[:, None, :] - data.face_hi[None, :, :]))
+    pi, fi = np.nonzero((gap ** 2).sum(axis=2) <= vd2[:, None] * (1 + 1e-9) + 1e-12)
+    qp = pts[pi]
+    qc = tri_closest(tri[fi], qp)
+    d2 = ((qp - qc) ** 2).sum(axis=1)
+    order = np.lexsort((d2, pi))
+    first = np.ones(len(order), bool)
+    first[1:] = pi[order][1:] != pi[order][:-1]
+    sel = order[first]
+    out = np.empty_like(pts)
+    out[pi[sel]] = qc[sel]
+    return out
 
 
 def piece_distance(mesh, hb) -> float:
