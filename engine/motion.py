@@ -17,9 +17,11 @@ movement (a model climbs them, it does not stand on them).
   bisection for contact and reach entries).
 * :func:`reachable` -- every end position a Walk or Run can reach, on every
   level, with its cost: a Dijkstra over a multi-level grid (cells at
-  ``resolution``, 8 or 16 neighbours). The static layers are built once per
-  (world, base radius, hitbox height, resolution) and cached; only the model
-  positions change between queries.
+  ``resolution``, 8 or 16 neighbours). The static layers and the graph of
+  their steps (edge arrays in canonical CSR order) are built once per (world,
+  base radius, hitbox height, resolution, settings) and cached; a query only
+  drops the steps the models block (found from the nodes near each enemy, not
+  by a scan of every edge) and runs one Dijkstra bounded by the allowance.
 
 Settings: ``engine/data/motion.yaml``; rulings: ``docs/rulings.d/motion.md``.
 """
@@ -1264,6 +1266,62 @@ class _Static:
     edst: np.ndarray
     ew: np.ndarray
     build_ms: float = 0.0
+    _graph: "_Graph | None" = field(default=None, repr=False)
+
+    def graph(self) -> "_Graph":
+        """The static edges as a canonical CSR graph (built once, on first use)."""
+        if self._graph is None:
+            import time
+            t0 = time.perf_counter()
+            self._graph = _Graph(self)
+            self.build_ms += (time.perf_counter() - t0) * 1000.0
+        return self._graph
+
+
+def _edge_slots(indptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The positions indptr[v]:indptr[v+1] of every node v in ``nodes``, concatenated."""
+    lo = indptr[nodes]
+    cnt = indptr[nodes + 1] - lo
+    tot = int(cnt.sum())
+    if tot == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.cumsum(cnt)
+    return np.arange(tot, dtype=np.int64) + np.repeat(lo - (ends - cnt), cnt)
+
+
+class _Graph:
+    """The static edges of a :class:`_Static` in canonical CSR order (rows by source,
+    columns sorted within a row, duplicates summed: exactly the matrix scipy builds
+    from them), with one empty row more for the query's virtual source; and the
+    edges by destination, to find every edge touching a set of nodes."""
+
+    def __init__(self, g: _Static):
+        from scipy.sparse import csr_matrix
+        n = len(g.node_xyz)
+        self.n = n
+        w = np.maximum(g.ew, 1e-12)
+        m = csr_matrix((w, (g.esrc, g.edst)), shape=(n + 1, n + 1))
+        m.sum_duplicates()
+        m.sort_indices()
+        self.indptr = m.indptr.astype(np.int64)
+        self.dst = m.indices.astype(np.int32)
+        self.w = np.asarray(m.data, dtype=float)
+        self.src = np.repeat(np.arange(n + 1, dtype=np.int32), np.diff(self.indptr))
+        order = np.argsort(self.dst, kind="stable")
+        self.in_order = order.astype(np.int32)
+        self.in_indptr = np.searchsorted(self.dst[order], np.arange(n + 2)).astype(np.int64)
+        xy = np.vstack([g.node_xyz[:, :2], np.zeros((1, 2))])
+        self.half_len = 0.5 * np.hypot(*(xy[self.dst] - xy[self.src]).T)
+
+    def touching(self, nodes: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Positions of the edges leaving or entering ``nodes`` (an edge may come
+        twice), or, given ``mask`` (n,) marking exactly ``nodes``, each once."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        out = _edge_slots(self.indptr, nodes)
+        inn = self.in_order[_edge_slots(self.in_indptr, nodes)]
+        if mask is not None:
+            inn = inn[~mask[self.src[inn]]]
+        return np.concatenate([out, inn])
 
 
 def _static(world, R, h, res, st) -> _Static:
@@ -1793,29 +1851,64 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     alive_block = np.zeros(n, dtype=bool)
     end_bad = np.zeros(n, dtype=bool)
     P = g.node_xyz
-    ekeep = np.ones(len(g.esrc), dtype=bool)
+    G = g.graph()
+    ne = len(G.dst)
+    ekeep = np.ones(ne, dtype=bool)
+    dropped = []                 # positions of the static edges dropped (ekeep False)
+    ctol = float(st["contact_tolerance"])
     for i in range(len(ctx.ids)):
         c, r, hh = ctx.centers[i], ctx.radii[i], ctx.heights[i]
-        ov = _overlap(P, ctx.R, ctx.h, c, r, hh, tol=float(st["contact_tolerance"]))
-        end_bad |= ov
+        # only the nodes in a box around the model can overlap it or be near it
+        # (the exact tests below then run on those alone, elementwise as before)
+        box = ctx.R + r + 2 * res + 0.1 + abs(ctol) + 1e-6
+        cn = np.nonzero((np.abs(P[:, 0] - c[0]) < box) & (np.abs(P[:, 1] - c[1]) < box))[0]
+        if len(cn) == 0:
+            continue
+        Pc = P[cn]
+        ov = _overlap(Pc, ctx.R, ctx.h, c, r, hh, tol=ctol)
+        end_bad[cn] |= ov
         if ctx.enemy[i]:
-            alive_block |= ov
+            alive_block[cn] |= ov
             # edges passing within touching distance of the enemy
-            near = np.linalg.norm(P[:, :2] - c[:2], axis=1) < ctx.R + r + 2 * res + 0.1
-            cand = np.nonzero(near[g.esrc] | near[g.edst])[0]
+            near_r = ctx.R + r + 2 * res + 0.1
+            dc = np.linalg.norm(Pc[:, :2] - c[:2], axis=1)
+            near = dc < near_r
+            nmask = np.zeros(n, dtype=bool)
+            nmask[cn[near]] = True
+            cand = G.touching(cn[near], nmask)
             if len(cand):
-                a, b = P[g.esrc[cand]], P[g.edst[cand]]
+                # bounds of each step's distance to the model: at most its nearer
+                # end's, at least that less half its length (a point of a step lies
+                # within half its length of an end; an end not near is at least
+                # near_r away). Steps clear of the model by the bounds are settled
+                # so; the rest are measured exactly.
+                thr = ctx.R + r + ctol
+                dnode = np.full(n, near_r)
+                dnode[cn[near]] = dc[near]
+                dmin = np.minimum(dnode[G.src[cand]], dnode[G.dst[cand]])
+                sure = dmin <= thr - 1e-6
+                test = ~sure & (dmin - G.half_len[cand] <= thr + 1e-6)
+                za, zb = P[G.src[cand], 2], P[G.dst[cand], 2]
+                zlo = np.minimum(za, zb)
+                zhi = np.maximum(za, zb) + ctx.h
+                vert = (zlo < c[2] + hh) & (zhi > c[2])
+                dropped.append(cand[sure & vert])
+                ekeep[dropped[-1]] = False
+                cand = cand[test & vert]
+            if len(cand):
+                a, b = P[G.src[cand]], P[G.dst[cand]]
                 ab = b[:, :2] - a[:, :2]
                 t = np.clip(np.einsum("ij,ij->i", c[:2] - a[:, :2], ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0, 1)
                 q = a[:, :2] + ab * t[:, None]
                 dxy = np.linalg.norm(q - c[:2], axis=1)
-                zlo = np.minimum(a[:, 2], b[:, 2])
-                zhi = np.maximum(a[:, 2], b[:, 2]) + ctx.h
-                vert = (zlo < c[2] + hh) & (zhi > c[2])
-                ekeep[cand[(dxy <= ctx.R + r + float(st["contact_tolerance"])) & vert]] = False
+                dropped.append(cand[dxy <= thr])
+                ekeep[dropped[-1]] = False
     if not (_skills(hb) & set(st["climbing_skills"])):
         alive_block |= g.unscalable[g.node_slot, g.node_cell]
-    ekeep &= ~alive_block[g.esrc] & ~alive_block[g.edst]
+    blocked_nodes = np.nonzero(alive_block)[0]
+    if len(blocked_nodes):
+        dropped.append(G.touching(blocked_nodes))
+        ekeep[dropped[-1]] = False
     # the source: a virtual node joined to the cells around the model at its level
     src = n
     sx = int(math.floor(start[0] / res))
@@ -1845,11 +1938,6 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
                     s_w.append(max(d * g.node_mult[nd], 1e-9))
         if s_nodes:
             break
-    rows = np.concatenate([g.esrc[ekeep], np.full(len(s_nodes), src)])
-    cols = np.concatenate([g.edst[ekeep], np.asarray(s_nodes, dtype=np.int64)])
-    w = np.concatenate([g.ew[ekeep], np.asarray(s_w, dtype=float)])
-    w = np.maximum(w, 1e-12)
-    mat = csr_matrix((w, (rows, cols)), shape=(n + 1, n + 1))
     flying = bool(states & set(st["flying_states"]))
     if blocked_all or (not s_nodes and not flying):
         dist = np.full(n + 1, np.inf)
@@ -1866,7 +1954,34 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
         pred = np.full(n + 1, src)
         pred[n] = -9999
     else:
-        dist, pred = dijkstra(mat, directed=True, indices=src, limit=allowance + 1e-9, return_predecessors=True)
+        # the static graph (canonical CSR order) with the dropped edges made
+        # infinitely dear, plus the virtual source's row: with a finite limit an
+        # infinite edge never relaxes a node, so the search, its ties and its
+        # predecessors are those over the matrix scipy builds from the kept edges
+        s_nodes_a = np.asarray(s_nodes, dtype=np.int64)
+        s_w_a = np.maximum(np.asarray(s_w, dtype=float), 1e-12)
+        o = np.argsort(s_nodes_a, kind="stable")
+        s_nodes_a, s_w_a = s_nodes_a[o], s_w_a[o]
+        if len(s_nodes_a) > 1 and np.any(s_nodes_a[1:] == s_nodes_a[:-1]):
+            u, first = np.unique(s_nodes_a, return_index=True)
+            s_nodes_a, s_w_a = u, np.add.reduceat(s_w_a, first)
+        limit = allowance + 1e-9
+        if not math.isfinite(limit):                 # (never: an allowance is finite)
+            csum = np.concatenate([[0], np.cumsum(ekeep)])
+            indptr = csum[G.indptr]
+            indices = np.concatenate([G.dst[ekeep], s_nodes_a.astype(np.int32)])
+            data = np.concatenate([G.w[ekeep], s_w_a])
+        else:
+            indptr = G.indptr.copy()
+            indices = np.concatenate([G.dst, s_nodes_a.astype(np.int32)])
+            data = np.concatenate([G.w, s_w_a])
+            for d in dropped:
+                data[d] = np.inf
+        indptr[-1] = indptr[-2] + len(s_nodes_a)
+        mat = csr_matrix((data, indices, indptr.astype(np.int32)), shape=(n + 1, n + 1))
+        mat.has_sorted_indices = True
+        mat.has_canonical_format = True
+        dist, pred = dijkstra(mat, directed=True, indices=src, limit=limit, return_predecessors=True)
     cost = np.full(shape, np.inf)
     zz = g.z.reshape(shape)
     flat = cost.reshape(kmax, -1)
@@ -1889,7 +2004,7 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     end_ok_flat[g.node_slot, g.node_cell] = ok_nodes
     t2 = time.perf_counter()
     stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
-             "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(ekeep.sum())}
+             "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(np.count_nonzero(ekeep))}
     return ReachGrid(model, mode, allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
                      pred, g, src, stats)
 

@@ -176,3 +176,22 @@ def test_a_model_flush_with_a_wall_still_has_its_area():
     assert len(g.points()) > 800
     assert g.contains(6, 10) and not g.contains(11, 10)
     assert g.cost_at(9.75 - R_M - 3, 10) == pytest.approx(3.0, abs=0.15)
+
+
+def test_a_warm_query_equals_a_cold_one_as_the_models_move():
+    # the static graph is built once per table and base size; each query only
+    # drops the steps the models block: moving them between queries never leaks
+    # into the cache (a fresh World gives the same costs, ends and paths)
+    warm = _yard([medium("m", 10, 14, z=0.0, spd=8), medium("e", 15, 20, side="blue"), medium("a", 8, 12)])
+    reachable(warm, "m", "run")
+    for ex, ey, ax, ay in [(11.5, 14.2, 8, 12), (10, 16, 11, 12.5), (24, 12, 10, 15.6), (9, 13, 12, 14)]:
+        warm.move_model("e", ex, ey, 0.0)
+        warm.move_model("a", ax, ay, 0.0)
+        cold = _yard([medium("m", 10, 14, z=0.0, spd=8), medium("e", ex, ey, z=0.0, side="blue"),
+                      medium("a", ax, ay, z=0.0)])
+        for mode in ("walk", "run"):
+            gw, gc = reachable(warm, "m", mode), reachable(cold, "m", mode)
+            assert np.array_equal(gw.cost, gc.cost) and np.array_equal(gw.end_ok, gc.end_ok)
+            assert gw.stats["edges"] == gc.stats["edges"]
+            for p in gw.points()[::97]:
+                assert gw.shortest_path(tuple(p)) == gc.shortest_path(tuple(p))
