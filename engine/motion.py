@@ -23,7 +23,7 @@ movement (a model climbs them, it does not stand on them).
   drops the steps the models block (found from the nodes near each enemy, not
   by a scan of every edge) and runs one Dijkstra bounded by the allowance.
 
-Settings: ``engine/data/motion.yaml``; rulings: ``docs/rulings.d/motion.md``.
+Settings: ``engine/data/motion.yaml``; rulings: ``docs/rulings.md ("Movement")``.
 """
 from __future__ import annotations
 

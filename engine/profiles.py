@@ -348,7 +348,7 @@ def _spell(ck, s, p, affinities) -> Spell | None:
 # --------------------------------------------------------------------------- #
 def unarmed(stats: dict[str, int]) -> Weapon:
     """Unarmed (eldfall-actions.txt: PW T or AG-3, RCH 0, STK 1, Unkeen).
-    PW is the higher of T and AG-3 (docs/rulings.d/scene.md)."""
+    PW is the higher of T and AG-3 (docs/rulings.md ("Scenes, profiles and placement"))."""
     t = stats.get("T")
     ag = stats.get("AG")
     options = [v for v in (t, None if ag is None else ag - 3) if v is not None]

@@ -2,7 +2,7 @@
 
 Every length is in inches unless its name ends in ``_mm``. The defaults follow
 the rulebook (p.20-21); each choice where players could disagree is a field
-here and a ruling in docs/rulings.d/sight.md.
+here and a ruling in docs/rulings.md ("Line of sight and cover").
 """
 from __future__ import annotations
 

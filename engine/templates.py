@@ -157,7 +157,7 @@ def template_spec(key: str | TemplateSpec) -> TemplateSpec:
 
 @dataclass(frozen=True)
 class TemplateSettings:
-    """Choices players could disagree on (docs/rulings.d/templates.md).
+    """Choices players could disagree on (docs/rulings.md ("Templates and measuring")).
 
     centre_lift : inches above the surface of the circle's LoS point (None: the
         sight settings' ``template_centre_raise_in``).

@@ -1,7 +1,7 @@
 """Legends of Norova: attacks, damage, criticals, Focus, facing, hidden and covered
 targets, areas, magic and support actions.
 
-Source: ../shared/seeds/norova-active-turn.txt; gap rules: docs/rulings.d/norova.md.
+Source: ../shared/seeds/norova-active-turn.txt; gap rules: docs/rulings.md ("Legends of Norova").
 Every test fixes the dice, so each number below can be checked by hand.
 """
 import pytest

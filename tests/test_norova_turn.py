@@ -1,7 +1,7 @@
 """Legends of Norova: turn order, the four action slots, movement and Attacks of Opportunity.
 
 Source: ../shared/seeds/norova-active-turn.txt ("Actions", "Movement", "Attack
-of Opportunity"); the project's gap rules: docs/rulings.d/norova.md.
+of Opportunity"); the project's gap rules: docs/rulings.md ("Legends of Norova").
 """
 import pytest
 

@@ -2,7 +2,7 @@
 
 Every field is a place where the user's seed pages contradict each other or
 are silent; the default is the ruling recorded in
-``docs/rulings.d/eldfall-tables.md`` (each field names its heading there).
+``docs/rulings.md ("Eldfall tables")`` (each field names its heading there).
 
     >>> from rules.eldfall.table_settings import TableSettings
     >>> s = TableSettings.from_mapping({"trade_as_reaction": True})

@@ -7,7 +7,7 @@ The package interface shared by every game system::
     BOTS: dict[str, type]          # classes with choose(game) -> action
 
 Source: ../shared/seeds/norova-active-turn.txt; the simple rules for its gaps:
-docs/rulings.d/norova.md; the numbers: rules/norova/data/*.yaml.
+docs/rulings.md ("Legends of Norova"); the numbers: rules/norova/data/*.yaml.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Source: ../shared/seeds/norova-active-turn.txt. The numbers live in
 rules/norova/data/*.yaml; the project's simple rules for the seed's gaps are
-listed in docs/rulings.d/norova.md.
+listed in docs/rulings.md ("Legends of Norova").
 
 Round: every character able to fight acts once, highest initiative first
 (d20 + React, rolled when the fight starts). The character at the head of the
