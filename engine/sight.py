@@ -209,21 +209,34 @@ def _through(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: np.nd
     return (hi - lo > 1e-9) & ~out_par
 
 
+_EACH_CHUNK = 65536      # elements (rows x segments x planes) per block in ``_through_each``
+
+
 def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """Like ``_through`` with one convex body per row: p0, p1 (p, s, 3); normals (p, m, 3);
     offsets (p, m) (rows padded with zero normals and offset 1e30). Returns (p, s) bool."""
+    p, s_ = p0.shape[0], p0.shape[1]
+    step = max(1, _EACH_CHUNK // max(s_ * normals.shape[1], 1))
+    if step < p:      # row blocks: the temporaries stay in cache (rows are independent)
+        return np.concatenate([_through_each(p0[i:i + step], p1[i:i + step], normals[i:i + step], offsets[i:i + step])
+                               for i in range(0, p, step)])
     d = p1 - p0
-    nt = normals.transpose(0, 2, 1)
+    nt = np.ascontiguousarray(normals.transpose(0, 2, 1))     # (faster matmul, same values)
     a = np.matmul(p0, nt) - offsets[:, None, :]
     b = np.matmul(d, nt)
-    par = np.abs(b) <= 1e-14
+    # |b| <= 1e-14: parallel to the plane (as in ``_through``); b < -1e-14 entering, b > 1e-14 leaving
+    neg = b < -1e-14
+    pos = b > 1e-14
     with np.errstate(divide="ignore", invalid="ignore"):
-        sv = np.where(par, 0.0, -a / np.where(par, 1.0, b))
-    enter = np.where(~par & (b < 0), sv, -np.inf).max(axis=2)
-    leave = np.where(~par & (b > 0), sv, np.inf).min(axis=2)
+        sv = np.negative(a)
+        np.divide(sv, b, out=sv)
+    enter = np.where(neg, sv, -np.inf).max(axis=2)
+    np.copyto(sv, np.inf, where=~pos)
+    leave = sv.min(axis=2)
     lo = np.maximum(enter, 0.0)
     hi = np.minimum(leave, 1.0)
-    out_par = (par & (a > 0)).any(axis=2)
+    np.logical_or(neg, pos, out=neg)
+    out_par = ((a > 0) > neg).any(axis=2)
     return (hi - lo > 1e-9) & ~out_par
 
 
@@ -1045,15 +1058,35 @@ class _Query:
             touch = np.zeros(len(obs), dtype=bool)
             for c, r in spheres:
                 touch |= np.linalg.norm(oc - c, axis=1) <= orad + r + 1e-6
-            out = []
-            for o, t in zip(obs, touch):
-                if t:
-                    if pts is None:
-                        pts = np.vstack([self.V[self.vorder], self.T_all[self.tidx]])
-                    if not _outside(pts, o[1], o[2]).all():
-                        continue
-                out.append(o)
-            return out
+            tk = np.nonzero(touch)[0]
+            if not len(tk):
+                return obs
+            if pts is None:
+                pts = np.vstack([self.V[self.vorder], self.T_all[self.tidx]])
+            # every sample point outside each touching obstacle (``_outside`` of each), the
+            # touching obstacles' planes stacked in column blocks
+            if not len(pts):
+                return obs
+            bad = np.zeros(len(obs), dtype=bool)
+            sizes = np.array([len(obs[i][2]) for i in tk], dtype=np.int64)
+            bad[tk[sizes == 0]] = True           # no planes: no point is outside
+            tk, sizes = tk[sizes > 0], sizes[sizes > 0]
+            step = max(1, 2_000_000 // max(len(pts), 1))
+            j = 0
+            while j < len(tk):
+                k = j + 1
+                tot = int(sizes[j])
+                while k < len(tk) and tot + sizes[k] <= step:
+                    tot += int(sizes[k])
+                    k += 1
+                grp = tk[j:k]
+                N = np.concatenate([obs[i][1] for i in grp]).reshape(-1, 3)
+                D = np.concatenate([obs[i][2] for i in grp])
+                starts = np.concatenate([[0], np.cumsum(sizes[j:k])[:-1]])
+                out_pt = pts @ N.T - D[None, :] > 1e-9
+                bad[grp] = ~np.logical_or.reduceat(out_pt, starts, axis=1).all(axis=0)
+                j = k
+            return [o for o, b in zip(obs, bad) if not b]
         self.convex = keep(self.convex)
         self.forest_block = keep(self.forest_block)
         self._clear_pad = _pad_planes(self.clear_obs)
@@ -1285,10 +1318,11 @@ def _descend_many(queries: list) -> None:
                 notsep = np.zeros(len(fv), dtype=np.int64)
                 for members, local, N, D in cl_pad:
                     sel = np.nonzero(members[ki])[0]
-                    for c0 in range(0, len(sel), 4096):
-                        q_ = sel[c0:c0 + 4096]
+                    cstep = max(64, _EACH_CHUNK // (16 * N.shape[1]))
+                    for c0 in range(0, len(sel), cstep):
+                        q_ = sel[c0:c0 + cstep]
                         b_, k_ = bi[q_], local[ki[q_]]
-                        vals = np.matmul(C16[b_], N[k_].transpose(0, 2, 1)) - D[k_][:, None, :]
+                        vals = np.matmul(C16[b_], np.ascontiguousarray(N[k_].transpose(0, 2, 1))) - D[k_][:, None, :]
                         sep = (vals > 1e-9).all(axis=1).any(axis=1)
                         notsep += np.bincount(b_[~sep], minlength=len(fv))
                 clear = notsep == 0
@@ -1324,7 +1358,7 @@ def _descend_many(queries: list) -> None:
                 # necessary: the segment between the boxes' centres passes through it
                 kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
                 b_, k_ = b_[kp], k_[kp]
-                step = max(256, 400_000 // (64 * N.shape[1]))
+                step = max(16, _EACH_CHUNK // (64 * N.shape[1]))
                 for c0 in range(0, len(b_), step):
                     bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
                     hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
