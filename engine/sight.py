@@ -1006,9 +1006,11 @@ class _Query:
                 else:
                     self.nonconvex += 1
                     if info.inner:
-                        ic = np.array([x[2] for x in info.inner])
-                        ir = np.array([x[3] for x in info.inner])
-                        for j in np.nonzero(near(ic, ir))[0]:
+                        icr = getattr(info, "_inner_cr", None)
+                        if icr is None:
+                            icr = info._inner_cr = (np.array([x[2] for x in info.inner]),
+                                                    np.array([x[3] for x in info.inner]))
+                        for j in np.nonzero(near(*icr))[0]:
                             n_, d_, c_, r_ = info.inner[j]
                             self.convex.append((info.id, n_, d_, c_, r_))
         self.models = []
@@ -1089,8 +1091,6 @@ class _Query:
             return [o for o, b in zip(obs, bad) if not b]
         self.convex = keep(self.convex)
         self.forest_block = keep(self.forest_block)
-        self._clear_pad = _pad_planes(self.clear_obs)
-        self._convex_pad = _pad_planes(self.convex)
 
     # -- rays
     def clear_extra(self, p0, p1) -> np.ndarray:
