@@ -985,7 +985,6 @@ class _Query:
         self.convex = []         # (name, N, D): convex obstacles (or subsets) for proofs of hiding
         self.forest_block = []   # (name, N, D): convex forests (count towards forest_limit)
         ab = b - a
-        L2 = float(ab @ ab) or 1e-12
 
         def near(c, r, dims=3):
             cc = c[..., :dims]
@@ -1789,7 +1788,6 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     front = (not half) or _in_front_arc(vh, th)
     exc = _exception(world, viewer, target, moving, s, engaged_with)
     if viewer == target:
-        lat = _lattice_for(th, s)
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
     q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s),
                     gather=False)
@@ -1880,10 +1878,15 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
         queries.append(q)
     _drive(world, queries)
     for q in queries:
-        vis = q.status == 1
-        area = float(q.t_weight[q.tidx[vis]].sum()) * MM2_PER_IN2
-        out[q.pair] = bool(vis.any()) and area >= s.min_visible_area_mm2 - 1e-12
+        out[q.pair] = _sees(q, s)
     return out
+
+
+def _sees(q, s: SightSettings) -> bool:
+    """A decided query's yes/no: some target point seen, with at least the minimum visible area."""
+    vis = q.status == 1
+    area = float(q.t_weight[q.tidx[vis]].sum()) * MM2_PER_IN2
+    return bool(vis.any()) and area >= s.min_visible_area_mm2 - 1e-12
 
 
 def point_los(world, origin, target_id: str, exclude: Iterable[str] = (),
@@ -2028,9 +2031,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             queries.append(q)
         _drive(world, queries)
         for q in queries:
-            vis = q.status == 1
-            area = float(q.t_weight[q.tidx[vis]].sum()) * MM2_PER_IN2
-            res[q.slot] = bool(vis.any()) and area >= s.min_visible_area_mm2 - 1e-12
+            res[q.slot] = _sees(q, s)
         return res
 
     obs = list(observers)
