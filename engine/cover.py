@@ -284,7 +284,6 @@ def cover(world, attacker: str, target: str, los_result=None,
         d, tri = world.rays.first_hit(t, vec, max_dist=dist)
         hit = tri >= 0
         piece_idx = np.where(hit, world.tri_piece[np.maximum(tri, 0)], -1)
-        hitpts = t + vec / np.maximum(dist, 1e-12)[:, None] * np.where(hit, d, 0)[:, None]
         support = support_pieces(world, th)
         base_top = th.z + min(th.height, mm(base_height_mm()))
         los_dir = np.array([th.x - ah.x, th.y - ah.y])

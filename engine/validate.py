@@ -26,6 +26,8 @@ import yaml
 from engine.errors import InputError, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from engine.world import World
 
 KeyPath = tuple[Any, ...]
