@@ -857,16 +857,7 @@ def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
     if not st.forests:
         return []
     if near is None:
-        a = np.array([vh.x, vh.y, vh.z + vh.height / 2])
-        b = np.array([th.x, th.y, th.z + th.height / 2])
-        rcap = max(math.hypot(vh.radius, vh.height / 2), math.hypot(th.radius, th.height / 2))
-        ab = b - a
-
-        def near(c, r, dims=3):
-            cc = c[..., :dims]
-            t = np.clip(((cc - a[:dims]) @ ab[:dims]) / (float(ab[:dims] @ ab[:dims]) or 1e-12), 0, 1)
-            p = a[:dims] + t[..., None] * ab[:dims]
-            return np.linalg.norm(cc - p, axis=-1) <= r + rcap + 1e-9
+        near = _capsule_near(vh, th)
     forests = []
     for f in st.forests:
         x0, y0, x1, y1 = f.polygon.bounds
@@ -881,6 +872,23 @@ def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
 
 
 # --------------------------------------------------------------------------- query
+def _capsule_near(vh, th):
+    """``near(centres (..., 3), radii, dims=3) -> bool``: does a sphere (or, with
+    dims=2, a disc) of radius r meet the capsule around the segment joining the
+    two hitboxes' mid-height centres, its radius the larger half-diagonal?"""
+    a = np.array([vh.x, vh.y, vh.z + vh.height / 2])
+    b = np.array([th.x, th.y, th.z + th.height / 2])
+    rcap = max(math.hypot(vh.radius, vh.height / 2), math.hypot(th.radius, th.height / 2))
+    ab = b - a
+
+    def near(c, r, dims=3):
+        cc = c[..., :dims]
+        t = np.clip(((cc - a[:dims]) @ ab[:dims]) / (float(ab[:dims] @ ab[:dims]) or 1e-12), 0, 1)
+        p = a[:dims] + t[..., None] * ab[:dims]
+        return np.linalg.norm(cc - p, axis=-1) <= r + rcap + 1e-9
+    return near
+
+
 class _Query:
     """One viewer -> target question.
 
@@ -978,19 +986,10 @@ class _Query:
     # -- obstacles near the pair: the segments lie in a capsule around the centres' segment
     def _gather(self, st, exclude, models):
         vh, th, s = self.vh, self.th, self.s
-        a = np.array([vh.x, vh.y, vh.z + vh.height / 2])
-        b = np.array([th.x, th.y, th.z + th.height / 2])
-        rcap = max(math.hypot(vh.radius, vh.height / 2), math.hypot(th.radius, th.height / 2))
         self.clear_obs = []      # (name, N, D): convex supersets of every obstacle
         self.convex = []         # (name, N, D): convex obstacles (or subsets) for proofs of hiding
         self.forest_block = []   # (name, N, D): convex forests (count towards forest_limit)
-        ab = b - a
-
-        def near(c, r, dims=3):
-            cc = c[..., :dims]
-            t = np.clip(((cc - a[:dims]) @ ab[:dims]) / (float(ab[:dims] @ ab[:dims]) or 1e-12), 0, 1)
-            p = a[:dims] + t[..., None] * ab[:dims]
-            return np.linalg.norm(cc - p, axis=-1) <= r + rcap + 1e-9
+        near = _capsule_near(vh, th)
         self.nonconvex = 0
         if len(st.pieces):
             for k in np.nonzero(near(st.centre, st.radius))[0]:

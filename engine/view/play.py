@@ -147,6 +147,10 @@ class TableView:
             return None
         if self.measuring:
             return self.measure_click(hit)
+        return self.handle_click(hit)
+
+    def handle_click(self, hit):
+        """A click on the table that is not a measurement: select what was hit."""
         if hit.kind == "model":
             self.select(hit.id)
             return hit.id
@@ -594,12 +598,7 @@ class PlayController(TableView):
         h["0"] = lambda: self.choose(9)
         return h
 
-    def click(self):
-        hit = self.pick_now()
-        if hit is None or hit.kind is None:
-            return None
-        if self.measuring:
-            return self.measure_click(hit)
+    def handle_click(self, hit):
         if self.state == "move":
             if hit.point is None:
                 return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from rules.core.text import split_keywords
 
 Point = tuple[float, float, float]
 
@@ -74,19 +75,6 @@ class Action:
         if cls is None:
             raise ValueError(f"unknown action verb {toks[0]!r} (one of {', '.join(VERBS)})")
         return cls.from_tokens(toks[1:])
-
-
-def _kv(tokens: list[str]) -> tuple[list[str], dict[str, str]]:
-    pos, kw = [], {}
-    for t in tokens:
-        if "=" in t:
-            k, v = t.split("=", 1)
-            if k in kw:
-                raise ValueError(f"{k} given twice")
-            kw[k] = v
-        else:
-            pos.append(t)
-    return pos, kw
 
 
 @dataclass(frozen=True)
@@ -156,7 +144,7 @@ class Move(Action):
 
     @classmethod
     def from_tokens(cls, t):
-        pos, kw = _kv(t)
+        pos, kw = split_keywords(t)
         if len(pos) < 2:
             raise ValueError("move MODEL MODE [x,y,z ...] [crouch-start=on|off] [crouch-end=on|off] [facing=DEG]")
         unknown = set(kw) - {"crouch-start", "crouch-end", "facing"}
@@ -224,7 +212,7 @@ class Declare(Action):
 
     @classmethod
     def from_tokens(cls, t):
-        pos, kw = _kv(t)
+        pos, kw = split_keywords(t)
         if len(pos) != 2:
             raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z]")
         unknown = set(kw) - {"weapon", "spell", "targets", "at", "items", "attribute", "objective"}
@@ -278,7 +266,7 @@ class DodgeMove(Action):
 
     @classmethod
     def from_tokens(cls, t):
-        pos, kw = _kv(t)
+        pos, kw = split_keywords(t)
         if not pos or set(kw) - {"crouch"}:
             raise ValueError("dodge-move MODEL [x,y,z ...] [crouch=on|off]")
         return cls(pos[0], tuple(parse_point(p) for p in pos[1:]),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
+from rules.core.text import split_keywords
 
 Point = tuple[float, float, float]
 MOVE_MODES = ("walk", "sprint", "crawl", "fly", "climb")
@@ -217,19 +218,6 @@ ACTION_TYPES = {c.word: c for c in (Wait, EndTurn, Move, Turn, Stand, Attack, Th
                                     Equip, Reload, Focus, UseSkill, Cast, Perceive)}
 
 
-def _kw(words: list[str]) -> tuple[list[str], dict[str, str]]:
-    pos, kw = [], {}
-    for w in words:
-        if "=" in w:
-            k, v = w.split("=", 1)
-            if k in kw:
-                raise ValueError(f"{k}= given twice")
-            kw[k] = v
-        else:
-            pos.append(w)
-    return pos, kw
-
-
 def _no_extra(kw: dict, allowed: tuple[str, ...], word: str) -> None:
     bad = set(kw) - set(allowed)
     if bad:
@@ -245,7 +233,7 @@ def parse(text: str) -> Action:
     cls = ACTION_TYPES.get(word)
     if cls is None:
         raise ValueError(f"unknown action {word!r} (known: {', '.join(ACTION_TYPES)})")
-    pos, kw = _kw(rest)
+    pos, kw = split_keywords(rest)
 
     def need(n: int) -> None:
         if len(pos) != n:
