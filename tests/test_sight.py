@@ -51,6 +51,18 @@ def _cases():
 
 
 @pytest.mark.parametrize("path", _cases(), ids=lambda p: p.stem)
+
+def _seen_by_casting_every_pair(w, r, s):
+    """Target points of ``r`` seen from some front-half lattice point of viewer "a",
+    by casting every viewer x target segment (terrain only): the brute-force reference."""
+    va = w.hitbox("a")
+    lat_a = sight._lattice_for(va, s)
+    V = sight._rotate(lat_a.points, va.facing) + va.center
+    V = V[lat_a.points[:, 0] >= -1e-9]
+    T = r.target_points
+    clear = ~w.rays.occluded(np.repeat(V, len(T), axis=0), np.tile(T, (len(V), 1)))
+    return clear.reshape(len(V), len(T)).any(axis=0)
+
 def test_golden_case(path):
     data = yaml.safe_load(path.read_text())
     world = build_world(data)
@@ -273,15 +285,7 @@ def test_fraction_matches_brute_force_cross_product():
     w = build_world(data)
     s = default_settings().replace(patch_mm=6.0)
     r = sight.los(w, "a", "b", cover=False, settings=s)
-    va, vb = w.hitbox("a"), w.hitbox("b")
-    lat_a = sight._lattice_for(va, s)
-    V = sight._rotate(lat_a.points, va.facing) + va.center
-    V = V[lat_a.points[:, 0] >= -1e-9]
-    T = r.target_points
-    P0 = np.repeat(V, len(T), axis=0)
-    P1 = np.tile(T, (len(V), 1))
-    clear = ~w.rays.occluded(P0, P1)
-    brute = clear.reshape(len(V), len(T)).any(axis=0)
+    brute = _seen_by_casting_every_pair(w, r, s)
     assert (brute == r.target_visible).all()
 
 
@@ -385,15 +389,7 @@ def test_proofs_agree_with_casting_every_pair(case):
     w = build_world(data)
     s = default_settings().replace(patch_mm=5.0)
     r = sight.los(w, "a", "b", cover=False, settings=s)
-    va = w.hitbox("a")
-    lat_a = sight._lattice_for(va, s)
-    V = sight._rotate(lat_a.points, va.facing) + va.center
-    V = V[lat_a.points[:, 0] >= -1e-9]
-    T = r.target_points
-    P0 = np.repeat(V, len(T), axis=0)
-    P1 = np.tile(T, (len(V), 1))
-    clear = ~w.rays.occluded(P0, P1)
-    brute = clear.reshape(len(V), len(T)).any(axis=0) & r.target_allowed
+    brute = _seen_by_casting_every_pair(w, r, s) & r.target_allowed
     assert (brute == r.target_visible).all(), (brute.sum(), r.target_visible.sum())
     assert r.rays <= len(P0)
 
