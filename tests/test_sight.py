@@ -50,8 +50,6 @@ def _cases():
     return sorted(GOLDEN.glob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", _cases(), ids=lambda p: p.stem)
-
 def _seen_by_casting_every_pair(w, r, s):
     """Target points of ``r`` seen from some front-half lattice point of viewer "a",
     by casting every viewer x target segment (terrain only): the brute-force reference.
@@ -64,6 +62,8 @@ def _seen_by_casting_every_pair(w, r, s):
     clear = ~w.rays.occluded(np.repeat(V, len(T), axis=0), np.tile(T, (len(V), 1)))
     return clear.reshape(len(V), len(T)).any(axis=0), len(V) * len(T)
 
+
+@pytest.mark.parametrize("path", _cases(), ids=lambda p: p.stem)
 def test_golden_case(path):
     data = yaml.safe_load(path.read_text())
     world = build_world(data)
