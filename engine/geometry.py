@@ -6,9 +6,11 @@ engine's modules: ``engine.sight`` (LoS, cover, LoS along a path),
 ``engine.motion`` (path checks, the reachable area), ``engine.templates``
 (AoE coverage and placement) and the World's own measuring.
 
-Sight answers are cached per (viewer, target, moving, world.version): the
-World bumps its version on every model change, so a cached answer is never
-stale. All lengths are inches.
+Answers are cached with the models' placement they depend on (the World
+bumps its version on every model change, and the records are read again):
+a sight answer with the two models and those near the segment between them,
+the other answers with every model. A cached answer is never stale. All
+lengths are inches.
 """
 from __future__ import annotations
 
@@ -91,6 +93,37 @@ class WorldGeometry:
             hit = self._cache[k] = fn()
         return hit
 
+    def _sight_signature(self, viewer: str, target: str) -> tuple:
+        """What a sight answer between ``viewer`` and ``target`` depends on besides
+        the static terrain: the two models' records and those of the models whose
+        hitbox box overlaps the box around both hitboxes (every segment joining the
+        two hitboxes lies in their convex hull, so no other model can block one).
+        Engagement, Dark areas and arcs depend on the two models alone. Moving a
+        model elsewhere on the table keeps the answer."""
+        sig = self._signature()
+        boxes = self._model_boxes()
+        iv, it = boxes[0][viewer], boxes[0][target]
+        lo, hi = boxes[1], boxes[2]
+        blo = np.minimum(lo[iv], lo[it])
+        bhi = np.maximum(hi[iv], hi[it])
+        near = np.nonzero(np.all(lo <= bhi, axis=1) & np.all(hi >= blo, axis=1))[0]
+        return tuple(sig[i] for i in near)
+
+    def _model_boxes(self):
+        """(index by id, lows, highs) of the models' hitbox boxes, per world version."""
+        v = self.world.version
+        if getattr(self, "_boxes_version", None) != v:
+            ids, lo, hi = {}, [], []
+            for i, (mid, hb) in enumerate(self.world.models.items()):
+                ids[mid] = i
+                lo.append((hb.x - hb.radius, hb.y - hb.radius, hb.z))
+                hi.append((hb.x + hb.radius, hb.y + hb.radius, hb.z + hb.height))
+            pad = 1e-6
+            self._boxes = (ids, np.array(lo, dtype=float).reshape(-1, 3) - pad,
+                           np.array(hi, dtype=float).reshape(-1, 3) + pad)
+            self._boxes_version = v
+        return self._boxes
+
     def sight(self, viewer: str, target: str, *, moving: bool = False,
               fraction: bool = False) -> _Sight:
         from engine import sight as es
@@ -101,8 +134,20 @@ class WorldGeometry:
                        cover=want_cover, settings=self.sight_settings)
             return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
                           float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
-        s = self._cached(("sight", viewer, target, moving, fraction), run)
-        return s
+        if viewer not in self.world.models or target not in self.world.models:
+            return run()          # the engine names the unknown model
+        local = self._sight_signature(viewer, target)
+        if not fraction:          # a measured fraction answers the yes/no question too
+            done = self._cache.get((("sight", viewer, target, moving, True), local))
+            if done is not None:
+                return done
+        k = (("sight", viewer, target, moving, fraction), local)
+        hit = self._cache.get(k)
+        if hit is None:
+            if len(self._cache) > 20000:
+                self._cache.clear()
+            hit = self._cache[k] = run()
+        return hit
 
     def _cover_possible(self, target: str) -> bool:
         """False when ``engine.cover.cover`` must answer "none" (no piece) whoever
