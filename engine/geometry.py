@@ -456,3 +456,41 @@ class WorldGeometry:
         except InputError as exc:
             return _Template(False, str(exc), False, [])
         return self._template(res)
+
+    # ---- points on the surface (hidden tokens) -----------------------------
+    def ground(self, x: float, y: float) -> Point:
+        z = float(self.world.surface_height(np.array([[float(x), float(y)]]))[0])
+        return (float(x), float(y), z if math.isfinite(z) else 0.0)
+
+    def point_distance(self, model: str, point: Point) -> float:
+        from engine.measure import measuring_z
+        hb = self.world.hitbox(model)
+        z0 = measuring_z(self.world, model)
+        pz = float(point[2]) if len(point) > 2 else 0.0
+        horiz = max(0.0, math.hypot(hb.x - float(point[0]), hb.y - float(point[1])) - hb.radius)
+        vert = max(0.0, z0 - pz, pz - (z0 + hb.height))
+        return math.hypot(horiz, vert)
+
+    def point_in_awareness(self, observer: str, point: Point, extra: float = 0.0) -> bool:
+        from engine.measure import CONTACT_TOLERANCE
+        aw = float(self.world.hitbox(observer).awareness)
+        return self.point_distance(observer, point) <= aw + float(extra) + CONTACT_TOLERANCE
+
+    def point_sight(self, viewer: str, point: Point, radius: float = 0.0) -> bool:
+        """Rays from the token (raised as a template's centre) to the viewer's
+        hitbox lattice, one batch (``engine.sight.point_los``); the token must lie
+        in the viewer's Front arc unless it sees all around."""
+        from engine import sight as es
+        hb = self.world.hitbox(viewer)
+        s = es._settings(self.sight_settings)
+        pt = (float(point[0]), float(point[1]), float(point[2]) if len(point) > 2 else 0.0)
+        if "Blinded" in hb.states:
+            return False
+        all_round = "Flying" in hb.states or es._is_360(hb, False, s)
+        if not all_round:
+            f = hb.facing_vector
+            if float(np.dot([pt[0] - hb.x, pt[1] - hb.y], f)) + float(radius) < -1e-9:
+                return False
+        key = ("point_sight", viewer, pt, float(radius))
+        return self._cached(key, lambda: bool(es.point_los(self.world, pt, viewer,
+                                                           settings=self.sight_settings)[0]))

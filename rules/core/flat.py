@@ -446,6 +446,38 @@ class FlatGeometry:
     def best_template(self, kind: str, *, user: str, target: str, band: str = "up") -> FlatTemplate:
         return self.template(kind, user=user, target=target, band=band)
 
+    # ---- points on the surface (hidden tokens) --------------------------
+    def ground(self, x: float, y: float) -> Point:
+        """The table, or the top of the highest box whose footprint holds (x, y)."""
+        z = 0.0
+        for _, x0, y0, x1, y1, h in self.boxes:
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                z = max(z, float(h))
+        return (float(x), float(y), z)
+
+    def point_distance(self, model: str, point: Point) -> float:
+        m = self.models[model]
+        pz = float(point[2]) if len(point) > 2 else 0.0
+        horiz = max(0.0, math.hypot(m.x - point[0], m.y - point[1]) - m.radius)
+        vert = max(0.0, m.z - pz, pz - (m.z + m.height))
+        return math.hypot(horiz, vert)
+
+    def point_in_awareness(self, observer: str, point: Point, extra: float = 0.0) -> bool:
+        return self.point_distance(observer, point) <= self.models[observer].awareness + extra + EPS
+
+    def point_sight(self, viewer: str, point: Point, radius: float = 0.0) -> bool:
+        v = self.models[viewer]
+        if "Blinded" in v.states:
+            return False
+        px, py = float(point[0]), float(point[1])
+        pz = (float(point[2]) if len(point) > 2 else 0.0) + 0.04
+        if not ("Flying" in v.states or "Shrouded" in v.states):
+            f = math.radians(v.facing)
+            if (px - v.x) * math.cos(f) + (py - v.y) * math.sin(f) < -radius - EPS:
+                return False
+        q = (px, py, pz)
+        return any(self._blocked(p, q, {viewer}) is None for p in self._samples(v, (px, py)))
+
 
 def allowance(mode: str, spd: float) -> float:
     """The distance a movement mode allows for a modified SPD."""

@@ -124,6 +124,25 @@ class Geometry(Protocol):
     def best_template(self, kind: str, *, user: str, target: str,
                       band: str = "up") -> TemplateCheck: ...
 
+    # points on the surface (hidden tokens: a Spell or Item on the field)
+    def ground(self, x: float, y: float) -> Point:
+        """(x, y, z) with z the highest surface under (x, y) (the table: 0)."""
+        ...
+    def point_distance(self, model: str, point: Point) -> float:
+        """Closest distance from the model's hitbox to ``point`` (3D, inches;
+        a Flying model measured on the surface, as ``distance``)."""
+        ...
+    def point_in_awareness(self, observer: str, point: Point, extra: float = 0.0) -> bool:
+        """``point`` within the observer's Awareness (AG, +3" Acute Senses) of its
+        base edge, plus ``extra`` (a token's radius: touching counts)."""
+        ...
+    def point_sight(self, viewer: str, point: Point, radius: float = 0.0) -> bool:
+        """LoS from the viewer's hitbox to a token lying at ``point`` (a disc of
+        ``radius``): terrain and other models block; the token must be in the
+        viewer's Front arc unless the viewer sees all around (Shrouded,
+        Vigilance, Flying). Blinded is the rules' business."""
+        ...
+
 
 # -- plain answer records an implementation may return (the Protocols above
 #    describe what the rules read; these are the shared concrete forms)
