@@ -35,11 +35,12 @@ class WorldGeometry:
     """Implements rules.core.geometry.Geometry over ``world`` (an engine.World)."""
 
     def __init__(self, world, sight_settings=None, motion_settings: dict | None = None,
-                 reach_resolution: float | None = None):
+                 reach_resolution: float | None = None, estimate_patch_mm: float = 10.0):
         self.world = world
         self.sight_settings = sight_settings
         self.motion_settings = motion_settings
         self.reach_resolution = reach_resolution
+        self.estimate_patch_mm = float(estimate_patch_mm)
         self._cache: dict = {}
         self._cache_version = -1
         self._sig = ()
@@ -146,6 +147,34 @@ class WorldGeometry:
         if hit is None:
             if len(self._cache) > 20000:
                 self._cache.clear()
+            hit = self._cache[k] = run()
+        return hit
+
+    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False) -> _Sight:
+        """``sight(..., fraction=True)`` on a coarser lattice (``estimate_patch_mm``,
+        10 mm by default instead of the rulings' 3 mm): about a quarter of the
+        time, for bots weighing candidate positions. Never used for a ruling."""
+        import dataclasses
+
+        from engine import sight as es
+        from engine.sight_settings import default_settings
+        base = self.sight_settings if self.sight_settings is not None else default_settings()
+        coarse = dataclasses.replace(base, patch_mm=max(float(base.patch_mm), self.estimate_patch_mm))
+        if viewer not in self.world.models or target not in self.world.models:
+            return self.sight(viewer, target, moving=moving, fraction=True)
+
+        def run():
+            r = es.los(self.world, viewer, target, moving=moving, fraction=True,
+                       cover=self._cover_possible(target), settings=coarse)
+            return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
+                          float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
+        exact = self._cache.get((("sight", viewer, target, moving, True),
+                                 self._sight_signature(viewer, target)))
+        if exact is not None:       # the ruling is known: no need to guess
+            return exact
+        k = (("estimate", viewer, target, moving), self._sight_signature(viewer, target))
+        hit = self._cache.get(k)
+        if hit is None:
             hit = self._cache[k] = run()
         return hit
 

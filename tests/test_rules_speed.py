@@ -71,8 +71,8 @@ class _Geo:
     def place(self, m, p, facing=None):
         self.pos = tuple(p)
 
-    def sight(self, viewer, target, *, moving=False, fraction=False):
-        assert fraction and moving
+    def sight_estimate(self, viewer, target, *, moving=False):
+        assert moving
         self.asked.append(viewer)
 
         class S:

@@ -92,6 +92,11 @@ class Geometry(Protocol):
         (stops at the first clear ray; ``cover`` is then "none"); ask with
         ``fraction=True`` wherever cover or the visible share matters."""
         ...
+    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False) -> Sight:
+        """A planner's quick guess of ``sight(viewer, target, fraction=True)``
+        (LoS, visible share, cover): bots weigh positions with it. Never a
+        ruling: the rules themselves always ask ``sight``."""
+        ...
     def sight_along_path(self, mover: str, path: Sequence[Point],
                          observers: Sequence[str]) -> list[PathSight]: ...
 

@@ -151,7 +151,8 @@ class GreedyBot:
         Returned as a :class:`_Score`: the attack part and the distance are
         measured now, and so is LoS from the two nearest enemies (yes/no, the
         cheap question); the Cover of a model they do see (the dear question:
-        the hidden share and the covering piece) is measured only when a
+        the hidden share and the covering piece, which the bot estimates with
+        ``geo.sight_estimate``: a plan, not a ruling) is measured only when a
         comparison needs it, so the bot decides exactly as if it had measured
         everything."""
         mid = model
@@ -356,7 +357,7 @@ class _Score:
         self.hi = base + 0.2 * unknown + self._SLACK
 
     def refine(self) -> bool:
-        """Measure the Cover of the next unmeasured enemy; False if none is left."""
+        """Estimate the Cover of the next unmeasured enemy; False if none is left."""
         k = next((i for i, b in enumerate(self.bonuses) if b is None), None)
         if k is None:
             return False
@@ -365,7 +366,7 @@ class _Score:
         if self.point is not None:
             geo.place(self.model, tuple(self.point), facing)
         try:
-            s = geo.sight(self.seen[k][0], self.model, moving=True, fraction=True)
+            s = geo.sight_estimate(self.seen[k][0], self.model, moving=True)
         finally:
             if self.point is not None:
                 geo.place(self.model, home, facing)
