@@ -55,3 +55,15 @@ def test_a_header_that_is_not_an_eldfall_game_is_one_line(tmp_path, capsys):
     assert main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "does not describe an Eldfall game" in err[0]
+
+
+def test_simulate_gives_the_same_bytes_on_one_or_two_workers(capsys):
+    args = ["simulate", "scenes/open.yaml", "--games", "3", "--seed", "7", "--bots", "random",
+            "--set", "rounds=1", "--json"]
+    assert main(args + ["--jobs", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main(args + ["--jobs", "2"]) == 0
+    two = capsys.readouterr().out
+    assert one == two and json.loads(one)["games"] == 3
+    assert main(args + ["--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err

@@ -1,11 +1,14 @@
 """``eldfall simulate SCENE --games N [--seed N] [--json]``: N bot games, their statistics.
 
 Game ``i`` uses dice seed ``seed + i``. The JSON holds no timings, so the
-same arguments give the same bytes.
+same arguments give the same bytes, whatever ``--jobs``: the games are shared
+out over that many worker processes (each builds its own table once), and
+their results are gathered in game order.
 """
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 
 
@@ -17,6 +20,8 @@ def add_arguments(p) -> None:
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a rules setting (e.g. rounds=3); repeatable")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes (default: one per CPU, at most one per game)")
     p.add_argument("--json", action="store_true", help="machine-readable statistics")
 
 
@@ -63,31 +68,65 @@ def reset_world(world) -> None:
         world.add_model(spec)
 
 
-def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
-             settings: dict | None = None) -> dict:
+def _play(table: Table, seed: int, bots: str, settings: dict | None) -> dict:
+    """One game on ``table``: its record for the statistics."""
     from tools import gameplay
-    table = Table(scene, game_name)
+    mod, game = table.new_game(seed, settings=settings)
+    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod), seed)
+    o = game.outcome
+    return {"seed": seed, "winner": o.winner, "termination": o.termination.value,
+            "scores": dict(sorted(o.scores.items())), "decisions": n,
+            "events": len(game.events), "state_hash": game.state_hash(),
+            "game": game.game_name}
+
+
+_WORKER: dict = {}
+
+
+def _worker_init(scene: str, game_name: str | None) -> None:
+    _WORKER["table"] = Table(scene, game_name)
+
+
+def _worker_play(job: tuple) -> dict:
+    seed, bots, settings = job
+    return _play(_WORKER["table"], seed, bots, settings)
+
+
+def default_jobs(games: int) -> int:
+    return max(1, min(games, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else (os.cpu_count() or 1)))
+
+
+def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
+             settings: dict | None = None, jobs: int = 1) -> dict:
+    jobs = max(1, min(int(jobs), games))
+    seeds = [seed + i for i in range(games)]
+    if jobs == 1:
+        table = Table(scene, game_name)
+        per_game = [_play(table, s, bots, settings) for s in seeds]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        # spawn: fresh interpreters, nothing inherited from this one (threads, GL)
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(scene, game_name)) as pool:
+            per_game = list(pool.map(_worker_play, [(s, bots, settings) for s in seeds]))
     winners: Counter = Counter()
     reasons: Counter = Counter()
     vp: dict = {}
-    per_game = []
-    decisions = 0
-    for i in range(games):
-        mod, game = table.new_game(seed + i, settings=settings)
-        names = gameplay.bot_names(bots, mod)
-        n = gameplay.play_out(game, mod, names, seed + i)
-        decisions += n
-        o = game.outcome
-        winners[o.winner or "draw"] += 1
-        reasons[o.termination.value] += 1
-        for side, v in o.scores.items():
+    for g in per_game:
+        winners[g["winner"] or "draw"] += 1
+        reasons[g["termination"]] += 1
+        for side, v in g["scores"].items():
             vp.setdefault(side, []).append(v)
-        per_game.append({"seed": seed + i, "winner": o.winner, "termination": o.termination.value,
-                         "scores": dict(sorted(o.scores.items())), "decisions": n,
-                         "events": len(game.events), "state_hash": game.state_hash()})
+    decisions = sum(g["decisions"] for g in per_game)
+    name = per_game[-1]["game"] if per_game else None
+    for g in per_game:
+        del g["game"]
     return {"scene": scene, "games": games, "seed": seed, "bots": bots,
             "settings": dict(sorted((settings or {}).items())),
-            "game": per_game and game.game_name,
+            "game": name,
             "wins": dict(sorted(winners.items())), "terminations": dict(sorted(reasons.items())),
             "mean_vp": {s: round(sum(v) / len(v), 3) for s, v in sorted(vp.items())},
             "mean_decisions": round(decisions / games, 2) if games else 0, "per_game": per_game}
@@ -97,9 +136,16 @@ def run(args) -> int:
     from engine.errors import InputError, Problem
     if args.games < 1:
         raise InputError(Problem("<args>", None, "--games", "must be at least 1"))
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError(Problem("<args>", None, "--jobs", "must be at least 1"))
     from tools import gameplay
-    res = simulate(args.scene, args.games, args.seed, args.bots, args.game,
-                   gameplay.parse_settings(args.set))
+    settings = gameplay.parse_settings(args.set)
+    if args.jobs is None or args.jobs > 1:
+        # bad input (scene, bots, settings) fails here, in this process, as one line
+        mod, _ = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
+        gameplay.bot_names(args.bots, mod)
+    res = simulate(args.scene, args.games, args.seed, args.bots, args.game, settings,
+                   jobs=default_jobs(args.games) if args.jobs is None else args.jobs)
     if args.json:
         print(json.dumps(res, sort_keys=True, indent=1))
         return 0
