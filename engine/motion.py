@@ -273,9 +273,55 @@ class Columns:
         self.skip_tri = skip_piece[self.tri_piece]
         self.normals = np.asarray(world.rays.normals)
         self.top = float(world.top_z)
+        # a raster of the table (cells of 1/32"): True where a cell lies clear of
+        # every piece's xy box (the table itself is piece 0): a column there meets
+        # the table top alone
+        self.cell = 1.0 / 32.0
+        W, D = (float(v) for v in world.table)
+        nx, ny = max(1, int(math.ceil(W / self.cell))), max(1, int(math.ceil(D / self.cell)))
+        bare = np.ones((ny, nx), dtype=bool)
+        bare[0, :] = bare[-1, :] = False          # the table's edges: leave them to the rays
+        bare[:, 0] = bare[:, -1] = False
+        for p in world.pieces[1:]:
+            if not len(p.mesh.faces):
+                continue
+            (x0, y0), (x1, y1) = np.asarray(p.mesh.bounds, dtype=float)[:, :2]
+            i0, j0 = int(math.floor(x0 / self.cell)) - 1, int(math.floor(y0 / self.cell)) - 1
+            i1, j1 = int(math.floor(x1 / self.cell)) + 1, int(math.floor(y1 / self.cell)) + 1
+            bare[max(j0, 0):max(j1 + 1, 0), max(i0, 0):max(i1 + 1, 0)] = False
+        self.bare_cells = bare
+
+    def _bare(self, xy: np.ndarray) -> np.ndarray:
+        """(n,) bool: the column at xy is on the table, in a cell clear of every piece."""
+        ij = np.floor(xy / self.cell)
+        ny, nx = self.bare_cells.shape
+        ok = (ij[:, 0] >= 0) & (ij[:, 0] < nx) & (ij[:, 1] >= 0) & (ij[:, 1] < ny)
+        out = np.zeros(len(xy), dtype=bool)
+        k = np.nonzero(ok)[0]
+        out[k] = self.bare_cells[ij[k, 1].astype(np.int64), ij[k, 0].astype(np.int64)]
+        return out
 
     def probe(self, xy: np.ndarray):
+        """The layers under each point (see the class). Columns on bare table
+        (outside every piece's box) all meet the same table top and bottom: one
+        of them is cast and its layers are copied to the others."""
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        bare = self._bare(xy)
+        if bare.sum() > 1:
+            idx = np.nonzero(bare)[0]
+            cast = np.concatenate([[idx[0]], np.nonzero(~bare)[0]])
+            lo_c, hi_c, nrm_c, piece_c = self._probe(xy[cast])
+            lo = np.empty((len(xy),) + lo_c.shape[1:])
+            hi = np.empty_like(lo)
+            nrm = np.empty((len(xy),) + nrm_c.shape[1:])
+            piece = np.empty((len(xy),) + piece_c.shape[1:], dtype=piece_c.dtype)
+            for out, got in ((lo, lo_c), (hi, hi_c), (nrm, nrm_c), (piece, piece_c)):
+                out[cast] = got
+                out[idx] = got[0]
+            return lo, hi, nrm, piece
+        return self._probe(xy)
+
+    def _probe(self, xy: np.ndarray):
         n, K = len(xy), self.K
         lo = np.full((n, K), -np.inf)
         hi = np.full((n, K), -np.inf)

@@ -527,3 +527,30 @@ def test_moves_start_from_a_ramp():
     assert r.legal and r.falls == []
     assert r.distance == pytest.approx(math.hypot(1.0, 0.5), abs=0.01)    # straight along the slope
     assert r.end[2] == pytest.approx(1.5 + R_M * 0.5, abs=0.02)     # resting on its highest support
+
+
+# --------------------------------------------------------------------------- terrain columns
+def test_bare_table_columns_copy_one_cast_and_match_casting_every_one():
+    """Columns clear of every piece's box take the layers of one cast column;
+    the answer is the same arrays as casting each column, over a whole table
+    (bare table, near and on pieces, ramps, edges)."""
+    import numpy as np
+
+    from engine import motion
+    from engine.scene import load_scene
+    from engine.world import World
+    w = World(load_scene("scenes/skirmish.yaml"))
+    cols = motion.Columns(w, settings(None))
+    rng = np.random.default_rng(5)
+    xy = np.vstack([rng.uniform(0.02, 35.98, (6000, 2)),
+                    np.column_stack([np.linspace(0, 36, 200), np.full(200, 0.01)])])
+    bare = cols._bare(xy)
+    assert 0.2 < bare.mean() < 0.95          # both kinds are exercised
+    got, want = cols.probe(xy), cols._probe(xy)
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
+    # no bare column lies over any piece's footprint
+    for p in w.pieces[1:]:
+        (x0, y0), (x1, y1) = np.asarray(p.mesh.bounds)[:, :2]
+        over = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+        assert not (over & bare).any(), p.id
