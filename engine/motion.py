@@ -847,7 +847,40 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     blocked = ""
     _, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
     support.append(int(p0[0]))
-    for i in range(1, n):
+    # level runs: samples with a single stance within _EPS of the previous one
+    # (open ground, a floor, a wall's top) are taken in one vectorised step
+    single = np.isfinite(stn).sum(axis=1) == 1
+    c0 = stn[:, 0]
+    level = np.zeros(n, dtype=bool)
+    level[1:] = single[1:] & single[:-1] & (np.abs(c0[1:] - c0[:-1]) <= _EPS)
+    i = 0
+    while i + 1 < n:
+        i += 1
+        if single[i] and abs(c0[i] - z) <= _EPS:
+            b = i
+            while b + 1 < n and level[b + 1]:
+                b += 1
+            zp = np.concatenate([[z], c0[i:b]])
+            zn = c0[i:b + 1]
+            nA, _ = ctx.support(hi[i - 1:b], nrm[i - 1:b], piece[i - 1:b], zp)
+            nB, pb = ctx.support(hi[i:b + 1], nrm[i:b + 1], piece[i:b + 1], zn)
+            dxy = xy[i:b + 1] - xy[i - 1:b]
+            L = np.sqrt(dxy[:, 0] * dxy[:, 0] + dxy[:, 1] * dxy[:, 1])
+            if st["slopes_along_surface"]:
+                d = dxy / np.where(L > 0, L, 1.0)[:, None]
+                fa = np.sqrt(1.0 + ((nA[:, 0] * d[:, 0] + nA[:, 1] * d[:, 1]) / np.maximum(nA[:, 2], 1e-6)) ** 2)
+                fb = np.sqrt(1.0 + ((nB[:, 0] * d[:, 0] + nB[:, 1] * d[:, 1]) / np.maximum(nB[:, 2], 1e-6)) ** 2)
+                h = np.where(L > 0, L * 0.5 * (fa + fb), L)
+            else:
+                h = L
+            route_pts.extend(zip(xy[i:b + 1, 0].tolist(), xy[i:b + 1, 1].tolist(), zn.tolist()))
+            costs.extend(h.tolist())
+            kinds.extend(["move"] * (b + 1 - i))
+            support.extend(int(v) for v in pb)
+            z = float(zn[-1])
+            hanging = False
+            i = b
+            continue
         cand = stn[i][np.isfinite(stn[i])]
         if len(cand) == 0:
             blocked = f"no room for the base at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f})"
@@ -889,14 +922,15 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
         znew = float(cand[j])
         dzj = znew - z
-        # horizontal cost (slope along the surface) and vertical cost
-        L = float(np.linalg.norm(xy[i] - xy[i - 1]))
+        # horizontal cost (slope along the surface) and vertical cost (as in a level run)
+        dx, dy = float(xy[i, 0] - xy[i - 1, 0]), float(xy[i, 1] - xy[i - 1, 1])
+        L = math.sqrt(dx * dx + dy * dy)
         nA, _ = ctx.support(hi[i - 1:i], nrm[i - 1:i], piece[i - 1:i], np.array([z]))
         nB, pb = ctx.support(hi[i:i + 1], nrm[i:i + 1], piece[i:i + 1], np.array([znew]))
         if st["slopes_along_surface"] and L > 0:
-            d = (xy[i] - xy[i - 1]) / L
-            fa = math.sqrt(1.0 + (float(nA[0, :2] @ d) / max(float(nA[0, 2]), 1e-6)) ** 2)
-            fb = math.sqrt(1.0 + (float(nB[0, :2] @ d) / max(float(nB[0, 2]), 1e-6)) ** 2)
+            ux, uy = dx / L, dy / L
+            fa = math.sqrt(1.0 + ((float(nA[0, 0]) * ux + float(nA[0, 1]) * uy) / max(float(nA[0, 2]), 1e-6)) ** 2)
+            fb = math.sqrt(1.0 + ((float(nB[0, 0]) * ux + float(nB[0, 1]) * uy) / max(float(nB[0, 2]), 1e-6)) ** 2)
             h_cost = L * 0.5 * (fa + fb)
         else:
             h_cost = L
