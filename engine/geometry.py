@@ -317,9 +317,11 @@ class WorldGeometry:
     def _check_move(self, model, mode, waypoints, speed) -> _Move:
         from engine import motion
         from engine.errors import InputError
+        fly = mode == "fly"          # a flight: engine.motion's Flying walk
         try:
-            r = motion.check_path(self.world, model, [tuple(p) for p in waypoints], mode,
-                                  speed=float(speed), settings=self.motion_settings)
+            r = motion.check_path(self.world, model, [tuple(p) for p in waypoints],
+                                  "walk" if fly else mode, speed=float(speed),
+                                  settings=self.motion_settings, flying=fly)
         except InputError as exc:
             return _Move(False, str(exc).split(": ")[-1], 0.0, 0.0, self.position(model))
         return _Move(bool(r.legal), r.reason, float(r.distance), float(r.allowance),

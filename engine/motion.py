@@ -693,11 +693,14 @@ def _xy_samples(points_xy, step):
 
 # ----------------------------------------------------------------------------- check_path
 def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: str,
-               speed: float | None = None, settings: dict | None = None) -> MoveResult:
+               speed: float | None = None, settings: dict | None = None,
+               flying: bool = False) -> MoveResult:
     """Check a declared move of ``model`` along ``waypoints`` ((x, y) or (x, y, z) each).
 
     mode : "walk" (SPD), "run" (2 x SPD), "climb" (SPD/2 up), "jump" (SPD/2).
     speed : the effective SPD (states already applied) instead of the model's.
+    flying : a walk or run is a flight (as for a model in a Flying state),
+        for games whose flight is a movement mode rather than a state.
     Returns a :class:`MoveResult`.
     """
     st = globals()["settings"](settings)
@@ -735,7 +738,7 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
             return refuse(why)
     if mode == "jump":
         return _jump(ctx, model, start, pts, spd, allowance)
-    if states & set(st["flying_states"]) and mode in ("walk", "run"):
+    if (flying or states & set(st["flying_states"])) and mode in ("walk", "run"):
         return _fly(ctx, model, mode, start, pts, spd, allowance)
     return _walk(ctx, model, mode, start, pts, spd, allowance)
 

@@ -327,3 +327,25 @@ def test_climbing_the_rock_on_the_real_engine_at_half_rate():
     assert "more than the 3\" of this climb" in g.why_illegal(Move("knight", "climb", ((21.5, 6, 1.5),)))
     g.apply(Move("knight", "climb", ((20.9, 6, 1.5),)))
     assert g.geometry.position("knight")[2] == pytest.approx(1.5)
+
+
+def test_a_flight_on_the_real_engine_passes_over_the_wall_a_walk_cannot():
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    from tools.roster import units_from_scene
+    scene = load_scene(ROOT / "scenes" / "norova-arena.yaml")
+    from tools.gameplay import scene_info
+    world = World(scene)
+    g = nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=1,
+                    scene_info=scene_info(scene))           # the arena allows flying
+    # the ruined wall (x 10-14, y 15.75-16.25, 2.5" high) lies across the route
+    g.geometry.place("harpy", (12.0, 17.5, 0.0), 270)
+    g.queue.insert(0, "harpy")
+    why = g.why_illegal(Move("harpy", "walk", ((12.0, 14.5, 0.0),)))
+    assert why is not None and "illegal route" in why and "Climb" in why
+    assert g.why_illegal(Move("harpy", "fly", ((12.0, 14.5, 0.0),))) is None
+    mv, allowance = g.move_check(Move("harpy", "fly", ((12.0, 14.5, 0.0),)))
+    assert mv.distance == pytest.approx(3.0, abs=1e-6) and allowance == 12
+    g.apply(Move("harpy", "fly", ((12.0, 14.5, 0.0),)))
+    assert g.geometry.position("harpy") == pytest.approx((12.0, 14.5, 0.0), abs=1e-6)

@@ -258,7 +258,7 @@ class FlatGeometry:
         end = route[-1]
         speed = allowance(mode, speed)
         res = FlatMove(True, "", length, float(speed), end, path=route)
-        if mode not in ("walk", "run", "climb", "jump"):
+        if mode not in ("walk", "run", "climb", "jump", "fly"):
             return FlatMove(False, f"unknown movement {mode!r}", length, speed, home)
         if length > speed + EPS:
             res.legal, res.reason = False, f"the route is {length:.2f}\" long, more than {speed:.2f}\""
@@ -272,7 +272,7 @@ class FlatGeometry:
                         m.radius - EPS <= p[1] <= self.table[1] - m.radius + EPS):
                     res.legal, res.reason = False, f"leaves the table at ({p[0]:.2f}, {p[1]:.2f})"
                     return res
-                for b in self.boxes:
+                for b in (() if mode == "fly" else self.boxes):     # a flight passes over them
                     _, x0, y0, x1, y1, h = b
                     gx = max(x0 - p[0], 0.0, p[0] - x1)
                     gy = max(y0 - p[1], 0.0, p[1] - y1)

@@ -109,7 +109,12 @@ class Geometry(Protocol):
 
     # movement
     def check_move(self, model: str, mode: str, waypoints: Sequence[Point],
-                   speed: float, *, enemies: Mapping[str, float] | None = None) -> MoveCheck: ...
+                   speed: float, *, enemies: Mapping[str, float] | None = None) -> MoveCheck:
+        """A declared route for ``mode``: "walk", "run", "climb", "jump", or "fly"
+        (over scenery and models, measured on the horizontal, ending on the
+        highest surface under the base; a game's own Flying state flies its
+        walks and runs already)."""
+        ...
     def reachable_points(self, model: str, mode: str, speed: float,
                          limit: int = 64, *,
                          enemies: Mapping[str, float] | None = None,

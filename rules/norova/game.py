@@ -27,7 +27,7 @@ from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
 
 SLOTS = ("attack", "move", "support", "magic")
 SLOT_NAMES = {"attack": "Attack", "move": "Move", "support": "Support", "magic": "Magic"}
-ENGINE_MODE = {"walk": "walk", "sprint": "walk", "crawl": "walk", "fly": "walk", "climb": "climb"}
+ENGINE_MODE = {"walk": "walk", "sprint": "walk", "crawl": "walk", "fly": "fly", "climb": "climb"}
 
 
 @dataclass
