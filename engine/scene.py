@@ -121,6 +121,44 @@ class ModelSpec:
     # (when it has a shield) and Unarmed, built from the merged stats
     weapons: tuple[Weapon, ...] = field(default=(), compare=False)
     key_lines: dict[str, int] = field(default_factory=dict, compare=False)   # key -> its line in the scene
+    # a creature off the table until a Conjuration (Ritual) summons it: ``at``
+    # is then (0, 0, None) and means nothing; ``tier`` counts against the
+    # summoner's Summoning Limit
+    reserve: bool = False
+    tier: int = 1
+
+
+TOKEN_KINDS = ("item", "spell")
+TOKEN_BASE_MM = 25.0            # ruling: a token is a disc the size of a Small base
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    """A token on the field: an Item or a lasting Spell, hidden or revealed.
+
+    ``at`` is (x, y, z) with z None when it lies on the highest surface under
+    (x, y). ``side`` owns it (for a spell: the caster's side). ``item`` is the
+    Item's name (kind item); ``spell`` and ``caster`` name the Transmutation
+    spell and the model whose profile has it (kind spell).
+    """
+    id: str
+    kind: str                      # "item" | "spell"
+    side: str
+    at: tuple[float, float, float | None]
+    hidden: bool = True
+    base_mm: float = TOKEN_BASE_MM
+    item: str = ""
+    spell: str = ""
+    caster: str = ""
+    line: int = 0
+    index: int = -1
+
+    def to_dict(self) -> dict:
+        """Plain data for a game's header (``Scene.extra["tokens"]``)."""
+        return {"id": self.id, "kind": self.kind, "side": self.side,
+                "at": [float(v) for v in self.at[:2]] + ([float(self.at[2])] if self.at[2] is not None else []),
+                "hidden": self.hidden, "base_mm": float(self.base_mm), "item": self.item,
+                "spell": self.spell, "caster": self.caster}
 
 
 @dataclass(frozen=True)
@@ -139,8 +177,14 @@ class Scene:
     # warnings found while loading (e.g. a mesh that is not watertight): the
     # scene is valid, but `eldfall check` prints them
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
-    # per-game blocks of the scene file ("eldfall", "norova"), plain data
+    # per-game blocks of the scene file ("eldfall", "norova"), plain data; also
+    # "tokens": the tokens as plain dicts (TokenSpec.to_dict), so that a game's
+    # header carries them
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    # creatures off the table that a Ritual may summon (``models`` holds only
+    # the models on the table, which the World places)
+    reserves: tuple[ModelSpec, ...] = ()
+    tokens: tuple[TokenSpec, ...] = ()
 
 
 # --------------------------------------------------------------------------- #
@@ -148,7 +192,8 @@ class Scene:
 # --------------------------------------------------------------------------- #
 # per-game blocks (settings a game's rules read: "norova": {...}) go to Scene.extra
 SCENE_GAME_BLOCKS = ("eldfall", "norova")
-SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models") + SCENE_GAME_BLOCKS
+SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models",
+              "tokens") + SCENE_GAME_BLOCKS
 GAMES = ("eldfall", "norova")
 SPECIAL_TAGS = ("climbable", "ladder", "area")
 # the rulebook's environments (Eldfall Core Rules v1.6; docs/architecture.md)
@@ -190,7 +235,11 @@ SHAPE_HINTS = {
     "file": "file: meshes/NAME.stl",
 }
 MODEL_KEYS = ("id", "side", "size", "base_mm", "height_mm", "at", "facing", "profile",
-              "stats", "states", "leader")
+              "stats", "states", "leader", "reserve", "tier")
+TOKEN_KEYS = ("id", "kind", "side", "at", "hidden", "base_mm", "item", "spell", "caster")
+TOKEN_REQUIRED = ("id", "kind", "side", "at")
+MAX_TOKENS = 500
+MAX_TIER = 20
 MODEL_REQUIRED = ("id", "side", "at")
 
 
@@ -279,10 +328,11 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
         mitems = None
     mdir = Path(models_dir) if models_dir is not None else default_models_dir()
     party_problems: set[Problem] = set()
+    reserves: list[ModelSpec] = []
     for i, item in enumerate(mitems or []):
         spec = _model(ck, item, ("models", i), i, table, claim_id, mdir, party_problems)
         if spec is not None:
-            models.append(spec)
+            (reserves if spec.reserve else models).append(spec)
     for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
         ck.problems.append(prob)
 
@@ -290,6 +340,24 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     for game in SCENE_GAME_BLOCKS:
         if game in doc and ck.mapping(doc[game], (game,), f"a mapping (settings for {game})") is not None:
             extra[game] = doc[game]
+
+    # -- summons: reserves and the Conjurations that name them --------------- #
+    _check_summons(ck, models, reserves)
+
+    # -- tokens ------------------------------------------------------------- #
+    tokens: list[TokenSpec] = []
+    if "tokens" in doc and doc["tokens"] is not None:
+        titems = ck.sequence(doc["tokens"], ("tokens",), "a list of tokens")
+        if titems is not None and len(titems) > MAX_TOKENS:
+            ck.error(("tokens",), f"too many tokens ({len(titems)}; the limit is {MAX_TOKENS})")
+            titems = None
+        on_table = {m.id: m for m in models}
+        for i, item in enumerate(titems or []):
+            tok = _token(ck, item, ("tokens", i), i, table, claim_id, on_table, {r.id for r in reserves})
+            if tok is not None:
+                tokens.append(tok)
+    if tokens:
+        extra["tokens"] = [t.to_dict() for t in tokens]
 
     # -- sides: one Leader each, party size --------------------------------- #
     by_side: dict[str, list[ModelSpec]] = {}
@@ -341,7 +409,125 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     return Scene(
         path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
         sha256=hashlib.sha256(raw).hexdigest(), name=name or "", deployment=deployment,
-        games=tuple(games), description=description or "", warnings=tuple(ck.warnings), extra=extra)
+        games=tuple(games), description=description or "", warnings=tuple(ck.warnings), extra=extra,
+        reserves=tuple(reserves), tokens=tuple(tokens))
+
+
+_SUMMON_RE = None
+
+
+def summon_target(spell) -> str | None:
+    """The unit id a Conjuration's effect text summons (``summon <id>``), as
+    rules/eldfall/spells.py reads it."""
+    global _SUMMON_RE
+    import re
+    if _SUMMON_RE is None:
+        _SUMMON_RE = re.compile(r"summons?\s+([A-Za-z0-9_.\-#]+)", re.I)
+    m = _SUMMON_RE.search(getattr(spell, "effect", "") or "")
+    return m.group(1) if m else None
+
+
+def _check_summons(ck, models, reserves) -> None:
+    """Each reserve is a creature some Conjuration of its side summons; each
+    Conjuration names a reserve of its caster's side (warnings: a profile is
+    shared by scenes, and a scene may leave a spell unused)."""
+    res = {r.id: r for r in reserves}
+    named: set[str] = set()
+    for m in list(models) + list(reserves):
+        prof = m.profile
+        for sp in (prof.spells if prof is not None else ()):
+            if sp.type != "Conjuration":
+                continue
+            cid = summon_target(sp)
+            where = ("models", m.index, "profile")
+            if cid is None:
+                ck.warn(where, f"the Conjuration '{sp.name}' of '{m.id}' names no creature "
+                               f"(its effect should say 'summon <reserve model id>')", line=m.line)
+                continue
+            named.add(cid)
+            r = res.get(cid)
+            if r is None:
+                ck.warn(where, f"the Conjuration '{sp.name}' of '{m.id}' summons '{cid}', which is not "
+                               f"a reserve model of this scene (add it with reserve: true)", line=m.line)
+            elif r.side != m.side:
+                ck.error(where, f"the Conjuration '{sp.name}' of '{m.id}' (side '{m.side}') summons "
+                                f"'{cid}' of side '{r.side}': a summoned creature fights for its caster",
+                         line=m.line)
+    for r in reserves:
+        if r.id not in named:
+            ck.warn(("models", r.index, "reserve"),
+                    f"no Conjuration in this scene summons the reserve model '{r.id}'", line=r.line)
+
+
+def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set) -> TokenSpec | None:
+    from engine.validate import ID_RE
+    d = ck.mapping(item, p, "a token (a mapping with id, kind, side, at, ...)")
+    if d is None:
+        return None
+    line = ck.lines.of(p) or 0
+    before = len(ck.problems)
+    ck.keys(d, p, TOKEN_KEYS, required=TOKEN_REQUIRED, what="a token",
+            hints={"id": "id: a name", "kind": "kind: item or spell", "side": "side: its owner",
+                   "at": "at: [x, y] or [x, y, z]"})
+    ident = claim_id(d["id"], p + ("id",)) if "id" in d else None
+    kind = ck.string(d["kind"], p + ("kind",), choices=TOKEN_KINDS) if "kind" in d else None
+    side = ck.string(d["side"], p + ("side",), pattern=ID_RE) if "side" in d else None
+    at = ck.numbers(d["at"], p + ("at",), (2, 3), names="x, y and optional z") if "at" in d else None
+    hidden = ck.boolean(d["hidden"], p + ("hidden",)) if "hidden" in d else True
+    base_mm = ck.number(d["base_mm"], p + ("base_mm",), positive=True, hi=200) if "base_mm" in d \
+        else TOKEN_BASE_MM
+    if at is not None:
+        if len(at) == 3 and at[2] < 0:
+            ck.error(p + ("at",), f"z must not be below the table top (0), got {at[2]:g}")
+        elif table is not None and base_mm is not None:
+            from engine.units import mm
+            r = mm(base_mm) / 2
+            if at[0] - r < 0 or at[1] - r < 0 or at[0] + r > table[0] or at[1] + r > table[1]:
+                ck.error(p + ("at",), f"token '{ident or d.get('id')}' is off the table: it spans "
+                                      f"x {at[0] - r:.2f}..{at[0] + r:.2f}, y {at[1] - r:.2f}..{at[1] + r:.2f}; "
+                                      f"the table is {table[0]:g} x {table[1]:g}")
+    item_name, spell_name, caster = "", "", ""
+    if kind == "item":
+        for k in ("spell", "caster"):
+            if k in d:
+                ck.error(p + (k,), f"an item token has no {k} (that is for kind: spell)")
+        if "item" in d:
+            item_name = ck.string(d["item"], p + ("item",), what="the Item's name") or ""
+        else:
+            item_name = ident or ""
+    elif kind == "spell":
+        if "item" in d:
+            ck.error(p + ("item",), "a spell token has no item (that is for kind: item)")
+        for k in ("spell", "caster"):
+            if k not in d:
+                ck.error(p + (k,), f"missing (a spell token needs {k}: "
+                                   + ("the spell's name" if k == "spell" else "the model that cast it") + ")",
+                         line=line)
+        spell_name = ck.string(d["spell"], p + ("spell",), what="a spell name") if "spell" in d else None
+        caster = ck.string(d["caster"], p + ("caster",), pattern=ID_RE) if "caster" in d else None
+        if caster:
+            m = models.get(caster)
+            if m is None:
+                why = "a reserve model is not on the table" if caster in reserve_ids else "no such model"
+                ck.error(p + ("caster",), f"'{caster}': {why} (the caster is a model on the table)")
+            else:
+                if side is not None and m.side != side:
+                    ck.error(p + ("side",), f"the token is side '{side}''s but its caster '{caster}' is "
+                                            f"on side '{m.side}'")
+                if spell_name:
+                    spells = {s.name: s for s in (m.profile.spells if m.profile else ())}
+                    sp = spells.get(spell_name)
+                    if sp is None:
+                        ck.error(p + ("spell",), f"'{caster}' has no spell '{spell_name}'"
+                                 + (f" (it has: {', '.join(sorted(spells))})" if spells else ""))
+                    elif sp.type != "Transmutation":
+                        ck.error(p + ("spell",), f"'{spell_name}' is a {sp.type} spell; only a "
+                                                 f"Transmutation remains on the field as a token")
+    if len(ck.problems) != before or None in (ident, kind, side, at, hidden, base_mm, spell_name, caster):
+        return None
+    xyz = (float(at[0]), float(at[1]), float(at[2]) if len(at) == 3 else None)
+    return TokenSpec(id=ident, kind=kind, side=side, at=xyz, hidden=bool(hidden), base_mm=float(base_mm),
+                     item=item_name, spell=spell_name or "", caster=caster or "", line=line, index=index)
 
 
 def _point_in_polygon(x: float, y: float, poly) -> bool:
@@ -666,12 +852,27 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
         return None
     line = ck.lines.of(p) or 0
     before = len(ck.problems)
-    ck.keys(d, p, MODEL_KEYS, required=MODEL_REQUIRED, what="a model",
+    reserve = ck.boolean(d["reserve"], p + ("reserve",)) if "reserve" in d else False
+    ck.keys(d, p, MODEL_KEYS, required=("id", "side") if reserve else MODEL_REQUIRED, what="a model",
             hints={"id": "id: a name", "side": "side: red, blue, ...", "at": "at: [x, y] or [x, y, z]"})
     from engine.validate import ID_RE
     ident = claim_id(d["id"], p + ("id",)) if "id" in d else None
     side = ck.string(d["side"], p + ("side",), pattern=ID_RE) if "side" in d else None
-    at = ck.numbers(d["at"], p + ("at",), (2, 3), names="x, y and optional z") if "at" in d else None
+    tier = 1
+    if "tier" in d:
+        tier = ck.number(d["tier"], p + ("tier",), integer=True, lo=1, hi=MAX_TIER)
+        if tier is not None and not reserve:
+            ck.error(p + ("tier",), "a Tier is a summoned creature's: only for a model with reserve: true")
+    if reserve:
+        at = (0.0, 0.0)
+        for k in ("at", "facing"):
+            if k in d:
+                ck.error(p + (k,), f"a reserve model is off the table until it is summoned: no {k} "
+                                   f"(a Ritual places it in Base Contact with its caster)")
+        if d.get("leader") is True:
+            ck.error(p + ("leader",), "a reserve (summoned) creature cannot be the party's Leader")
+    else:
+        at = ck.numbers(d["at"], p + ("at",), (2, 3), names="x, y and optional z") if "at" in d else None
     facing = ck.number(d["facing"], p + ("facing",)) if "facing" in d else 0.0
     states = ck.strings(d["states"], p + ("states",), choices=STATES) if "states" in d else ()
     leader_given = ck.boolean(d["leader"], p + ("leader",)) if "leader" in d else None
@@ -723,7 +924,7 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
 
     if at is not None and len(at) == 3 and at[2] < 0:
         ck.error(p + ("at",), f"z must not be below the table top (0), got {at[2]:g}")
-    if at is not None and table is not None and base_mm is not None:
+    if at is not None and table is not None and base_mm is not None and not reserve:
         from engine.units import mm
         r = mm(base_mm) / 2
         x, y = at[0], at[1]
@@ -731,15 +932,19 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
             ck.error(p + ("at",), (
                 f"model '{ident or d.get('id')}' is off the table: its base spans x {x - r:.2f}..{x + r:.2f}, "
                 f"y {y - r:.2f}..{y + r:.2f}; the table is {table[0]:g} x {table[1]:g}"))
-    if len(ck.problems) != before or None in (ident, side, at, facing, states, base_mm, height_mm) \
+    if len(ck.problems) != before or None in (ident, side, at, facing, states, base_mm, height_mm,
+                                              reserve, tier) \
             or ("profile" in d and profile is None):
         return None
     stats = dict(profile.stats) if profile is not None else {}
     stats.update(overrides)
     xyz = (float(at[0]), float(at[1]), float(at[2]) if len(at) == 3 else None)
+    if reserve:
+        xyz = (0.0, 0.0, None)
     leader = leader_given if leader_given is not None else bool(profile.leader if profile else False)
     return ModelSpec(id=ident, side=side, base_mm=float(base_mm), height_mm=float(height_mm), at=xyz,
                      facing=float(facing) % 360.0, size=size, profile=profile, stats=stats,
                      states=tuple(states), line=line, index=index, leader=leader,
                      weapons=model_weapons(profile, stats),
-                     key_lines={k: ck.lines[p + (k,)] for k in d if (p + (k,)) in ck.lines})
+                     key_lines={k: ck.lines[p + (k,)] for k in d if (p + (k,)) in ck.lines},
+                     reserve=bool(reserve), tier=int(tier))

@@ -29,6 +29,10 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
     extra = {}
     if prof is not None and prof.extra:
         extra = {k: v for k, v in prof.extra.items() if isinstance(v, (str, int, float, bool, list, dict))}
+    if getattr(spec, "reserve", False):
+        # off the table until a Ritual summons it (rules/eldfall/spells.py)
+        extra["reserve"] = True
+        extra["tier"] = int(getattr(spec, "tier", 1))
     return Unit(
         id=spec.id, side=spec.side,
         name=(prof.name if prof else spec.id),
@@ -50,7 +54,9 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
 
 
 def units_from_scene(scene, world=None) -> list[Unit]:
-    """Every model of a scene as a Unit, in scene order.
+    """Every model of a scene as a Unit, in scene order, then the reserve
+    creatures (``Scene.reserves``: ``extra["reserve"]`` true, ``extra["tier"]``),
+    which stay off the table until a Ritual summons them.
 
     With a ``world`` (``engine.world.World``), positions come from its hitboxes
     (z resolved onto the surface under each base).
@@ -63,4 +69,12 @@ def units_from_scene(scene, world=None) -> list[Unit]:
             u.at = (float(hb.x), float(hb.y), float(hb.z))
             u.facing = float(hb.facing)
         out.append(u)
+    for spec in getattr(scene, "reserves", ()):
+        out.append(unit_from_spec(spec))
     return out
+
+
+def tokens_from_scene(scene) -> list[dict]:
+    """The scene's tokens as plain dicts (what ``Scene.extra["tokens"]`` holds,
+    and so a game's ``scene_info["tokens"]``)."""
+    return [t.to_dict() for t in getattr(scene, "tokens", ())]
