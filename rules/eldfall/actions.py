@@ -248,6 +248,45 @@ class Pass(Action):
 
 
 @dataclass(frozen=True)
+class Crouch(Action):
+    """Crouched as a Reaction: at the start or end of the activated model's
+    Movement Step the reactive player enters (on) or cancels (off) the Crouched
+    State of some of its models (eldfall-states.txt, "Crouched as a Reaction").
+
+    ``changes``: ((model id, on), ...), at least one (``Pass`` declines).
+
+    >>> str(Crouch("blue", (("b1", True), ("b2", False))))
+    'crouch blue b1:on b2:off'
+    """
+    side: str
+    changes: tuple[tuple[str, bool], ...] = ()
+    verb = "crouch"
+
+    @property
+    def action(self) -> str:
+        """Its name among the Reaction Step's choices (a Declare has ``action``)."""
+        return "Crouch"
+
+    def __post_init__(self):
+        object.__setattr__(self, "changes", tuple((str(m), bool(v)) for m, v in self.changes))
+
+    def tokens(self):
+        return ["crouch", self.side] + [f"{m}:{_onoff(v)}" for m, v in self.changes]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) < 2:
+            raise ValueError("crouch SIDE MODEL:on|off [MODEL:on|off ...]")
+        changes = []
+        for part in t[1:]:
+            m, sep, v = part.rpartition(":")
+            if not sep or not m:
+                raise ValueError(f"a change is MODEL:on or MODEL:off, not {part!r}")
+            changes.append((m, _parse_onoff(v)))
+        return cls(t[0], tuple(changes))
+
+
+@dataclass(frozen=True)
 class DodgeMove(Action):
     """After a Dodge resolves: move up to SPD/2 (``path``) and/or change Crouched."""
     model: str
@@ -306,4 +345,5 @@ class EndTurn(Action):
         return cls(t[0])
 
 
-VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, DodgeMove, DuelAnswer, EndTurn)}
+VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, Crouch, DodgeMove, DuelAnswer,
+                             EndTurn)}

@@ -11,8 +11,8 @@ import itertools
 from typing import Iterator
 
 from rules.eldfall import availability as av
-from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Declare, DodgeMove, DuelAnswer,
-                                   EndTurn, Move, Pass)
+from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Crouch, Declare, DodgeMove,
+                                   DuelAnswer, EndTurn, Move, Pass)
 from rules.eldfall import combat as cb
 
 
@@ -30,6 +30,9 @@ def generate(game) -> Iterator:
         yield EndTurn(who)
     elif kind == "movement":
         yield from _moves(game, who)
+    elif kind == "crouch":
+        yield Pass(who)
+        yield from crouch_options(game, who)
     elif kind == "reaction":
         from rules.eldfall import reactions as rx
         for mid in rx.waiting(game):
@@ -37,6 +40,8 @@ def generate(game) -> Iterator:
                 if game.why_illegal(d) is None:
                     yield d
         yield Pass(who)
+        if game.act.crouch_window is not None:
+            yield from crouch_options(game, who)
     elif kind == "reaction-change":
         for mid in game.act.change_candidates:
             for d in declarations(game, mid, "reactive"):
@@ -52,6 +57,17 @@ def generate(game) -> Iterator:
     elif kind == "duel-answer":
         yield DuelAnswer(who, True)
         yield DuelAnswer(who, False)
+
+
+def crouch_options(game, side: str) -> Iterator:
+    """Crouched as a Reaction: each eligible model's change alone, and all of
+    them at once (any other subset is legal too, but not listed)."""
+    elig = game.crouch_eligible()
+    changes = [(mid, "Crouched" not in game.models[mid].states) for mid in elig]
+    for c in changes:
+        yield Crouch(side, (c,))
+    if len(changes) > 1:
+        yield Crouch(side, tuple(changes))
 
 
 def _ok(game, actions):
@@ -158,6 +174,12 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
             yield Declare(model, "Perceive", targets=((mover, 1),))
     for o in game.settings.get("objectives") or []:
         yield Declare(model, "Interact", objective=o["id"])
+    from rules.eldfall import tokens as tk
+    for action, tid in tk.candidates(game, model, role):
+        if action == "Perceive":
+            yield Declare(model, "Perceive", targets=((tid, 1),))
+        else:
+            yield Declare(model, "Interact", objective=tid)
 
 
 def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role="active"):

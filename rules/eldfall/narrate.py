@@ -69,6 +69,17 @@ def line(ev) -> str | None:
     if k == "check":
         return f"    {d['model']} {d['check']}: {d['die']['value']} vs {d['die']['target']} -> " \
                f"{'success' if d['die']['success'] else 'fail'}"
+    if k == "crouch_reaction":
+        if not d["changes"]:
+            return None
+        ch = ", ".join(f"{m} {'crouches' if on else 'stands up'}" for m, on in d["changes"].items())
+        return f"  {d['side']} at the {d['window']} of {d['mover']}'s Movement Step: {ch}"
+    if k == "token":
+        what = d.get("item") or d.get("spell") or ""
+        s = f"    {d.get('kind', 'the')} token {d['token']}{' (' + what + ')' if what else ''} {d['event']}"
+        if d.get("by"):
+            s += f" by {d['by']}" + (f"'s {d['how']}" if d.get("how") in ("Perceive", "Uncover") else "")
+        return s
     if k == "place":
         return f"    {d['model']} is moved to {_pt(d['at'])} ({d['why']})"
     if k in ("removed", "summon", "objective", "trade", "duel", "duel_interference",

@@ -175,6 +175,7 @@ def _point_ok(game, d: Declare, q: dict) -> bool:
 def declare_reaction(game, d: Declare) -> None:
     act = game.act
     m = game.models[d.model]
+    act.crouch_window = None          # the end of the Movement Step is over
     game.set_ap(d.model, m.ap - 1, "Reaction")
     if m.on_vertical and d.action != "Nothing":
         game.fall_from_wall(d.model, d.action)

@@ -21,6 +21,7 @@ from rules.eldfall import spells as sp
 from rules.eldfall.actions import ATTACKS, Declare
 from rules.eldfall import reactions as rx
 from rules.eldfall import availability as av
+from rules.eldfall import tokens as tk
 
 EPS = 1e-6
 
@@ -37,6 +38,10 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
         return "a target is named twice"
     if any(n < 1 for _, n in d.targets):
         return "each target needs at least 1 Strike"
+    if a == "Perceive" and len(d.targets) == 1 and tk.is_token(game, d.target_ids[0]):
+        if d.weapon is not None or d.spell is not None:
+            return "Perceive uses no weapon or spell"
+        return tk.why_not_perceive(game, d, game.tokens[d.target_ids[0]])
     for t in d.target_ids:
         if t not in game.models or not game.models[t].on_table:
             return f"no model {t!r} on the table"
@@ -123,7 +128,9 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
 def why_not_interact(game, d: Declare) -> str | None:
     objs = {o["id"]: o for o in game.settings.get("objectives") or []}
     if d.objective is None:
-        return "Interact names its quest object (objective=...)"
+        return "Interact names its quest object or token (objective=...)"
+    if tk.is_token(game, d.objective) and d.objective not in objs:
+        return tk.why_not_interact(game, d, game.tokens[d.objective])
     o = objs.get(d.objective)
     if o is None:
         return f"no quest object {d.objective!r} in this scenario"
@@ -579,6 +586,8 @@ def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
         t = d.target_ids[0]
         game.add_state(t, "Dead", f"Death Blow by {mid}")
         game._after_drop(t)
+    elif a == "Perceive" and tk.is_token(game, d.target_ids[0]):
+        tk.resolve_perceive(game, mid, game.tokens[d.target_ids[0]])
     elif a == "Perceive":
         t = d.target_ids[0]
         v = game.roll(f"Perceive: {mid} INT", model=mid, target=t)
@@ -591,10 +600,14 @@ def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
         die = cb.judge(v, game.stat(mid, "INT", halvings=1))
         hidden = [o.id for o in game.enemies(mid) if "Shrouded" in o.states and
                   game.geo.in_awareness(mid, o.id, _acute(m))]
-        game.emit("check", {"model": mid, "check": "Uncover", "die": die.to_dict(), "hidden": hidden})
+        toks = tk.hidden_in_awareness(game, mid)
+        game.emit("check", {"model": mid, "check": "Uncover", "die": die.to_dict(), "hidden": hidden,
+                            "tokens": [t.id for t in toks]})
         if die.success:
             for h in hidden:
                 game.remove_state(h, "Shrouded", f"revealed by {mid}'s Uncover")
+            for t in toks:
+                tk.reveal(game, t, mid, "Uncover")
     elif a == "Trade":
         t = d.target_ids[0]
         mine = list(m.items)
@@ -603,6 +616,8 @@ def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
         m.items = tuple(mine)
         game.models[t].items = tuple(game.models[t].items) + tuple(d.items)
         game.emit("trade", {"from": mid, "to": t, "items": list(d.items)})
+    elif a == "Interact" and d.objective not in {x["id"] for x in game.settings.get("objectives") or []}:
+        tk.resolve_interact(game, mid, game.tokens[d.objective])
     elif a == "Interact":
         o = {x["id"]: x for x in game.settings.get("objectives") or []}[d.objective]
         ok = True

@@ -12,8 +12,11 @@ pending        who decides                 actions
 =============  ==========================  ===============================
 order          the initiative winner       ChooseOrder
 tactical       the active player           Activate, EndTurn
+crouch         the reactive player         Crouch, Pass (Crouched as a Reaction: the
+                                           start, or the end when no Reaction Step opens)
 movement       the active player           Move (step 2)
-reaction       the reactive player         Declare (step 3), Pass
+reaction       the reactive player         Declare (step 3), Pass, Crouch (before any
+                                           reaction: the end of the Movement Step)
 action         the active player           Declare (step 4)
 dodge-move     the dodging model's player  DodgeMove (after step 5)
 duel-answer    the challenged player       DuelAnswer
@@ -40,8 +43,8 @@ from rules.eldfall import combat as cb
 from rules.eldfall import reactions as rx
 from rules.eldfall import conditions as cd
 from rules.eldfall import resolution as rs
-from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Declare,
-                                   DodgeMove, DuelAnswer, EndTurn, Move, Pass)
+from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
+                                   Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass)
 from rules.eldfall.state import OUT_STATES, Activation, ModelState
 
 DATA = Path(__file__).with_name("data")
@@ -80,6 +83,8 @@ def merge_settings(settings: dict | None) -> dict:
         raise ValueError("confrontation_ties must be cancel or keep")
     if s["measuring"] not in ("assisted", "standard", "realism"):
         raise ValueError("setting measuring must be assisted, standard or realism")
+    if s["crouch_reaction_ap"] > 20:
+        raise ValueError("setting crouch_reaction_ap must be 0-20")
     if s["duel_interference"] not in ("lose", "forbid"):
         raise ValueError("duel_interference must be lose or forbid")
     return s
@@ -116,6 +121,8 @@ class EldfallGame(Game):
         if len(self.sides) != 2:
             raise ValueError(f"Eldfall is played by two sides, this roster has {len(self.sides)}: "
                              f"{', '.join(self.sides) or 'none'}")
+        from rules.eldfall import tokens as tk
+        self.tokens = tk.build(self, self.scene_info.get("tokens"))
         self.original = {s: sum(1 for m in self.models.values()
                                 if m.side == s and not m.reserve and not m.summoned_by)
                          for s in self.sides}
@@ -171,6 +178,7 @@ class EldfallGame(Game):
                 "vp": self.vp, "broken": sorted(self.broken), "duel": self.duel,
                 "objectives": self.objectives_done,
                 "models": [m.to_dict() for m in self.models.values()], "positions": pos,
+                "tokens": [t.to_dict() for t in self.tokens.values()],
                 "activation": None if self.act is None else self.act.to_dict()}
 
     # ------------------------------------------------------------------
@@ -715,6 +723,12 @@ class EldfallGame(Game):
     # ------------------------------------------------------------------
     # the checked entry point
     def apply(self, action):
+        kind, who = self.pending
+        if kind == "crouch" and not isinstance(action, Crouch) and not (
+                isinstance(action, Pass) and action.side == who):
+            # the game moves on without the reactive player's Crouched
+            # declaration: that is its Pass (logged as its own action)
+            self.apply(Pass(who))
         self.decisions += 1
         events = super().apply(action)
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
@@ -725,14 +739,15 @@ class EldfallGame(Game):
     def decider(self) -> str | None:
         """The side that must decide now."""
         kind, who = self.pending
-        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer"):
+        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer", "crouch"):
             return who
         if kind in ("movement", "action", "dodge-move"):
             return self.models[who].side
         return None
 
     _KINDS = {"order": (ChooseOrder,), "tactical": (Activate, EndTurn), "movement": (Move,),
-              "reaction": (Declare, Pass), "reaction-change": (Declare, Pass),
+              "reaction": (Declare, Pass, Crouch), "reaction-change": (Declare, Pass),
+              "crouch": (Crouch, Pass),
               "action": (Declare,), "dodge-move": (DodgeMove,),
               "duel-answer": (DuelAnswer,)}
 
@@ -748,7 +763,7 @@ class EldfallGame(Game):
 
     def check_actor(self, action) -> str | None:
         kind, who = self.pending
-        if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer)):
+        if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer, Crouch)):
             if action.side != who:
                 return f"it is {who}'s decision, not {action.side}'s"
             return None
@@ -774,6 +789,8 @@ class EldfallGame(Game):
         kind, _ = self.pending
         if isinstance(action, ChooseOrder) or isinstance(action, EndTurn) or isinstance(action, Pass):
             return None
+        if isinstance(action, Crouch):
+            return self._why_not_crouch_action(action)
         if isinstance(action, Activate):
             return self._why_not_activate(action.model)
         if isinstance(action, Move):
@@ -804,6 +821,12 @@ class EldfallGame(Game):
             self._activate(action.model)
         elif isinstance(action, Move):
             self._move(action)
+        elif isinstance(action, Crouch):
+            self._crouch(action)
+        elif isinstance(action, Pass) and self.pending[0] == "crouch":
+            self.emit("crouch_reaction", {"side": action.side, "window": self.act.crouch_window,
+                                          "mover": self.act.model, "changes": {}})
+            self._close_crouch_window()
         elif isinstance(action, Pass):
             self.emit("reactions_done", {"side": action.side})
             if self.pending[0] == "reaction-change":
@@ -862,8 +885,102 @@ class EldfallGame(Game):
                 return
             self._to_reaction_step()
             return
-        self.phase = "movement"
-        self.pending = ("movement", model)
+        self._open_crouch_window("start")
+
+    # ------------------------------------------------------------------
+    # Crouched as a Reaction (eldfall-states.txt, "Crouched"): at the start and
+    # at the end of the activated model's Movement Step the reactive player may
+    # enter or cancel Crouched for its models, each once per sequence
+    def crouch_eligible(self) -> list[str]:
+        """The reactive player's models that may change Crouched now."""
+        act = self.act
+        if act is None or not self.settings["crouch_reaction"]:
+            return []
+        return [m.id for m in self.side_models(self.reactive_side)
+                if self._why_not_reactive_crouch(m.id, "Crouched" not in m.states) is None]
+
+    def _why_not_reactive_crouch(self, model: str, on: bool) -> str | None:
+        act = self.act
+        m = self.models[model]
+        if m.side != self.reactive_side:
+            return f"{model} is not the reactive player's"
+        if model == act.model:
+            return f"{model} is the activated model: it changes Crouched in its own Move"
+        if not m.on_table:
+            return f"{model} is not on the table"
+        if model in act.crouch_changed:
+            return f"{model} already changed Crouched in this Activation Sequence"
+        if self.duel and self.duel.get("state") == "on" and model not in self._duel_models() \
+                and self.settings["duel_interference"] == "forbid":
+            return f"{model} is not in the duel"
+        cost = int(self.settings["crouch_reaction_ap"])
+        if m.ap < cost:
+            return f"{model} has {m.ap} AP; changing Crouched costs {cost}"
+        when = "movement_start" if act.crouch_window == "start" else "movement_end"
+        r = self._why_not_crouch(model, on, m.states) or cd.crouch_change_allowed(
+            m.states, when, settings=self.settings.get("table_settings"))
+        return r
+
+    def _open_crouch_window(self, when: str) -> None:
+        act = self.act
+        act.crouch_window = when
+        if self.crouch_eligible():
+            self.phase = "movement"
+            self.pending = ("crouch", self.reactive_side)
+            return
+        self._close_crouch_window()
+
+    def _close_crouch_window(self) -> None:
+        act = self.act
+        when, act.crouch_window = act.crouch_window, None
+        if when == "start":
+            self.phase = "movement"
+            self.pending = ("movement", act.model)
+        else:
+            self._to_action_step()
+
+    def _why_not_crouch_action(self, a: Crouch) -> str | None:
+        act = self.act
+        if act is None or act.crouch_window is None:
+            return "Crouched as a Reaction is declared at the start or end of the Movement Step"
+        if not self.settings["crouch_reaction"]:
+            return "Crouched as a Reaction is off (setting crouch_reaction)"
+        if not a.changes:
+            return "name at least one model (pass declines)"
+        seen = set()
+        for mid, on in a.changes:
+            if mid in seen:
+                return f"{mid} is named twice"
+            seen.add(mid)
+            if mid not in self.models:
+                return f"no model {mid!r}"
+            r = self._why_not_reactive_crouch(mid, on)
+            if r:
+                return r
+        return None
+
+    def _crouch(self, a: Crouch) -> None:
+        act = self.act
+        when = act.crouch_window
+        cost = int(self.settings["crouch_reaction_ap"])
+        self.emit("crouch_reaction", {"side": a.side, "window": when, "mover": act.model,
+                                      "changes": {m: on for m, on in a.changes}})
+        for mid, on in a.changes:
+            act.crouch_changed = act.crouch_changed | {mid}
+            if cost:
+                self.set_ap(mid, self.models[mid].ap - cost, "Crouched as a Reaction")
+            why = f"{'entered' if on else 'cancelled'} at the {when} of {act.model}'s Movement Step"
+            if on:
+                self.add_state(mid, "Crouched", why, voluntary=True)
+            else:
+                self.remove_state(mid, "Crouched", why)
+        if self.pending[0] == "reaction":
+            # the end of the Movement Step, declared as the Reaction Step opens
+            act.crouch_window = None
+            if not rx.any_can_react(self):
+                self._to_action_step()
+            return
+        self._close_crouch_window()
 
     def _forced_run(self, model: str) -> None:
         """Panicked, failed M roll: a full Run toward the nearest open field edge."""
@@ -979,7 +1096,7 @@ class EldfallGame(Game):
         act = self.act
         m = self.models[a.model]
         if a.crouch_start is not None:
-            act.crouch_changed = True
+            act.crouch_changed_self = True
             if a.crouch_start:
                 self.add_state(a.model, "Crouched", "entered at the start of the Movement Step")
             else:
@@ -998,7 +1115,7 @@ class EldfallGame(Game):
             if self.is_over or self.act is None:
                 return
         if a.crouch_end is not None:
-            act.crouch_changed = True
+            act.crouch_changed_self = True
             if a.crouch_end:
                 self.add_state(a.model, "Crouched", "entered at the end of the Movement Step")
             else:
@@ -1041,13 +1158,19 @@ class EldfallGame(Game):
         rx.open_reaction_step(self)
         if rx.any_can_react(self):
             self.pending = ("reaction", self.reactive_side)
+            # the reactive player may first change Crouched (the end of the
+            # Movement Step), before it declares any reaction
+            act.crouch_window = "end"
+            if not self.crouch_eligible():
+                act.crouch_window = None
         else:
-            self._to_action_step()
+            self._open_crouch_window("end")
 
     # ------------------------------------------------------------------
     # step 4: the action
     def _to_action_step(self) -> None:
         act = self.act
+        act.crouch_window = None
         act.step = "action"
         self.phase = "action"
         m = self.models[act.model]
@@ -1274,4 +1397,8 @@ class EldfallGame(Game):
                 *self.geo.position(m.id))
             lines.append(f"  {m.side:>6} {m.id:<12} HP {m.hp}/{m.unit.stat('HP')} AP {m.ap} "
                          f"{','.join(sorted(m.states)) or '-'} {where}")
+        for t in self.tokens.values():
+            state = ("taken by " + str(t.by)) if t.removed else ("hidden" if t.hidden else "revealed")
+            lines.append(f"  {t.side:>6} {t.id:<12} {t.kind} token, {state} "
+                         "({:.1f}, {:.1f}, {:.1f})".format(*t.at))
         return "\n".join(lines)

@@ -74,7 +74,7 @@ class Activation:
     movement: str | None = None            # the seed name: Idle Walk Run Climb Jump
     start: tuple = (0.0, 0.0, 0.0)
     path: tuple = ()
-    crouch_changed: bool = False
+    crouch_changed_self: bool = False      # the activated model changed Crouched in its Move
     panic_failed: bool = False
     forced: Any = None                     # availability.Forced or None
     qualified: dict = field(default_factory=dict)   # reactive id -> {"los", "aware", "seen", "opp"}
@@ -88,10 +88,17 @@ class Activation:
     dodge_success: dict = field(default_factory=dict)
     spells_cast: int = 0
     change_candidates: list = field(default_factory=list)   # Dodge/Perceive that may become Attacks
+    # Crouched as a Reaction: the window now open ("start" | "end" of the
+    # Movement Step, None when closed) and the reactive models that changed
+    # Crouched in this sequence (once each)
+    crouch_window: str | None = None
+    crouch_changed: frozenset = frozenset()
 
     def to_dict(self) -> dict:
         return {"model": self.model, "step": self.step, "movement": self.movement,
                 "path": [list(p) for p in self.path],
                 "reactions": {k: str(v) for k, v in sorted(self.reactions.items())},
                 "action": None if self.action is None else str(self.action),
-                "dodge_queue": list(self.dodge_queue), "surprised": sorted(self.surprised)}
+                "dodge_queue": list(self.dodge_queue), "surprised": sorted(self.surprised),
+                "crouch_window": self.crouch_window, "crouch_changed": sorted(self.crouch_changed),
+                "crouch_self": self.crouch_changed_self}
