@@ -70,17 +70,24 @@ class RayCaster:
         if len(origins) == 0:
             return out
         vec = ends - origins
-        dist = np.linalg.norm(vec, axis=1)
+        dist = np.sqrt(np.einsum("ij,ij->i", vec, vec))
         ok = dist > 1e-9
-        if not ok.any():
+        if ok.all():          # (no copies: the usual case)
+            o, v, dd = origins, vec, dist
+        elif not ok.any():
             return out
-        dirs = vec[ok] / dist[ok, None]
-        if self.backend == "embree":
-            out[ok] = self._scene.run(origins[ok].astype(np.float32), dirs.astype(np.float32),
-                                      dists=dist[ok].astype(np.float32), query="OCCLUDED") != -1
         else:
-            d, _ = self._first_hit_trimesh(origins[ok], dirs)
-            out[ok] = d < dist[ok]
+            o, v, dd = origins[ok], vec[ok], dist[ok]
+        v /= dd[:, None]
+        if self.backend == "embree":
+            hit = self._scene.run(o.astype(np.float32), v.astype(np.float32),
+                                  dists=dd.astype(np.float32), query="OCCLUDED") != -1
+        else:
+            d, _ = self._first_hit_trimesh(o, v)
+            hit = d < dd
+        if ok.all():
+            return hit
+        out[ok] = hit
         return out
 
     def first_hit(self, origins, directions, max_dist=None) -> tuple[np.ndarray, np.ndarray]:

@@ -240,21 +240,21 @@ def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: 
     return (hi - lo > 1e-9) & ~out_par
 
 
-_SUB = (np.arange(8), np.arange(8)[::-1])     # a few corner pairs tried first (a necessary test)
-
-
 def _corners_through(Vc, Tc, N, D) -> np.ndarray:
-    """(p,) bool: all 64 segments between box corners Vc[i] (8, 3) and Tc[i] (8, 3) pass
-    through the convex body {x : N[i] @ x <= D[i]} (``_through_each``); 16 of them first."""
+    """(p,) bool: every segment between the corners Vc[i] (a, 3) and Tc[i] (b, 3) (convex sets
+    holding the two nodes' points) passes through the convex body {x : N[i] @ x <= D[i]}
+    (``_through_each``); a few corner pairs first (a necessary test)."""
     out = np.zeros(len(Vc), dtype=bool)
     if not len(Vc):
         return out
+    a, b = Vc.shape[1], Tc.shape[1]
+    i = np.arange(a)
     a0 = np.concatenate([Vc, Vc], axis=1)
-    a1 = np.concatenate([Tc[:, _SUB[0]], Tc[:, _SUB[1]]], axis=1)
+    a1 = np.concatenate([Tc[:, i % b], Tc[:, (b - 1 - i) % b]], axis=1)
     live = np.nonzero(_through_each(a0, a1, N, D).all(axis=1))[0]
     if len(live):
-        P0 = np.repeat(Vc[live], 8, axis=1)
-        P1 = np.tile(Tc[live], (1, 8, 1))
+        P0 = np.repeat(Vc[live], b, axis=1)
+        P1 = np.tile(Tc[live], (1, a, 1))
         out[live] = _through_each(P0, P1, N[live], D[live]).all(axis=1)
     return out
 
@@ -675,13 +675,44 @@ class _Tree:
 _LEAF = 8
 
 
+_NC = 8      # corners per k-d node: a convex polytope holding the node's points
+
+
+def _node_corners(p: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """(_NC, 3) points whose convex hull holds the points ``p`` (local frame): a leaf's own
+    points (repeated); points all on one circle about the z axis within 180 degrees: a
+    prism over a polygon circumscribing their arc (4 tangent pieces); else the box."""
+    if len(p) <= _NC:
+        return p[np.resize(np.arange(len(p)), _NC)]
+    box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    box = box[np.resize(np.arange(8), _NC)]
+    r = np.hypot(p[:, 0], p[:, 1])
+    rmax = float(r.max())
+    if rmax <= 0 or r.min() < rmax * (1 - 1e-9):
+        return box
+    th = np.arctan2(p[:, 1], p[:, 0])
+    mid = math.atan2(float(np.sin(th).sum()), float(np.cos(th).sum()))
+    rel = (th - mid + math.pi) % (2 * math.pi) - math.pi
+    a0, a1 = float(rel.min()), float(rel.max())
+    span = a1 - a0
+    k = _NC // 2 - 2
+    if span > math.pi or span <= 0:
+        return box
+    # arc endpoints (on the circle, pushed out by a hair) and k tangent intersections
+    ang = np.concatenate([[a0], a0 + (np.arange(k) + 0.5) * span / k, [a1]]) + mid
+    rad = np.concatenate([[rmax], np.full(k, rmax / math.cos(span / (2 * k))), [rmax]]) * (1 + 1e-12) + 1e-12
+    xy = np.column_stack([rad * np.cos(ang), rad * np.sin(ang)])
+    zl, zh = float(lo[2]) - 1e-12, float(hi[2]) + 1e-12
+    return np.vstack([np.column_stack([xy, np.full(len(xy), zl)]), np.column_stack([xy, np.full(len(xy), zh)])])
+
+
 @functools.lru_cache(maxsize=256)
 def _tree(radius: float, height: float, spacing: float, inset: float, half: bool) -> _Tree:
     lat = _local_lattice(radius, height, spacing, inset)
     pts = lat.points
     ids = np.nonzero(pts[:, 0] >= -_ARC_TOL)[0] if half else np.arange(len(pts))
     perm: list[int] = []
-    start, end, left, right, corners = [], [], [], [], []
+    start, end, left, right, corners, diag = [], [], [], [], [], []
 
     def build(idx: np.ndarray) -> int:
         k = len(start)
@@ -690,7 +721,8 @@ def _tree(radius: float, height: float, spacing: float, inset: float, half: bool
         left.append(-1)
         right.append(-1)
         lo, hi = pts[idx].min(axis=0), pts[idx].max(axis=0)
-        corners.append(np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]))
+        diag.append(float(np.linalg.norm(hi - lo)))
+        corners.append(_node_corners(pts[idx], lo, hi))
         if len(idx) <= _LEAF:
             perm.extend(int(i) for i in idx)
         else:
@@ -704,12 +736,41 @@ def _tree(radius: float, height: float, spacing: float, inset: float, half: bool
 
     build(ids)
     c = np.asarray(corners, dtype=float)
-    size = np.linalg.norm(c[:, 7] - c[:, 0], axis=1)
+    size = np.asarray(diag, dtype=float)
     t = _Tree(np.asarray(perm, dtype=np.int64), np.asarray(start), np.asarray(end), np.asarray(left),
               np.asarray(right), c, size)
     for arr in (t.perm, t.start, t.end, t.left, t.right, t.corners, t.size):
         arr.setflags(write=False)
     return t
+
+
+_GROUPS: dict = {}
+
+
+def _tree_groups(tree: _Tree, sizes: tuple = (8, 64)) -> np.ndarray:
+    """(len(sizes), lattice points) int: for each lattice point of the tree, the first node on
+    its path from the root holding at most ``sizes[i]`` points (-1 for points not in the tree).
+    Neighbouring points share a group: the witness rounds try a group's witnesses on the rest."""
+    got = _GROUPS.get(id(tree))
+    if got is not None and got[0] is tree:
+        return got[1]
+    n = int(tree.perm.max()) + 1 if len(tree.perm) else 0
+    out = np.full((len(sizes), n), -1, dtype=np.int64)
+    cnt = tree.end - tree.start
+    for k, lim in enumerate(sizes):
+        # nodes of at most lim points whose parent holds more (or the root): a partition
+        parent = np.full(len(cnt), -1, dtype=np.int64)
+        inner = np.nonzero(tree.left >= 0)[0]
+        parent[tree.left[inner]] = inner
+        parent[tree.right[inner]] = inner
+        top = (cnt <= lim) & ((parent < 0) | (cnt[np.maximum(parent, 0)] > lim))
+        for node in np.nonzero(top)[0]:
+            out[k, tree.perm[tree.start[node]:tree.end[node]]] = node
+    out.setflags(write=False)
+    if len(_GROUPS) > 512:
+        _GROUPS.clear()
+    _GROUPS[id(tree)] = (tree, out)       # the tree is kept alive with its groups
+    return out
 
 
 def _tree_for(hb, s: SightSettings, half: bool) -> _Tree:
@@ -1125,6 +1186,33 @@ class _Query:
         if clear.any():
             self._mark_visible(rows[clear], vidx[clear])
 
+    def guess_pairs(self, k: int):
+        """Round ``k`` of the witness rounds of a fraction question, one segment per open
+        target point: 0, 1: the two viewer points facing the target; 2, 3: a witness of a
+        seen target point in the same group of 8 (then 64) neighbouring lattice points, else a
+        viewer point drawn at random (a fixed seed). A clear segment is a witness (exact)."""
+        rows = np.nonzero(self.status == 0)[0]
+        if not len(rows) or self.nv == 0:
+            return None
+        if k < 2:
+            h = self.hints[k] if len(self.hints) > k else int(self.vorder[0])
+            return rows, np.full(len(rows), h, dtype=np.int64)
+        rng = np.random.default_rng(self.nt * 31 + self.nv * 7 + k)
+        vidx = self.vorder[rng.integers(0, self.nv, len(rows))]
+        groups = _tree_groups(self.ttree)
+        seen = np.nonzero(self.status == 1)[0]
+        if len(seen):
+            for g in groups[::-1]:        # coarse groups first, the finer ones overwrite
+                gid_seen = g[self.tidx[seen]]
+                gwit = np.full(int(g.max()) + 1, -1, dtype=np.int64)
+                pick = seen if k == 2 else seen[::-1]
+                gwit[g[self.tidx[pick]]] = self.witness[pick]
+                got = gwit[np.maximum(g[self.tidx[rows]], 0)]
+                got[g[self.tidx[rows]] < 0] = -1
+                vidx = np.where(got >= 0, got, vidx)
+                del gid_seen
+        return rows, vidx
+
     def probe_pairs(self):
         """A few likely segments for a yes/no question."""
         rows = np.arange(min(16, self.nt))
@@ -1186,6 +1274,49 @@ def _near_pairs(Vc, Tc, b, oc, orad) -> np.ndarray:
     return dist <= orad + rb[b] + 1e-9
 
 
+def _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt) -> np.ndarray:
+    """(len(ft), 8, 3): for each target node of the frontier, corners of a convex set holding
+    its target points still undecided (the others need no proof): a leaf's open points
+    themselves (repeated up to 8); an inner node's box while all are open, else the
+    axis-aligned box around the open ones."""
+    un, inv = np.unique(ft, return_inverse=True)
+    pos, owner = _ranges(TS[un], TE[un])
+    pos0 = pos
+    ok = open_pt[pos]
+    pos, owner = pos[ok], owner[ok]
+    cnt = np.bincount(owner, minlength=len(un))
+    allowed = np.bincount(_ranges(TS[un], TE[un])[1][TROW[pos0] >= 0], minlength=len(un))
+    first = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+    pts = TPTS[pos]
+    nc = TC.shape[1]
+    out = np.empty((len(un), nc, 3))
+    has = cnt > 0
+    if not has.all():                      # (such bundles are dropped before; stay safe)
+        out[~has] = 0.0
+    leaf = (TL[un] < 0) & has
+    if leaf.any():
+        li = np.nonzero(leaf)[0]
+        j = first[li][:, None] + (np.arange(nc)[None, :] % cnt[li][:, None])
+        out[li] = pts[j]
+    inner = ~leaf & has
+    out[inner & (cnt == allowed)] = TC[un[inner & (cnt == allowed)]]
+    inner &= cnt < allowed
+    if inner.any():
+        st = first[has]
+        lo = np.minimum.reduceat(pts, st, axis=0)
+        hi = np.maximum.reduceat(pts, st, axis=0)
+        hidx = np.nonzero(has)[0]
+        sel = inner[hidx]
+        lo, hi, ii = lo[sel], hi[sel], hidx[sel]
+        for c, (a, b, d) in enumerate([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)] * 2):
+            if c >= nc:
+                break
+            out[ii, c, 0] = (lo, hi)[a][:, 0]
+            out[ii, c, 1] = (lo, hi)[b][:, 1]
+            out[ii, c, 2] = (lo, hi)[d][:, 2]
+    return out[inv]
+
+
 def _descend_many(queries: list) -> None:
     """The bundle descent of several queries at once (each query's bundles tested only
     against its own obstacles): one numpy pass per level for all of them.
@@ -1206,11 +1337,11 @@ def _descend_many(queries: list) -> None:
     # global node tables: each query's two trees, in world coordinates
     VC, TC, VL, VR, VS, VE, VZ, VP, TL, TR, TS, TE, TZ = ([] for _ in range(13))
     voff, toff, vpoff, tpoff, rowoff = [0], [0], [0], [0], [0]
-    TROW = []
+    TROW, TPTS = [], []
     for q in qs:
         vt, tt = q.vtree, q.ttree
-        VC.append(_rotate(vt.corners.reshape(-1, 3), q.vh.facing).reshape(-1, 8, 3) + np.array([q.vh.x, q.vh.y, q.vh.z]))
-        TC.append(_rotate(tt.corners.reshape(-1, 3), q.th.facing).reshape(-1, 8, 3) + np.array([q.th.x, q.th.y, q.th.z]))
+        VC.append(_rotate(vt.corners.reshape(-1, 3), q.vh.facing).reshape(-1, _NC, 3) + np.array([q.vh.x, q.vh.y, q.vh.z]))
+        TC.append(_rotate(tt.corners.reshape(-1, 3), q.th.facing).reshape(-1, _NC, 3) + np.array([q.th.x, q.th.y, q.th.z]))
         VL.append(np.where(vt.left >= 0, vt.left + voff[-1], -1))
         VR.append(np.where(vt.right >= 0, vt.right + voff[-1], -1))
         VS.append(vt.start + vpoff[-1])
@@ -1224,6 +1355,7 @@ def _descend_many(queries: list) -> None:
         TZ.append(tt.size)
         tr = q.row_of[tt.perm]
         TROW.append(np.where(tr >= 0, tr + rowoff[-1], -1))
+        TPTS.append(q.T_all[tt.perm])
         voff.append(voff[-1] + len(vt.left))
         toff.append(toff[-1] + len(tt.left))
         vpoff.append(vpoff[-1] + len(vt.perm))
@@ -1232,6 +1364,7 @@ def _descend_many(queries: list) -> None:
     VC, TC = np.concatenate(VC), np.concatenate(TC)
     VL, VR, VS, VE, VZ, VP = (np.concatenate(x) for x in (VL, VR, VS, VE, VZ, VP))
     TL, TR, TS, TE, TZ, TROW = (np.concatenate(x) for x in (TL, TR, TS, TE, TZ, TROW))
+    TPTS = np.concatenate(TPTS)
     voff, toff, rowoff = np.asarray(voff), np.asarray(toff), np.asarray(rowoff)
     status = np.concatenate([q.status for q in qs])
     witness = np.concatenate([q.witness for q in qs])
@@ -1299,7 +1432,7 @@ def _descend_many(queries: list) -> None:
             fv, ft, fq = fv[~b], ft[~b], fq[~b]
             if not len(fv):
                 break
-        Vc, Tc = VC[fv], TC[ft]
+        Vc, Tc = VC[fv], _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt)
         # clear: every near obstacle of the bundle's query separated by one of its planes
         pos, bi = _ranges(cl_off[fq], cl_off[fq + 1])
         clear = np.ones(len(fv), dtype=bool)
@@ -1316,7 +1449,7 @@ def _descend_many(queries: list) -> None:
                 notsep = np.zeros(len(fv), dtype=np.int64)
                 for members, local, N, D in cl_pad:
                     sel = np.nonzero(members[ki])[0]
-                    cstep = max(64, _EACH_CHUNK // (16 * N.shape[1]))
+                    cstep = max(64, _EACH_CHUNK // (C16.shape[1] * N.shape[1]))
                     for c0 in range(0, len(sel), cstep):
                         q_ = sel[c0:c0 + cstep]
                         b_, k_ = bi[q_], local[ki[q_]]
@@ -1356,7 +1489,7 @@ def _descend_many(queries: list) -> None:
                 # necessary: the segment between the boxes' centres passes through it
                 kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
                 b_, k_ = b_[kp], k_[kp]
-                step = max(16, _EACH_CHUNK // (64 * N.shape[1]))
+                step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
                 for c0 in range(0, len(b_), step):
                     bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
                     hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
@@ -1366,11 +1499,12 @@ def _descend_many(queries: list) -> None:
                 if not len(sel):
                     continue
                 q = qs[k]
-                P0 = np.repeat(Vc[sel], 8, axis=1).reshape(-1, 3)
-                P1 = np.tile(Tc[sel], (1, 8, 1)).reshape(-1, 3)
+                na, nb = Vc.shape[1], Tc.shape[1]
+                P0 = np.repeat(Vc[sel], nb, axis=1).reshape(-1, 3)
+                P1 = np.tile(Tc[sel], (1, na, 1)).reshape(-1, 3)
                 cnt = np.zeros(len(sel), dtype=np.int64)
                 for name, n, d, _, _ in q.forest_block:
-                    cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(sel), 64).all(axis=1)
+                    cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(sel), na * nb).all(axis=1)
                 hidden[sel[cnt >= q.s.forest_limit]] = True
         if hidden.any():
             fv, ft, fq = fv[~hidden], ft[~hidden], fq[~hidden]
@@ -1578,8 +1712,8 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     if K == 0:
         return out
     nstat = K - len(mods)
-    Vc = np.empty((len(items), 8, 3))
-    Tc = np.empty((len(items), 8, 3))
+    Vc = np.empty((len(items), _NC, 3))
+    Tc = np.empty((len(items), _NC, 3))
     for i, (vh, th, half, exclude) in enumerate(items):
         Vc[i] = _rotate(_tree_for(vh, s, half).corners[0], vh.facing) + np.array([vh.x, vh.y, vh.z])
         Tc[i] = _rotate(_tree_for(th, s, False).corners[0], th.facing) + np.array([th.x, th.y, th.z])
@@ -1668,6 +1802,9 @@ def _drive(world, queries: list) -> None:
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
     # yes/no: a second, wider probe (random allowed pairs) before the descent
     _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries if not q.done and not q.want_all])
+    # fraction: witness rounds (one segment per open target point each) before the descent
+    for k in range(_GUESS_ROUNDS):
+        _cast(world, [(q, q.guess_pairs(k)) for q in queries if not q.done and q.want_all])
     _descend_many([q for q in queries if not q.done])
     for stage in (1, 2):
         pend = []
@@ -1701,6 +1838,7 @@ def _drive(world, queries: list) -> None:
         q.finish()
 
 
+_GUESS_ROUNDS = 4                # fraction questions: witness rounds before the descent
 _PROBE2 = 512                    # random pairs of the second yes/no probe
 _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunks of these ends
 
