@@ -727,8 +727,22 @@ class EldfallGame(Game):
         if kind == "crouch" and not isinstance(action, Crouch) and not (
                 isinstance(action, Pass) and action.side == who):
             # the game moves on without the reactive player's Crouched
-            # declaration: that is its Pass (logged as its own action)
-            self.apply(Pass(who))
+            # declaration: that is its Pass (logged as its own action). The
+            # action must be legal after that Pass, else nothing happens.
+            nxt = self._after_crouch_pass()
+            if nxt is not None:
+                saved, self.pending = self.pending, nxt
+                try:
+                    reason = self.why_illegal(action)
+                finally:
+                    self.pending = saved
+                if reason:
+                    from rules.core.errors import IllegalAction
+                    raise IllegalAction(reason, action)
+            first = self.apply(Pass(who))
+            if self.is_over:
+                return first
+            return first + self.apply(action)
         self.decisions += 1
         events = super().apply(action)
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
@@ -938,6 +952,17 @@ class EldfallGame(Game):
             self.pending = ("movement", act.model)
         else:
             self._to_action_step()
+
+    def _after_crouch_pass(self) -> tuple[str, str] | None:
+        """The decision a Pass in the open Crouched window leads straight to
+        (None when the game first acts by itself: an automatic Nothing)."""
+        act = self.act
+        if act.crouch_window == "start":
+            return ("movement", act.model)
+        if self.models[act.model].out or act.forced is not None or \
+                act.movement in ("Run", "Climb", "Jump"):
+            return None
+        return ("action", act.model)
 
     def _why_not_crouch_action(self, a: Crouch) -> str | None:
         act = self.act
