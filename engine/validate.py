@@ -665,5 +665,64 @@ def check_placement(world: "World") -> list[Problem]:
                     f"model '{hb.id}' floats: the scene puts its base at z {float(given_z):.2f} but the highest "
                     f"surface under it is at z {round(float(hb.z), 2) + 0.0:.2f} (leave z out to stand it there, "
                     f"or give it the Flying state)")))
+    problems.extend(_token_placement(world, file))
     problems.sort(key=lambda pr: pr.line or 0)
     return problems
+
+
+def _token_placement(world, file: str) -> list[Problem]:
+    """Tokens (``Scene.tokens``): one given a z must lie on a surface there
+    (else it floats) and no token may lie inside a solid piece (rays from its
+    centre, as for a hitbox's centre, in one batch)."""
+    import numpy as np
+    tokens = list(getattr(world.scene, "tokens", ()) or ())
+    if not tokens:
+        return []
+    out: list[Problem] = []
+    xy = np.array([[t.at[0], t.at[1]] for t in tokens], float)
+    given = np.array([np.nan if t.at[2] is None else float(t.at[2]) for t in tokens])
+    top = world.surface_height(xy)
+    below = world.surface_height(xy, below=np.where(np.isnan(given), top, given))
+    z = np.where(np.isnan(given), top, given)
+    inside = _tokens_inside(world, tokens, xy, z, file)
+    out.extend(inside.values())
+    for k, t in enumerate(tokens):
+        where = f"tokens[{t.index}].at" if t.index >= 0 else f"tokens.{t.id}.at"
+        if t.id in inside:
+            continue
+        if not np.isnan(given[k]) and (not np.isfinite(below[k]) or given[k] - below[k] > FLOAT_TOLERANCE):
+            sup = float(below[k]) if np.isfinite(below[k]) else 0.0
+            out.append(Problem(file, t.line or None, where, (
+                f"token '{t.id}' floats: the scene puts it at z {given[k]:.2f} but the highest surface "
+                f"under it is at z {round(sup, 2) + 0.0:.2f} (leave z out to lay it there)")))
+    return out
+
+
+def _tokens_inside(world, tokens, xy, z, file: str) -> dict:
+    """token id -> the Problem of a token whose centre lies inside a solid piece."""
+    import numpy as np
+    out: dict = {}
+    if len(getattr(world.terrain, "faces", ())) == 0:
+        return out
+    probe_dirs = np.array([(0, 0, 1), (0, 0, -1), (1, 0, 0), (0, 1, 0), (-1, 0, 0)], float)
+    centres = np.column_stack([xy, np.nan_to_num(z) + EPS_SURFACE])
+    po = np.repeat(centres, len(probe_dirs), axis=0)
+    pd = np.tile(probe_dirs, (len(tokens), 1))
+    _, ptri = world.rays.first_hit(po, pd)
+    ptri = np.asarray(ptri, int)
+    normals = np.asarray(world.terrain.face_normals)
+    away = np.zeros(len(ptri), bool)
+    ok = ptri >= 0
+    away[ok] = np.einsum("ij,ij->i", normals[ptri[ok]], pd[ok]) > 1e-6
+    away = away.reshape(len(tokens), len(probe_dirs))
+    tri_piece = np.asarray(world.tri_piece)
+    pieces = list(world.pieces)
+    for k, t in enumerate(tokens):
+        if away[k].sum() >= 3:
+            idx = [int(tri_piece[ptri[k * len(probe_dirs) + j]]) for j in range(len(probe_dirs))
+                   if away[k, j]]
+            name = _piece_name(pieces, idx[0])
+            where = f"tokens[{t.index}].at" if t.index >= 0 else f"tokens.{t.id}.at"
+            out[t.id] = Problem(file, t.line or None, where,
+                                f"token '{t.id}' is inside terrain: it lies within '{name}'")
+    return out

@@ -225,3 +225,28 @@ def test_eldfall_check_prints_one_line_per_problem_and_exits_2(tmp_path, capsys)
            f"(a Ritual places it in Base Contact with its caster)" in lines
     assert any(ln.startswith(f"{p}:7: tokens[0].at: missing") for ln in lines)
     assert not any("Traceback" in ln for ln in lines)
+
+
+def test_token_placement_inside_terrain_or_floating(tmp_path):
+    from engine.validate import check_placement
+    from engine.world import World
+    p = tmp_path / "t.yaml"
+    p.write_text(textwrap.dedent("""\
+        table: [24, 24]
+        terrain:
+          - {id: block, shape: box, at: [5, 5, 0], size: [2, 2, 2]}
+        models:
+          - {id: b, side: blue, size: M, at: [12, 20]}
+        tokens:
+          - {id: t1, kind: item, side: blue, at: [5, 5, 1]}
+          - {id: t2, kind: item, side: blue, at: [10, 10, 3]}
+          - {id: t3, kind: item, side: blue, at: [5, 5, 2]}
+          - {id: t4, kind: item, side: blue, at: [5, 5]}
+        """))
+    scene = load_scene(p)
+    assert scene.tokens[3].at == (5.0, 5.0, None)
+    out = [f"{pr.line}: {pr.path}: {pr.message}" for pr in check_placement(World(scene))]
+    assert out == [
+        "7: tokens[0].at: token 't1' is inside terrain: it lies within 'block'",
+        "8: tokens[1].at: token 't2' floats: the scene puts it at z 3.00 but the highest surface "
+        "under it is at z 0.00 (leave z out to lay it there)"]
