@@ -250,3 +250,16 @@ def test_token_placement_inside_terrain_or_floating(tmp_path):
         "7: tokens[0].at: token 't1' is inside terrain: it lies within 'block'",
         "8: tokens[1].at: token 't2' floats: the scene puts it at z 3.00 but the highest surface "
         "under it is at z 0.00 (leave z out to lay it there)"]
+
+
+def test_the_creature_never_lands_on_or_in_the_low_wall():
+    from engine.validate import check_placement
+    g = ritual()
+    to_ritual(g)
+    # the spot right in front of the caster lies across the 1" low wall
+    g.geo.place("red-summoner", (12.0, 15.5, 0.0), 90.0)
+    g.apply(ritual_decl("Call the Wolf"))
+    x, y, z = g.geo.position("ritual-wolf")
+    assert y + 32 / 25.4 / 2 < 16.75 and abs(z) < 1e-6        # clear of the wall, on the ground
+    assert g.geo.base_contact("red-summoner", "ritual-wolf")
+    assert [p for p in check_placement(g.geo.world) if "ritual-wolf" in p.message] == []

@@ -15,8 +15,9 @@ and ../shared/rules/eldfall-facts.md (Casting Aura).
   spends in the Active Role; every spell costs its mana (setting
   ``spell_mana: conjuration`` charges only Conjurations).
 * Ritual: Idle, pays the Conjuration's mana, no roll; the creature (a reserve
-  unit of the roster named by the spell's ``effect: summon <unit id>``) comes in
-  Base Contact with the caster with AP = its STA. The Summoning Limit (sum of
+  unit of the roster named by the spell's ``effect: summon <unit id>``: a scene
+  model with ``reserve: true``) comes in Base Contact with the caster, on free
+  level ground, with AP = its STA. The Summoning Limit (sum of
   the Tiers of the caster's creatures) may not exceed the caster's modified STA.
 """
 from __future__ import annotations
@@ -256,14 +257,26 @@ def why_not_ritual(game, d) -> str | None:
     return None
 
 
+SUMMON_STEP = 0.25      # inches: the ground under a summoned base may rise or fall this much
+
+
 def _summon_spot(game, caster: str, c):
+    """Where the creature comes: in Base Contact with the caster, the first of
+    16 spots around it (in front, then alternately left and right) that is free
+    of models and stands on ground level with the caster's (the centre and 8
+    points of the base rim within SUMMON_STEP: no wall or ledge under it)."""
     x, y, z = game.geo.position(caster)
-    r = game.models[caster].unit.base / 2 + c.unit.base / 2 + 1e-4
+    rc = c.unit.base / 2
+    r = game.models[caster].unit.base / 2 + rc + 1e-4
     f = math.radians(game.geo.facing(caster))
     for k in range(16):
-        a = f + (k // 2 + 1) * (1 if k % 2 else -1) * math.pi / 8 if k else f
+        a = f + (1 if k % 2 else -1) * ((k + 1) // 2) * math.pi / 8
         p = (x + math.cos(a) * r, y + math.sin(a) * r, z)
-        if game.geo.free_spot(c.id, p, c.unit.base / 2, c.unit.height):
+        if not game.geo.free_spot(c.id, p, rc, c.unit.height):
+            continue
+        rim = [(p[0], p[1])] + [(p[0] + math.cos(b) * rc * 0.98, p[1] + math.sin(b) * rc * 0.98)
+                                for b in (i * math.pi / 4 for i in range(8))]
+        if all(abs(game.geo.ground(px, py)[2] - z) <= SUMMON_STEP for px, py in rim):
             return p
     return None
 
