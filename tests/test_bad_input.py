@@ -453,3 +453,34 @@ def test_game_blocks_are_kept_as_data(tmp_path):
     scene = load_scene(p, models_dir=models)
     assert scene.extra == {"norova": {"flying": True}}
     assert scene.models[0].profile.extra["norova"] == {"vitality": 30, "traits": {"focus": 2}}
+
+
+def test_odd_tokens_and_reserves_never_give_a_traceback(tmp_path, capsys):
+    p = tmp_path / "odd.yaml"
+    p.write_text(
+        "table: [24, 24]\n"
+        "models:\n"
+        "  - {id: a, side: red, size: M, at: [3, 3]}\n"
+        "  - {id: r, side: red, size: M, reserve: true, tier: 2.5}\n"
+        "  - {id: q, side: red, reserve: true}\n"
+        "tokens:\n"
+        "  - 5\n"
+        "  - {id: [1], kind: item, side: red, at: [1, 1]}\n"
+        "  - {id: t, kind: item, side: red, at: x, base_mm: -1}\n"
+        "  - {id: u, kind: spell, side: red, at: [5, 5], spell: 3, caster: a}\n"
+        "  - {id: v, kind: item, side: red, at: [5, 5, -1]}\n")
+    rc, out, err = check(p, capsys)
+    assert rc == 2
+    assert err == [
+        f"{p}:4: models[1].tier: expected a whole number, got 2.5",
+        f"{p}:5: models[2].size: missing: give size (S, M, L, H, G, C, E) or base_mm and height_mm",
+        f"{p}:7: tokens[0]: expected a token (a mapping with id, kind, side, at, ...), got 5",
+        f"{p}:8: tokens[1].id: expected an id (a text), got a list of 1",
+        f"{p}:9: tokens[2].at: expected a list of 2 or 3 numbers (x, y and optional z), got 'x'",
+        f"{p}:9: tokens[2].base_mm: must be greater than 0, got -1",
+        f"{p}:10: tokens[3].spell: expected a spell name, got 3",
+        f"{p}:11: tokens[4].at: z must not be below the table top (0), got -1",
+    ]
+    p.write_text("table: [24, 24]\ntokens: 5\n")
+    rc, out, err = check(p, capsys)
+    assert rc == 2 and err == [f"{p}:2: tokens: expected a list of tokens, got 5"]
