@@ -911,6 +911,88 @@ def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcach
     return np.tile(V[h], (len(rows), 1)), np.repeat(rows, len(h), axis=0)
 
 
+def _probe_frames(items, s: SightSettings):
+    """``_probe_frame`` for many (vh, th, half, exclude) items at once (the same segments, in
+    the same order per item): items grouped by target lattice and facing, then by viewer,
+    numpy over each group. Returns (P0, P1, owner, none): the probe segments, their item,
+    and the items with no allowed target or viewer point."""
+    n = len(items)
+    none = np.zeros(n, dtype=bool)
+    R = np.zeros((n, 16, 3))                 # each item's probe target points (first cnt rows)
+    cnt = np.zeros(n, dtype=np.int64)
+    slow = []
+    tgroups: dict = {}
+    for k, it in enumerate(items):
+        lt = _lattice_for(it[1], s)
+        tgroups.setdefault((id(lt), float(it[1].facing)), (lt, it[1].facing, []))[2].append(k)
+    for lt, facing, ks in tgroups.values():
+        sub = lt.order[:64]
+        loc = _rotate(lt.points[sub], facing)
+        ks = np.asarray(ks)
+        cent = np.array([[items[k][1].x, items[k][1].y, items[k][1].z] for k in ks])
+        T = loc[None] + cent[:, None, :]                                   # (g, 64, 3)
+        cv = np.array([[items[k][0].x, items[k][0].y] for k in ks])
+        fv = np.array([items[k][0].facing_vector for k in ks])
+        half = np.array([bool(items[k][2]) for k in ks])
+        ok = np.einsum("gpj,gj->gp", T[:, :, :2] - cv[:, None, :], fv) >= -_ARC_TOL
+        ok |= ~half[:, None]
+        total = ok.sum(axis=1)
+        short = (total < 16) & (len(sub) < len(lt.order))      # look beyond the first 64
+        slow.extend(int(k) for k in ks[short])
+        cum = np.cumsum(ok, axis=1)
+        sel = ok & (cum <= 16) & ~short[:, None]
+        g_i, p_i = np.nonzero(sel)
+        R[ks[g_i], cum[g_i, p_i] - 1] = T[g_i, p_i]
+        cnt[ks] = np.where(short, 0, np.minimum(total, 16))
+        none[ks[~short & (total == 0)]] = True
+    vcache: dict = {}
+    P0, P1, owner = [], [], []
+    for k in slow:
+        vh, th, half, exclude = items[k]
+        got = _probe_frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s), vcache)
+        if got is None:
+            none[k] = True
+            continue
+        P0.append(got[0])
+        P1.append(got[1])
+        owner.append(np.full(len(got[0]), k, dtype=np.int64))
+    slow_set = set(slow)
+    vgroups: dict = {}
+    for k, (vh, th, half, exclude) in enumerate(items):
+        if none[k] or k in slow_set:
+            continue
+        vl = _lattice_for(vh, s)
+        vgroups.setdefault((vh.x, vh.y, vh.z, vh.facing, bool(half), id(vl)), (vh, vl, bool(half), []))[3].append(k)
+    for vh, vl, half, ks in vgroups.values():
+        ks = np.asarray(ks)
+        centre_v = np.array([vh.x, vh.y, vh.z])
+        V = _rotate(vl.points, vh.facing) + centre_v
+        vorder = vl.order[(vl.points[:, 0] >= -_ARC_TOL)[vl.order]] if half else vl.order
+        if not len(vorder):
+            none[ks] = True
+            continue
+        rel_xy, rel_z = V[vorder, :2] - centre_v[:2], 0.5 * (V[vorder, 2] - vh.z)
+        f = vh.facing_vector
+        ct = np.array([[items[k][1].x, items[k][1].y] for k in ks])
+        dirv = ct - centre_v[:2]
+        nrm = np.linalg.norm(dirv, axis=1, keepdims=True)
+        dirv = np.where(nrm > 1e-12, dirv / np.where(nrm > 1e-12, nrm, 1.0), f[None, :])
+        sc = dirv @ rel_xy.T + rel_z[None, :]                              # (g, nv)
+        h = vorder[np.argsort(-sc, axis=1)[:, :2]]                        # (g, nh)
+        nh = h.shape[1]
+        # segment (row r, hint j) of item g: V[h[g, j]] -> R[g, r], rows first (as _probe_frame)
+        p0 = np.broadcast_to(V[h][:, None, :, :], (len(ks), 16, nh, 3))
+        p1 = np.broadcast_to(R[ks][:, :, None, :], (len(ks), 16, nh, 3))
+        m = np.broadcast_to((np.arange(16)[None, :] < cnt[ks][:, None])[:, :, None], (len(ks), 16, nh))
+        P0.append(p0[m])
+        P1.append(p1[m])
+        owner.append(np.broadcast_to(ks[:, None, None], (len(ks), 16, nh))[m])
+    if not P0:
+        z = np.zeros((0, 3))
+        return z, z, np.zeros(0, dtype=np.int64), none
+    return np.concatenate(P0), np.concatenate(P1), np.concatenate(owner), none
+
+
 def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
     """The Forest areas a segment between the two hitboxes may cross (bounding circles
     meeting the capsule around the centres' segment; without the models' own areas when
@@ -983,6 +1065,8 @@ class _Query:
         self.vtree = _tree_for(vh, s, half)
         self.ttree = _tree_for(th, s, False)
         self.leaves = None
+        self.seed = None             # a partition of the two trees' pairs to start the descent from
+        self.proof = None            # this query's partition once its descent ran to its end
         self.stopped = False
         self.probed = False          # the probe was already cast (by _probe_batch)
         self._gather_args = (st, exclude, models)
@@ -1117,8 +1201,11 @@ class _Query:
             oc = np.array([o[3] for o in obs])
             orad = np.array([o[4] for o in obs])
             touch = np.zeros(len(obs), dtype=bool)
-            for c, r in spheres:
-                touch |= np.linalg.norm(oc - c, axis=1) <= orad + r + 1e-6
+            for (c, r), h_ in zip(spheres, (vh, th)):
+                t_ = np.linalg.norm(oc - c, axis=1) <= orad + r + 1e-6
+                for i in np.nonzero(t_ & ~touch)[0]:      # a face plane with the hitbox outside: fine
+                    t_[i] = len(obs[i][2]) == 0 or not _hitbox_outside(h_, obs[i][1], obs[i][2])
+                touch |= t_
             tk = np.nonzero(touch)[0]
             if not len(tk):
                 return obs
@@ -1406,9 +1493,23 @@ def _descend_many(queries: list) -> None:
         left = np.bincount(row_q[status == 0], minlength=nq)
         done[hit[left[hit] == 0]] = True
 
-    fq = np.arange(nq)
-    fv = voff[:-1].copy()
-    ft = toff[:-1].copy()
+    # the first frontier: each query's root bundle, or the bundles of a proof it was seeded
+    # with (a partition of the same two trees' pairs, from a nearby query: ``q.seed``)
+    fv, ft, fq = [], [], []
+    cap = np.full(nq, _MAX_FRONTIER)
+    for k, q in enumerate(qs):
+        seed = getattr(q, "seed", None)
+        if seed is not None and seed[0] is q.vtree and seed[1] is q.ttree and len(seed[2]):
+            fv.append(seed[2] + voff[k])
+            ft.append(seed[3] + toff[k])
+            fq.append(np.full(len(seed[2]), k))
+            cap[k] = max(_MAX_FRONTIER, 2 * len(seed[2]))
+        else:
+            fv.append(voff[k:k + 1])
+            ft.append(toff[k:k + 1])
+            fq.append(np.array([k]))
+    fv, ft, fq = np.concatenate(fv), np.concatenate(ft), np.concatenate(fq)
+    parts = []                  # every bundle that left the frontier (for the queries' ``proof``)
     leaves_v, leaves_t, leaves_q = [], [], []
     depth = 0
     while len(fv):
@@ -1420,10 +1521,12 @@ def _descend_many(queries: list) -> None:
         open_pt[open_pt] = status[TROW[open_pt]] == 0
         cs = np.concatenate([[0], np.cumsum(open_pt)])
         keep = cs[TE[ft]] - cs[TS[ft]] > 0
+        if not keep.all():
+            parts.append((fv[~keep], ft[~keep], fq[~keep]))
         fv, ft, fq = fv[keep], ft[keep], fq[keep]
         if not len(fv):
             break
-        big = np.bincount(fq, minlength=nq) > _MAX_FRONTIER
+        big = np.bincount(fq, minlength=nq) > cap
         if big.any():
             b = big[fq]
             leaves_v.append(fv[b])
@@ -1459,6 +1562,7 @@ def _descend_many(queries: list) -> None:
                 clear = notsep == 0
         if clear.any():
             ok = np.nonzero(clear)[0]
+            parts.append((fv[ok], ft[ok], fq[ok]))
             pos, owner = _ranges(TS[ft[ok]], TE[ft[ok]])
             rows = TROW[pos]
             good = rows >= 0
@@ -1507,6 +1611,7 @@ def _descend_many(queries: list) -> None:
                     cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(sel), na * nb).all(axis=1)
                 hidden[sel[cnt >= q.s.forest_limit]] = True
         if hidden.any():
+            parts.append((fv[hidden], ft[hidden], fq[hidden]))
             fv, ft, fq = fv[~hidden], ft[~hidden], fq[~hidden]
             if not len(fv):
                 break
@@ -1527,6 +1632,13 @@ def _descend_many(queries: list) -> None:
     lv = np.concatenate(leaves_v) if leaves_v else np.zeros(0, np.int64)
     lt = np.concatenate(leaves_t) if leaves_t else np.zeros(0, np.int64)
     lq = np.concatenate(leaves_q) if leaves_q else np.zeros(0, np.int64)
+    # each query's partition of its pairs (proved clear, proved hidden, decided, left for rays)
+    pv = np.concatenate([lv] + [p_[0] for p_ in parts])
+    pt = np.concatenate([lt] + [p_[1] for p_ in parts])
+    pq = np.concatenate([lq] + [p_[2] for p_ in parts])
+    porder = np.argsort(pq, kind="stable")
+    pv, pt, pq = pv[porder], pt[porder], pq[porder]
+    pbounds = np.searchsorted(pq, np.arange(nq + 1))
     order = np.argsort(lq, kind="stable")
     lv, lt, lq = lv[order], lt[order], lq[order]
     bounds = np.searchsorted(lq, np.arange(nq + 1))
@@ -1535,6 +1647,9 @@ def _descend_many(queries: list) -> None:
         q.witness = witness[rowoff[k]:rowoff[k + 1]].copy()
         q.visible_weight = float(vis_w[k])
         q.depth = depth
+        # a complete partition (the descent ran to its end) seeds a later query of the same trees
+        q.proof = None if done[k] else (q.vtree, q.ttree, pv[pbounds[k]:pbounds[k + 1]] - voff[k],
+                                        pt[pbounds[k]:pbounds[k + 1]] - toff[k])
         if done[k]:
             q.done = True
             q.leaves = None
@@ -1600,20 +1715,10 @@ def _probe_batch(world, s: SightSettings, items, models) -> np.ndarray:
     if not items or s.min_visible_area_mm2 > 0:
         return out
     st = _static(world)
-    P0, P1, owner = [], [], []
-    vcache: dict = {}
-    for k, (vh, th, half, exclude) in enumerate(items):
-        got = _probe_frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s), vcache)
-        if got is None:
-            out[k] = -1
-            continue
-        p0, p1 = got
-        P0.append(p0)
-        P1.append(p1)
-        owner.append(np.full(len(p0), k, dtype=np.int64))
-    if not P0:
+    P0, P1, owner, none = _probe_frames(items, s)
+    out[none] = -1
+    if not len(P0):
         return out
-    P0, P1, owner = np.concatenate(P0), np.concatenate(P1), np.concatenate(owner)
     clear = ~world.rays.occluded(P0, P1)
     if _RECORD is not None:
         _RECORD.append((P0, P1))
@@ -1714,9 +1819,20 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     nstat = K - len(mods)
     Vc = np.empty((len(items), _NC, 3))
     Tc = np.empty((len(items), _NC, 3))
+    rot: dict = {}                   # root corners turned, per (tree, facing)
+
+    def root(hb, half):
+        t = _tree_for(hb, s, half)
+        key = (id(t), float(hb.facing))
+        got = rot.get(key)
+        if got is None:
+            got = rot[key] = _rotate(t.corners[0], hb.facing)
+        return got
     for i, (vh, th, half, exclude) in enumerate(items):
-        Vc[i] = _rotate(_tree_for(vh, s, half).corners[0], vh.facing) + np.array([vh.x, vh.y, vh.z])
-        Tc[i] = _rotate(_tree_for(th, s, False).corners[0], th.facing) + np.array([th.x, th.y, th.z])
+        Vc[i] = root(vh, half)
+        Tc[i] = root(th, False)
+    Vc += np.array([[vh.x, vh.y, vh.z] for vh, th, half, exclude in items])[:, None, :]
+    Tc += np.array([[th.x, th.y, th.z] for vh, th, half, exclude in items])[:, None, :]
     Ds = D - _SHRINK
     cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
     # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
@@ -1725,10 +1841,13 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     t = np.clip((cen @ ab.T - np.einsum("ij,ij->i", cv, ab)[None, :]) / L2[None, :], 0, 1).T      # (I, K)
     gap = cv[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
     cand = np.einsum("ikj,ikj->ik", gap, gap) <= (rad[None, :] + 1e-6) ** 2
-    for i, (vh, th, half, exclude) in enumerate(items):          # a pair's own models never hide it
-        for j, mm in enumerate(mods):
-            if mm[0] in exclude:
-                cand[i, nstat + j] = False
+    if mods:                                                    # a pair's own models never hide it
+        col = {mm[0]: nstat + j for j, mm in enumerate(mods)}
+        for i, (vh, th, half, exclude) in enumerate(items):
+            for m_ in exclude:
+                j = col.get(m_)
+                if j is not None:
+                    cand[i, j] = False
     ii, kk = np.nonzero(cand)
     if not len(ii):
         return out
@@ -1744,12 +1863,15 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         if out[i]:
             continue
         vh, th, half, exclude = items[i]
-        # a sample point inside the obstacle would break the proof (as in _Query._gather)
+        # a sample point inside the obstacle would break the proof (as in _Query._gather);
+        # none is when one face plane has the whole hitbox (a prism around it) outside
+        real = D[k] < 1e29
         touch = False
         for h_ in (vh, th):
             c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
             if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
-                touch = True
+                if not _hitbox_outside(h_, N[k][real], D[k][real]):
+                    touch = True
         if touch:
             if i not in frames:
                 V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
@@ -1759,6 +1881,21 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
                 continue
         out[i] = True
     return out
+
+
+_OCT = np.column_stack([np.cos((np.arange(8) + 0.5) * math.pi / 4), np.sin((np.arange(8) + 0.5) * math.pi / 4)]) \
+    / math.cos(math.pi / 8)
+
+
+def _hitbox_outside(hb, N: np.ndarray, D: np.ndarray) -> bool:
+    """Some face plane of the convex body {x : N x <= D} has a whole prism around the hitbox
+    (an octagon circumscribing its disc, base to top) on its outer side (by more than 1e-9):
+    then every sample point of the hitbox lies outside the body."""
+    if not len(D):
+        return False
+    xy = np.array([hb.x, hb.y]) + hb.radius * _OCT
+    P = np.vstack([np.column_stack([xy, np.full(8, hb.z)]), np.column_stack([xy, np.full(8, hb.z + hb.height)])])
+    return bool(((P @ N.T - D[None, :]) > 1e-9).all(axis=0).any())
 
 
 def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
@@ -1838,6 +1975,7 @@ def _drive(world, queries: list) -> None:
         q.finish()
 
 
+_WAVE = 4                        # los_along_path: the first wave of samples, every this many
 _GUESS_ROUNDS = 4                # fraction questions: witness rounds before the descent
 _PROBE2 = 512                    # random pairs of the second yes/no probe
 _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunks of these ends
@@ -2135,8 +2273,11 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     models = [m for m in _model_records(world, s) if m[0] != mover]
     vhs = {o: world.hitbox(o) for o in observers}
 
-    def los_at(obs_list, d_list):
-        """LoS yes/no for (observer, distance along path) pairs, batched."""
+    proofs: dict = {}            # (observer, distance) -> the descent's partition where it had no LoS
+
+    def los_at(obs_list, d_list, seeds=None):
+        """LoS yes/no for (observer, distance along path) pairs, batched. ``seeds``: for each
+        pair, the distance of a nearby sample whose proof (if any) starts its descent."""
         res = [None] * len(obs_list)
         queries, pending = [], []
         ps = _at(path, cum, np.asarray(d_list, dtype=float)) if len(d_list) else np.zeros((0, 3))
@@ -2165,15 +2306,34 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                        exclude=exclude, models=models)
             q.slot = i
             q.probed = True
+            if seeds is not None:
+                q.seed = proofs.get((obs_list[i], seeds[i]))
             queries.append(q)
         _drive(world, queries)
         for q in queries:
             res[q.slot] = _sees(q, s)
+            if not res[q.slot] and q.proof is not None:
+                proofs[(obs_list[q.slot], float(d_list[q.slot]))] = q.proof
         return res
 
     obs = list(observers)
-    flat = los_at([o for o in obs for _ in dists], [d for _ in obs for d in dists])
-    grid = np.array(flat, dtype=bool).reshape(len(obs), len(dists))
+    # two waves: every _WAVE-th sample (and the last), then the others, each of whose descents
+    # starts from the proof of the nearest sample of the first wave (when it had no LoS)
+    grid = np.zeros((len(obs), len(dists)), dtype=bool)
+    first = np.zeros(len(dists), dtype=bool)
+    first[::_WAVE] = True
+    first[-1] = True
+    for wave in (first, ~first):
+        js = np.nonzero(wave)[0]
+        if not len(js):
+            continue
+        seeds = None
+        if wave is not first:
+            f = np.nonzero(first)[0]
+            near = f[np.abs(js[:, None] - f[None, :]).argmin(axis=1)]
+            seeds = [float(dists[n]) for _ in obs for n in near]
+        flat = los_at([o for o in obs for _ in js], [float(dists[j]) for _ in obs for j in js], seeds)
+        grid[:, js] = np.array(flat, dtype=bool).reshape(len(obs), len(js))
     out = []
     # refinement by bisection, batched over observers
     lo_first, hi_first, lo_last, hi_last = {}, {}, {}, {}
@@ -2192,7 +2352,9 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         if not todo:
             break
         mids = [((lo_first[o] + hi_first[o]) / 2 if k == "f" else (lo_last[o] + hi_last[o]) / 2) for o, k in todo]
-        ans = los_at([o for o, _ in todo], mids)
+        # each midpoint's descent starts from the proof at its interval's hidden end
+        ans = los_at([o for o, _ in todo], mids,
+                     [float(lo_first[o]) if k == "f" else float(hi_last[o]) for o, k in todo])
         for (o, k), m, a in zip(todo, mids, ans):
             if k == "f":
                 if a:
