@@ -133,6 +133,21 @@ def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> flo
     return total
 
 
+class _Planner:
+    """The game's geometry for a bot weighing a position it does not hold: every
+    sight question is answered by ``sight_estimate`` (a planner's guess); all
+    else is the geometry itself."""
+
+    def __init__(self, geo):
+        self._geo = geo
+
+    def __getattr__(self, name):
+        return getattr(self._geo, name)
+
+    def sight(self, viewer, target, *, moving=False, fraction=False):
+        return self._geo.sight_estimate(viewer, target, moving=moving)
+
+
 class GreedyBot:
     name = "greedy"
 
@@ -149,16 +164,18 @@ class GreedyBot:
         """Attack value from ``point``: the best expected Wounds next action + cover.
 
         Returned as a :class:`_Score`: the attack part and the distance are
-        measured now, and so is LoS from the two nearest enemies (yes/no, the
-        cheap question); the Cover of a model they do see (the dear question:
-        the hidden share and the covering piece, which the bot estimates with
-        ``geo.sight_estimate``: a plan, not a ruling) is measured only when a
-        comparison needs it, so the bot decides exactly as if it had measured
-        everything."""
+        measured now, and so is LoS from the two nearest enemies; the Cover of
+        a model they do see (the dear question: the hidden share and the
+        covering piece) only when a comparison needs it. At a point the model
+        does not hold, every sight question is a planner's guess
+        (``geo.sight_estimate``, through :class:`_Planner`), never a ruling;
+        from where it stands the answers are the rulings themselves."""
         mid = model
         home, facing = tuple(game.geo.position(mid)), game.geo.facing(mid)
+        real = game.geo
         if point is not None:
             game.geo.place(mid, tuple(point), facing)
+            game.geo = _Planner(real)      # a position it does not hold: guessed LoS
         try:
             best = 0.0
             for d in legal.declarations(game, mid, "active"):
@@ -180,6 +197,7 @@ class GreedyBot:
                 seen.append((e.id, game.geo.sight(e.id, mid, moving=True).los))
             dist = self._enemy_distance(game, mid)
         finally:
+            game.geo = real
             if point is not None:
                 game.geo.place(mid, home, facing)
         return _Score(game, mid, point, best, dist, seen)
