@@ -125,24 +125,26 @@ class WorldGeometry:
             self._boxes_version = v
         return self._boxes
 
-    def sight(self, viewer: str, target: str, *, moving: bool = False,
-              fraction: bool = False) -> _Sight:
+    def _sight_answer(self, kind: str, viewer: str, target: str, moving: bool, fraction: bool,
+                      settings, reuse=()) -> _Sight:
+        """The engine's answer on ``settings``, cached under ``kind`` with the local
+        signature; ``reuse``: (kind, fraction) keys whose cached answer serves too."""
         from engine import sight as es
 
         def run():
             want_cover = fraction and self._cover_possible(target)
             r = es.los(self.world, viewer, target, moving=moving, fraction=fraction,
-                       cover=want_cover, settings=self.sight_settings)
+                       cover=want_cover, settings=settings)
             return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
                           float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
         if viewer not in self.world.models or target not in self.world.models:
             return run()          # the engine names the unknown model
         local = self._sight_signature(viewer, target)
-        if not fraction:          # a measured fraction answers the yes/no question too
-            done = self._cache.get((("sight", viewer, target, moving, True), local))
+        for kd, fr in reuse:
+            done = self._cache.get(((kd, viewer, target, moving, fr), local))
             if done is not None:
                 return done
-        k = (("sight", viewer, target, moving, fraction), local)
+        k = ((kind, viewer, target, moving, fraction), local)
         hit = self._cache.get(k)
         if hit is None:
             if len(self._cache) > 20000:
@@ -150,33 +152,25 @@ class WorldGeometry:
             hit = self._cache[k] = run()
         return hit
 
-    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False) -> _Sight:
-        """``sight(..., fraction=True)`` on a coarser lattice (``estimate_patch_mm``,
-        10 mm by default instead of the rulings' 3 mm): about a quarter of the
-        time, for bots weighing candidate positions. Never used for a ruling."""
+    def sight(self, viewer: str, target: str, *, moving: bool = False,
+              fraction: bool = False) -> _Sight:
+        # a measured fraction answers the yes/no question too
+        return self._sight_answer("sight", viewer, target, moving, fraction, self.sight_settings,
+                                  reuse=() if fraction else (("sight", True),))
+
+    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
+                       fraction: bool = True) -> _Sight:
+        """``sight(...)`` on a coarser lattice (``estimate_patch_mm``, 10 mm by
+        default instead of the rulings' 3 mm), for bots weighing candidate
+        positions; a ruling already made for the same placement is returned
+        instead. Never used for a ruling."""
         import dataclasses
 
-        from engine import sight as es
         from engine.sight_settings import default_settings
         base = self.sight_settings if self.sight_settings is not None else default_settings()
         coarse = dataclasses.replace(base, patch_mm=max(float(base.patch_mm), self.estimate_patch_mm))
-        if viewer not in self.world.models or target not in self.world.models:
-            return self.sight(viewer, target, moving=moving, fraction=True)
-
-        def run():
-            r = es.los(self.world, viewer, target, moving=moving, fraction=True,
-                       cover=self._cover_possible(target), settings=coarse)
-            return _Sight(bool(r.los), float(r.visible_fraction), bool(r.in_front_arc),
-                          float(r.distance), float(r.height_difference), r.cover, r.cover_piece)
-        exact = self._cache.get((("sight", viewer, target, moving, True),
-                                 self._sight_signature(viewer, target)))
-        if exact is not None:       # the ruling is known: no need to guess
-            return exact
-        k = (("estimate", viewer, target, moving), self._sight_signature(viewer, target))
-        hit = self._cache.get(k)
-        if hit is None:
-            hit = self._cache[k] = run()
-        return hit
+        return self._sight_answer("estimate", viewer, target, moving, fraction, coarse,
+                                  reuse=(("sight", True), ("sight", fraction), ("estimate", True)))
 
     def _cover_possible(self, target: str) -> bool:
         """False when ``engine.cover.cover`` must answer "none" (no piece) whoever

@@ -220,9 +220,10 @@ class FlatGeometry:
                 cover = "light"
         return FlatSight(los, frac if los else 0.0, arc, dist, hd, cover, piece)
 
-    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False) -> FlatSight:
+    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
+                       fraction: bool = True) -> FlatSight:
         """The flat table's sight is cheap: the estimate is the answer itself."""
-        return self.sight(viewer, target, moving=moving, fraction=True)
+        return self.sight(viewer, target, moving=moving, fraction=fraction)
 
     def sight_along_path(self, mover: str, path: Sequence[Point],
                          observers: Sequence[str]) -> list[FlatPathSight]:

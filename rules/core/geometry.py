@@ -92,10 +92,12 @@ class Geometry(Protocol):
         (stops at the first clear ray; ``cover`` is then "none"); ask with
         ``fraction=True`` wherever cover or the visible share matters."""
         ...
-    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False) -> Sight:
-        """A planner's quick guess of ``sight(viewer, target, fraction=True)``
-        (LoS, visible share, cover): bots weigh positions with it. Never a
-        ruling: the rules themselves always ask ``sight``."""
+    def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
+                       fraction: bool = True) -> Sight:
+        """A planner's quick guess of ``sight(viewer, target, moving=moving,
+        fraction=fraction)`` (LoS; with ``fraction`` also the visible share and
+        cover): bots weigh positions with it. Never a ruling: the rules
+        themselves always ask ``sight``."""
         ...
     def sight_along_path(self, mover: str, path: Sequence[Point],
                          observers: Sequence[str]) -> list[PathSight]: ...

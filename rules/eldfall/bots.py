@@ -145,7 +145,7 @@ class _Planner:
         return getattr(self._geo, name)
 
     def sight(self, viewer, target, *, moving=False, fraction=False):
-        return self._geo.sight_estimate(viewer, target, moving=moving)
+        return self._geo.sight_estimate(viewer, target, moving=moving, fraction=fraction)
 
 
 class GreedyBot:
