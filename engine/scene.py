@@ -343,6 +343,12 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
 
     # -- summons: reserves and the Conjurations that name them --------------- #
     _check_summons(ck, models, reserves)
+    if "eldfall" not in games:
+        for r in reserves:
+            ck.error(("models", r.index, "reserve"), "reserve (summoned) creatures are an Eldfall rule; "
+                                                     "this scene is not for eldfall (games:)", line=r.line)
+        if doc.get("tokens"):
+            ck.error(("tokens",), "tokens are an Eldfall rule; this scene is not for eldfall (games:)")
 
     # -- tokens ------------------------------------------------------------- #
     tokens: list[TokenSpec] = []

@@ -263,3 +263,17 @@ def test_the_creature_never_lands_on_or_in_the_low_wall():
     assert y + 32 / 25.4 / 2 < 16.75 and abs(z) < 1e-6        # clear of the wall, on the ground
     assert g.geo.base_contact("red-summoner", "ritual-wolf")
     assert [p for p in check_placement(g.geo.world) if "ritual-wolf" in p.message] == []
+
+
+def test_reserves_and_tokens_need_an_eldfall_scene(tmp_path):
+    out = problems(tmp_path, """\
+    table: [24, 24]
+    games: [norova]
+    models:
+      - {id: w, side: red, size: M, reserve: true}
+    tokens:
+      - {id: t, kind: item, side: red, at: [5, 5]}
+    """)
+    assert out == ["4: models[0].reserve: reserve (summoned) creatures are an Eldfall rule; this scene "
+                   "is not for eldfall (games:)",
+                   "5: tokens: tokens are an Eldfall rule; this scene is not for eldfall (games:)"]
