@@ -844,13 +844,31 @@ def _near_bundles(Vc: np.ndarray, Tc: np.ndarray, obstacles) -> np.ndarray:
     return dist <= orad[None, :] + rb[:, None] + 1e-9
 
 
+_PLACED: dict = {}
+
+
+def _placed(lat: _Lattice, hb) -> np.ndarray:
+    """A lattice's points in world coordinates for a hitbox's pose (read-only; the last few
+    poses are kept: models that did not move are asked about again and again)."""
+    key = (id(lat), float(hb.x), float(hb.y), float(hb.z), float(hb.facing))
+    got = _PLACED.get(key)
+    if got is not None and got[0] is lat:
+        return got[1]
+    pts = _rotate(lat.points, hb.facing) + np.array([hb.x, hb.y, hb.z])
+    pts.setflags(write=False)
+    if len(_PLACED) >= 512:
+        _PLACED.clear()
+    _PLACED[key] = (lat, pts)
+    return pts
+
+
 def _frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     """The pair's sample points in world coordinates and the orders the query uses:
     (V, T_all, tmask, vorder, tidx, hints). ``hints``: the 2 viewer points facing the target."""
     centre_v = np.array([vh.x, vh.y, vh.z])
     centre_t = np.array([th.x, th.y, th.z])
-    V = _rotate(v_local.points, vh.facing) + centre_v
-    T_all = _rotate(t_local.points, th.facing) + centre_t
+    V = _placed(v_local, vh)
+    T_all = _placed(t_local, th)
     f = vh.facing_vector
     if half:
         vmask = v_local.points[:, 0] >= -_ARC_TOL
@@ -1094,13 +1112,14 @@ class _Query:
             for k in np.nonzero(d <= st.radius + rcap + 1e-9)[0]:
                 if len(st.pieces[k].offsets):
                     return False
-        if s.models_block:
-            for mid, mc, mr, mh in models:
-                if mid in exclude:
-                    continue
-                c = np.array([mc[0], mc[1], mc[2] + mh / 2])
-                t = min(max(float((c - a) @ ab) / L2, 0.0), 1.0)
-                if np.linalg.norm(c - (a + t * ab)) <= math.hypot(mr, mh / 2) + rcap + 1e-9:
+        if s.models_block and models:
+            keep = [m for m in models if m[0] not in exclude]
+            if keep:
+                c = np.array([[m[1][0], m[1][1], m[1][2] + m[3] / 2] for m in keep])
+                rr = np.array([math.hypot(m[2], m[3] / 2) for m in keep])
+                t = np.clip((c - a) @ ab / L2, 0.0, 1.0)
+                g = c - (a + t[:, None] * ab)
+                if (np.sqrt(np.einsum("ij,ij->i", g, g)) <= rr + rcap + 1e-9).any():
                     return False
         return len(_pair_forests(st, vh, th, s)) < s.forest_limit
 
@@ -1158,12 +1177,13 @@ class _Query:
                             self.convex.append((info.id, n_, d_, c_, r_))
         self.models = []
         if s.models_block:
-            for mid, mc, mr, mh in models:
-                if mid in exclude:
-                    continue
+            cand = [m for m in models if m[0] not in exclude]
+            if cand:
+                cc = np.array([[m[1][0], m[1][1], m[1][2] + m[3] / 2] for m in cand])
+                cr = np.array([math.hypot(m[2], m[3] / 2) for m in cand])
+                cand = [m for m, ok in zip(cand, near(cc, cr)) if ok]
+            for mid, mc, mr, mh in cand:
                 c = np.array([mc[0], mc[1], mc[2] + mh / 2])
-                if not near(c, math.hypot(mr, mh / 2)):
-                    continue
                 self.models.append((mid, mc, mr, mh))
                 hb = _HB(mc, mr, mh)
                 sphere = (c, math.hypot(mr, mh / 2))
@@ -1912,6 +1932,19 @@ def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
     inv = np.where(L2 > 1e-30, 1.0 / np.where(L2 > 1e-30, L2, 1.0), 0.0)
     zlo = np.minimum(p0[:, 2], p1[:, 2])
     zhi = np.maximum(p0[:, 2], p1[:, 2])
+    if n * m <= 65536:
+        # the cull for every (segment, cylinder) at once; the exact test where it passes
+        cand = (zhi[:, None] >= c[None, :, 2] - 1e-6) & (zlo[:, None] <= c[None, :, 2] + h[None, :] + 1e-6)
+        wx = c[None, :, 0] - p0[:, 0:1]
+        wy = c[None, :, 1] - p0[:, 1:2]
+        t = np.clip((wx * d[:, 0:1] + wy * d[:, 1:2]) * inv[:, None], 0.0, 1.0)
+        qx, qy = wx - t * d[:, 0:1], wy - t * d[:, 1:2]
+        cand &= qx * qx + qy * qy <= (r[None, :] + 1e-6) ** 2
+        for j in np.nonzero(cand.any(axis=0))[0]:
+            idx = np.nonzero(cand[:, j])[0]
+            t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
+            out[idx, j] = np.isfinite(t_)
+        return out
     for j in range(m):
         cand = (zhi >= c[j, 2] - 1e-6) & (zlo <= c[j, 2] + h[j] + 1e-6)
         idx = np.nonzero(cand)[0]
@@ -2030,16 +2063,10 @@ def _attribute(world, q: _Query) -> tuple[tuple[str, ...], np.ndarray | None]:
 
 def _picture_rays(q: _Query, eye: np.ndarray, k: int = 48):
     rows = np.arange(min(k, q.nt))
-    segs, clear = [], []
-    for r in rows:
-        t = q.T_all[q.tidx[r]]
-        if q.status[r] == 1 and q.witness[r] >= 0:
-            segs.append([q.V[q.witness[r]], t])
-            clear.append(True)
-        else:
-            segs.append([eye, t])
-            clear.append(False)
-    return np.asarray(segs, dtype=float).reshape(-1, 2, 3), np.asarray(clear, dtype=bool)
+    t = q.T_all[q.tidx[rows]]
+    clear = (q.status[rows] == 1) & (q.witness[rows] >= 0)
+    start = np.where(clear[:, None], q.V[np.maximum(q.witness[rows], 0)], np.asarray(eye, dtype=float)[None, :])
+    return np.stack([start, t], axis=1).reshape(-1, 2, 3).astype(float), clear.astype(bool)
 
 
 def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool = True,
