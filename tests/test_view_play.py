@@ -39,6 +39,12 @@ def _click_model(app, world, mid):
     return _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
 
 
+def _pass_crouch(app, ctl):
+    """The reactive player declines Crouched as a Reaction (P), as often as asked."""
+    while ctl.game.pending[0] == "crouch":
+        _press(app, "p")
+
+
 def _menu_key(ctl, prefix: str) -> str:
     labels = [label for label, _ in ctl.menu]
     i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
@@ -54,13 +60,14 @@ def _play_opening(app, ctl):
     steps["order"] = _press(app, _menu_key(ctl, "order red first"))
     assert game.pending == ("tactical", "red")
     steps["activate"] = _click_model(app, world, "red-archer")
+    _pass_crouch(app, ctl)
     assert game.pending == ("movement", "red-archer")
     assert _press(app, _menu_key(ctl, "Move: Walk")) == "move"
     _press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
     assert ctl.preview is not None and ctl.preview[1] is None      # the rules call the path legal
     assert sorted(w.observer for w in ctl.path_watchers if w.had_los) == ["blue-archer", "blue-ogre"]  # both face it
     steps["walk"] = _press(app, "enter")
-    if game.pending[0] == "reaction":
+    while game.pending[0] in ("reaction", "crouch"):
         steps["pass"] = _press(app, "p")
     assert game.pending == ("action", "red-archer")
     assert _press(app, _menu_key(ctl, "Ranged Attack")) == "target"
@@ -92,6 +99,7 @@ def test_illegal_path_is_refused_with_the_rules_reason(view_app, ctl):
     world, game = ctl.world, ctl.game
     _press(view_app, _menu_key(ctl, "order red first"))
     _click_model(view_app, world, "red-archer")
+    _pass_crouch(view_app, ctl)
     _press(view_app, _menu_key(ctl, "Move: Walk"))
     _press(view_app, "mouse1", pixel=view_app.project((10.0, 19.5, 0.0)))   # 9.5": beyond SPD 5
     action, reason = ctl.preview
@@ -106,11 +114,12 @@ def test_undo_restores_the_state(view_app, ctl):
     world = ctl.world
     _press(view_app, _menu_key(ctl, "order red first"))
     _click_model(view_app, world, "red-archer")
+    _pass_crouch(view_app, ctl)
     before_walk = ctl.game.state_hash()
     _press(view_app, _menu_key(ctl, "Move: Walk"))
     _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
     _press(view_app, "enter")
-    if ctl.game.pending[0] == "reaction":
+    while ctl.game.pending[0] in ("reaction", "crouch"):
         _press(view_app, "p")
     assert ctl.game.state_hash() != before_walk
     undone = []
@@ -175,6 +184,7 @@ def test_a_bad_log_is_refused_and_the_game_kept(view_app, ctl, tmp_path):
     world = ctl.world
     _press(view_app, _menu_key(ctl, "order red first"))
     _click_model(view_app, world, "red-archer")
+    _pass_crouch(view_app, ctl)
     _press(view_app, _menu_key(ctl, "Move: Walk"))
     _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
     _press(view_app, "enter")
@@ -227,6 +237,7 @@ def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     _press(view_app, _menu_key(ctl, "order red second"))          # blue plays first
     assert game.pending == ("tactical", "blue")
     _click_model(view_app, world, "blue-archer")
+    _pass_crouch(view_app, ctl)
     _press(view_app, _menu_key(ctl, "Move: Walk"))
     _press(view_app, "mouse1", pixel=view_app.project((10.0, 20.0, 0.0)))
     _press(view_app, "enter")

@@ -225,6 +225,10 @@ class GreedyBot:
             return self._reaction(game, who)
         if kind == "dodge-move":
             return DodgeMove(who)
+        if kind == "crouch":
+            # Crouched as a Reaction halves SPD and ARM: the greedy bot keeps its
+            # models standing (it takes cover by moving)
+            return Pass(who)
         options = game.legal_actions().list()
         return options[self.rng.randrange(len(options))]
 
