@@ -1,7 +1,9 @@
 """``eldfall check SCENE``: validate a scene and print a summary.
 
 Valid: exit 0 and a short summary (table, terrain by shape, models by side
-with size, hitbox height and z). Invalid: exit 2 and one line per problem,
+with size, hitbox height and z; the reserve creatures a Ritual may summon,
+with their Tier; the tokens on the field with kind, owner, hidden or
+revealed, and the surface z they lie on). Invalid: exit 2 and one line per problem,
 ``file:line: key.path: what is wrong``, never a traceback. Warnings (e.g. a
 mesh that is not watertight) are printed in both cases and do not fail.
 """
@@ -59,6 +61,8 @@ def summary(world) -> dict:
         },
         "deployment": {k: [list(a), list(b)] for k, (a, b) in scene.deployment.items()},
         "models": [],
+        "reserves": [],
+        "tokens": [],
         "warnings": [str(w) for w in scene.warnings],
     }
     for mid in world.model_ids():
@@ -73,7 +77,41 @@ def summary(world) -> dict:
             "profile": spec.profile.ref if spec and spec.profile else None,
             "leader": bool(spec.leader) if spec else False,
         })
+    for spec in getattr(scene, "reserves", ()):
+        out["reserves"].append({
+            "id": spec.id, "side": spec.side, "tier": int(spec.tier), "size": spec.size,
+            "base_in": round(mm(spec.base_mm), 3), "height_in": round(mm(spec.height_mm), 3),
+            "profile": spec.profile.ref if spec.profile else None,
+        })
+    out["tokens"] = token_rows(world)
     return out
+
+
+def token_rows(world) -> list[dict]:
+    """The scene's tokens as plain rows; a token given without z lies on the
+    highest surface under its centre (one batched ray query for all)."""
+    import numpy as np
+    from engine.units import mm
+    toks = list(getattr(world.scene, "tokens", ()))
+    if not toks:
+        return []
+    need = [i for i, t in enumerate(toks) if t.at[2] is None]
+    zs = {}
+    if need:
+        h = world.surface_height(np.array([toks[i].at[:2] for i in need], dtype=float))
+        zs = {i: (float(z) if np.isfinite(z) else 0.0) for i, z in zip(need, h)}
+    rows = []
+    for i, t in enumerate(toks):
+        z = float(t.at[2]) if t.at[2] is not None else zs[i]
+        row = {"id": t.id, "kind": t.kind, "side": t.side, "hidden": bool(t.hidden),
+               "x": round(float(t.at[0]), 3), "y": round(float(t.at[1]), 3), "z": round(z, 3) + 0.0,
+               "diameter_in": round(mm(t.base_mm), 3)}
+        if t.kind == "item":
+            row["item"] = t.item
+        else:
+            row["spell"], row["caster"] = t.spell, t.caster
+        rows.append(row)
+    return rows
 
 
 def _fmt(v: float) -> str:
@@ -116,6 +154,31 @@ def render(info: dict) -> str:
                 extra.append("Leader")
             lines.append(f'    {m["id"]:<{width}}  {size:<1}  base {m["base_in"]:.2f}"  height {m["height_in"]:.2f}"  '
                           f'z {m["z"]:.2f}' + (f"  ({'; '.join(extra)})" if extra else ""))
+    reserves = info.get("reserves") or []
+    if reserves:
+        by_side: dict[str, list[dict]] = {}
+        for r in reserves:
+            by_side.setdefault(r["side"], []).append(r)
+        lines.append(f"reserves: {len(reserves)} off the table until a Ritual summons them ("
+                     + ", ".join(f"{s} {len(rs)}" for s, rs in by_side.items()) + ")")
+        rw = max(len(r["id"]) for r in reserves)
+        sw = max(len(r["side"]) for r in reserves)
+        for r in reserves:
+            lines.append(f'    {r["id"]:<{rw}}  {r["side"]:<{sw}}  Tier {r["tier"]}  {r["size"] or "-":<1}  '
+                         f'base {r["base_in"]:.2f}"  height {r["height_in"]:.2f}"'
+                         + (f'  ({r["profile"]})' if r["profile"] else ""))
+    tokens = info.get("tokens") or []
+    if tokens:
+        hidden = sum(1 for t in tokens if t["hidden"])
+        lines.append(f"tokens: {len(tokens)} ({hidden} hidden, {len(tokens) - hidden} revealed)")
+        tw = max(len(t["id"]) for t in tokens)
+        sw = max(len(t["side"]) for t in tokens)
+        for t in tokens:
+            what = (f'item "{t["item"]}"' if t["kind"] == "item"
+                    else f'spell "{t["spell"]}" of {t["caster"]}')
+            lines.append(f'    {t["id"]:<{tw}}  {t["kind"]:<5}  {t["side"]:<{sw}}  '
+                         f'{"hidden" if t["hidden"] else "revealed":<8}  {what}  '
+                         f'at ({t["x"]:g}, {t["y"]:g}, {t["z"]:.2f})  {t["diameter_in"]:.2f}" disc')
     for wline in info["warnings"]:
         lines.append(wline)
     return "\n".join(lines)
