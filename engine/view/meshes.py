@@ -291,8 +291,10 @@ def _attr(obj, *names, default=None):
 
 
 class TableScene:
-    """Everything drawn for one ``World``: terrain, grid, area overlays and
-    model hitboxes. ``sync()`` moves the models to the world's state."""
+    """Everything drawn for one ``World``: terrain, grid, area overlays,
+    model hitboxes and tokens. ``sync()`` moves the models to the world's
+    state (models that enter mid-game, e.g. summoned, appear; removed ones
+    go); ``tokens.set(...)`` redraws the tokens (engine.view.tokens)."""
 
     def __init__(self, world, parent: NodePath, *, grid: bool = True, labels: bool = True):
         self.world = world
@@ -302,8 +304,12 @@ class TableScene:
         self.width, self.depth = width, depth
         ids = list(world.model_ids())
         sides = []
-        for mid in ids:
-            s = world.hitbox(mid).side
+        # the models on the table, then the reserve creatures a Ritual may
+        # bring in and the tokens' owners: every side keeps one colour all game
+        scene = getattr(world, "scene", None)
+        more = [r.side for r in getattr(scene, "reserves", ()) or ()]
+        more += [t.side for t in getattr(scene, "tokens", ()) or ()]
+        for s in [world.hitbox(mid).side for mid in ids] + more:
             if s not in sides:
                 sides.append(s)
         self.side_colour = side_colours(sides)
@@ -323,6 +329,11 @@ class TableScene:
         self.labels_root.hide(SHADOW_MASK)
         if not labels:
             self.labels_root.hide()
+        from engine.view.tokens import TokenLayer
+        # the tokens on the field: the scene's until a game says otherwise
+        # (PlayController feeds ``game.tokens`` after every event)
+        self.tokens = TokenLayer(self, self.root, self.labels_root)
+        self.tokens.set(getattr(scene, "tokens", ()) or ())
         self.label_nodes: dict[str, NodePath] = {}
         self.models: dict[str, NodePath] = {}
         self._model_key: dict[str, tuple] = {}
@@ -477,6 +488,7 @@ class TableScene:
             p = node.getPos()
             d = math.sqrt((p[0] - ex) ** 2 + (p[1] - ey) ** 2 + (p[2] - ez) ** 2)
             node.setScale(min(0.9, max(0.25, pixels * d)))
+        self.tokens.scale_labels(eye, pixels * 0.8)
 
     def colour_of(self, mid: str) -> tuple:
         hb = self.world.hitbox(mid)

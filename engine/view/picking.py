@@ -4,6 +4,8 @@
 table-space ray; ``pick`` hands that ray to ``world.pick`` -- the same
 triangles and hitbox cylinders the line-of-sight rays are cast against, so
 what you click is what the rules see. No Panda3D collision system is used.
+Tokens (``pick_token``) are not in the engine: their discs are tested in
+numpy against the same ray, behind whatever the engine hit first.
 """
 from __future__ import annotations
 
@@ -45,3 +47,24 @@ def pick_point(app, world, film_xy=None, *, pixel=None):
     """The table point under the pointer (x, y, z) or None (sky)."""
     hit = pick(app, world, film_xy, pixel=pixel)
     return None if hit is None or hit.point is None else tuple(hit.point)
+
+
+def pick_token(app, world, tokens, film_xy=None, *, pixel=None) -> str | None:
+    """The token (``engine.view.tokens.TokenLayer``) under a film point or a
+    pixel, or None. The engine answers first (``world.pick``); a token is
+    taken only when its disc is not behind what the engine hit (a model
+    standing on a token is picked as the model)."""
+    if pixel is not None:
+        film_xy = app.pixel_to_film(*pixel)
+    if film_xy is None:
+        film_xy = app.pointer
+    if film_xy is None or tokens is None or not tokens.looks:
+        return None
+    origin, direction = pick_ray(app, film_xy)
+    hit = world.pick(origin, direction)
+    limit = float("inf") if hit is None or hit.kind is None else float(hit.distance)
+    if hit is not None and hit.kind == "model":
+        limit = min(limit, float(hit.distance))
+        tid = tokens.pick(origin, direction, limit, slack=0.0)
+        return tid
+    return tokens.pick(origin, direction, limit)

@@ -184,6 +184,7 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         for mid, lbl in st.table.label_nodes.items():
             if mid != target:          # labels draw through walls: in the eye view only the target's
                 st.hide(lbl)
+        st.hide(st.table.tokens.labels_root)
         arc = ov.front_arc_overlay(hv, radius=float(np.clip(dist * 0.5, 3.0, 8.0)))
         arc.reparentTo(st.overlay)
         paths.append(st.shoot(os.path.join(out_dir, names[0])))
@@ -393,10 +394,15 @@ def reach_picture(world, grid, out_dir: str, name: str = "reach.png") -> str:
         return st.shoot(os.path.join(out_dir, name))
 
 
-def table_picture(world, path: str, *, top: bool = False, caption: str | None = None) -> str:
-    """The whole table (overview or top view)."""
+def table_picture(world, path: str, *, top: bool = False, caption: str | None = None,
+                  tokens=None) -> str:
+    """The whole table (overview or top view). The tokens drawn are the
+    scene's, or those last given to the table; ``tokens`` (a game's
+    ``game.tokens.values()``, TokenSpecs or dicts) replaces them."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with _Stage(world) as st:
+        if tokens is not None:
+            st.table.tokens.set(tokens)
         if top:
             st.camera.top_view()
         else:

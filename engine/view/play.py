@@ -27,7 +27,7 @@ from engine.view import overlays as ov
 from engine.view.camera import TableCamera
 from engine.view.hud import Hud, event_line
 from engine.view.meshes import TableScene
-from engine.view.picking import pick
+from engine.view.picking import pick, pick_token
 
 SELECT = (1.0, 1.0, 1.0, 0.95)
 CAN_ACT = (1.0, 0.9, 0.3, 0.8)
@@ -469,6 +469,7 @@ class PlayController(TableView):
         self.applied: list = []         # (action, events) applied through this controller
         super().__init__(app, world, out_dir=os.path.join(out_dir, "disputes"), labels=labels)
         self.play_live = app.root.attachNewNode("play-overlay")
+        self.sync_tokens()
 
     # ------------------------------------------------------------ legal actions
     def legal(self) -> list:
@@ -554,8 +555,39 @@ class PlayController(TableView):
         return events
 
     def world_sync(self):
-        """The rules moved models through the geometry: redraw them."""
+        """The rules moved models through the geometry (summoned creatures
+        entered, fallen ones left): redraw them, and the tokens as the game
+        has them now."""
         self.table.sync(force=True)
+        self.sync_tokens()
+
+    def game_tokens(self) -> list:
+        """The game's tokens (Eldfall: ``game.tokens``); none for a game without them."""
+        toks = getattr(self.game, "tokens", None)
+        if isinstance(toks, dict):
+            return list(toks.values())
+        return list(toks or ())
+
+    def sync_tokens(self) -> bool:
+        """Draw the tokens still on the field: hidden ones muted with "?",
+        revealed ones with their name; picked up or destroyed ones go."""
+        return self.table.tokens.set(self.game_tokens())
+
+    def token_under_pointer(self) -> str | None:
+        if self.app.pointer is None:
+            return None
+        return pick_token(self.app, self.world, self.table.tokens, self.app.pointer)
+
+    def token_text(self, tid: str) -> str:
+        t = (getattr(self.game, "tokens", None) or {}).get(tid)
+        look = self.table.tokens.looks.get(tid)
+        if t is None or look is None:
+            return tid
+        what = ("hidden " if t.hidden else "") + f"{t.side} {t.kind} token {tid}"
+        if not t.hidden:
+            what += f" ({look.name})" if look.name else ""
+        x, y, z = look.at
+        return f"{what} at ({x:.1f}, {y:.1f}, {z:.1f})"
 
     @property
     def narrator(self):
@@ -599,6 +631,10 @@ class PlayController(TableView):
         return h
 
     def handle_click(self, hit):
+        if self.state in ("target", "idle"):
+            tid = self.token_under_pointer()
+            if tid is not None:
+                return self.token_click(tid)
         if self.state == "move":
             if hit.point is None:
                 return None
@@ -616,6 +652,25 @@ class PlayController(TableView):
             return mid
         self.select(None)
         return None
+
+    def token_click(self, tid: str):
+        """A click on a token: a target in the target step; else say what
+        it is and which menu entries act on it."""
+        if self.state == "target":
+            return self.target_click(tid)
+        legal = self.legal()
+        keys = []
+        for i, (label, what) in enumerate(self.menu):
+            if callable(what):         # a target step: does one of its actions take this token?
+                acts = [a for a in legal if action_kind(a) == "Declare" and action_actor(a) == (self.selected or self.active_model())
+                        and tid in action_targets(a) and label.startswith(self._key(a)[0])]
+            else:
+                acts = [what] if (getattr(what, "objective", None) == tid or tid in action_targets(what)) else []
+            if acts:
+                keys.append(f"{i + 1 if i < 9 else 0} ({label.split(' -> ')[0]})")
+        self.message = self.token_text(tid) + ("; menu " + ", ".join(keys) if keys else "")
+        self.refresh()
+        return ("token", tid)
 
     def target_click(self, mid: str):
         name, weapon, spell = self.target_key
@@ -657,6 +712,7 @@ class PlayController(TableView):
         for mid in list(self.table.highlights):
             if mid != self.selected:
                 self.table.highlight(mid, None)
+        self.table.tokens.clear_highlights()
 
     # ------------------------------------------------------------ movement
     def start_move(self, mode: str):
@@ -786,7 +842,10 @@ class PlayController(TableView):
         self._clear_play()
         targets = sorted({t for a in self.legal() if self._key(a) == key for t in action_targets(a)})
         for t in targets:
-            self.table.highlight(t, TARGETABLE)
+            if t in self.table.tokens.looks:
+                self.table.tokens.highlight(t, TARGETABLE)
+            else:
+                self.table.highlight(t, TARGETABLE)
         self.message = f"{key[0]}: click a target ({', '.join(targets)})"
         self.refresh()
         return "target"
@@ -910,11 +969,14 @@ class PlayController(TableView):
             kind = action_kind(a)
             if kind == "Declare" and action_actor(a) == actor:
                 key = self._key(a)
-                if key in seen:
+                objective = getattr(a, "objective", None)
+                if (key, objective) in seen:
                     continue
-                seen.add(key)
+                seen.add((key, objective))
                 label = key[0] + (f" ({key[1]})" if key[1] else "") + (f" [{key[2]}]" if key[2] else "")
-                if action_targets(a):
+                if objective:                 # Interact: one entry per token / quest object
+                    menu.append((f"{label}: {objective}", a))
+                elif action_targets(a):
                     menu.append((label + " -> click target", (lambda key=key: self.start_target(key))))
                 else:
                     menu.append((label, a))
