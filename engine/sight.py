@@ -1084,6 +1084,9 @@ class _Query:
         self.ttree = _tree_for(th, s, False)
         self.leaves = None
         self.seed = None             # a partition of the two trees' pairs to start the descent from
+        self.prior = None            # per target lattice point, a viewer lattice point that saw it last time
+        self.v_allowed = np.zeros(len(self.V), dtype=bool)
+        self.v_allowed[self.vorder] = True
         self.proof = None            # this query's partition once its descent ran to its end
         self.stopped = False
         self.probed = False          # the probe was already cast (by _probe_batch)
@@ -1303,7 +1306,13 @@ class _Query:
             return None
         if k < 2:
             h = self.hints[k] if len(self.hints) > k else int(self.vorder[0])
-            return rows, np.full(len(rows), h, dtype=np.int64)
+            vidx = np.full(len(rows), h, dtype=np.int64)
+            if k == 0 and self.prior is not None:
+                # the witnesses of the last answer for this pair (lattice indices), where allowed
+                pw = self.prior[self.tidx[rows]]
+                ok = (pw >= 0) & self.v_allowed[np.maximum(pw, 0)]
+                vidx = np.where(ok, pw, vidx)
+            return rows, vidx
         rng = np.random.default_rng(self.nt * 31 + self.nv * 7 + k)
         vidx = self.vorder[rng.integers(0, self.nv, len(rows))]
         groups = _tree_groups(self.ttree)
@@ -1321,10 +1330,15 @@ class _Query:
         return rows, vidx
 
     def probe_pairs(self):
-        """A few likely segments for a yes/no question."""
+        """A few likely segments for a yes/no question (and the last answer's witnesses)."""
         rows = np.arange(min(16, self.nt))
         h = np.asarray(self.hints[:2] or [int(self.vorder[0])])
-        return np.repeat(rows, len(h)), np.tile(h, len(rows))
+        r, v = np.repeat(rows, len(h)), np.tile(h, len(rows))
+        if self.prior is not None:
+            pw = self.prior[self.tidx]
+            ok = np.nonzero((pw >= 0) & self.v_allowed[np.maximum(pw, 0)])[0][:16]
+            r, v = np.concatenate([ok, r]), np.concatenate([pw[ok], v])
+        return r, v
 
     def random_pairs(self, k: int):
         """``k`` viewer x target sample pairs drawn at random (a fixed seed: the same answer each time)."""
@@ -2069,6 +2083,16 @@ def _picture_rays(q: _Query, eye: np.ndarray, k: int = 48):
     return np.stack([start, t], axis=1).reshape(-1, 2, 3).astype(float), clear.astype(bool)
 
 
+_MEMORY: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # world -> {(viewer, target, half,
+#   want_all, settings): (witnesses per target lattice point, proof)}
+_REUSE = True            # los() starts from its last answer for the same pair (re-proved: the same answers)
+
+
+def forget() -> None:
+    """Drop what ``los`` remembers of earlier answers (benchmarks time a question asked cold)."""
+    _MEMORY.clear()
+
+
 def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool = True,
         settings: SightSettings | None = None, engaged_with: Iterable[str] | None = None,
         cover: bool = True) -> LosResult:
@@ -2093,6 +2117,14 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
     q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s),
                     gather=False)
+    mkey = (viewer, target, bool(half), q.want_all, s)
+    wmem = _MEMORY.setdefault(world, {}) if _REUSE else {}
+    mem = wmem.get(mkey)
+    if mem is not None:
+        # the last answer for this pair: its witnesses are tried first and its proof (a
+        # partition of the same trees' pairs, re-proved here) starts the descent
+        q.prior = mem[0] if len(mem[0]) == len(q.T_all) else None
+        q.seed = mem[1]
     if exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0 and not q.obstacle_free_quick():
         # yes/no: the probe first; the obstacles are gathered only when it does not decide
         q.probe_all_models(world)
@@ -2107,6 +2139,13 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         q.finish()
     vis_t = np.zeros(len(q.T_all), dtype=bool)
     vis_t[q.tidx[q.status == 1]] = True
+    if _REUSE and exc is None:
+        wit = np.full(len(q.T_all), -1, dtype=np.int64)
+        seen = q.status == 1
+        wit[q.tidx[seen]] = q.witness[seen]
+        if len(wmem) >= 1024:
+            wmem.pop(next(iter(wmem)))
+        wmem[mkey] = (wit, q.proof if q.proof is not None else (mem[1] if mem is not None else None))
     area = float(q.t_weight[vis_t].sum())
     frac = float(vis_t.sum()) / len(q.T_all)
     geo_los = bool(vis_t.any()) and area * MM2_PER_IN2 >= s.min_visible_area_mm2 - 1e-12

@@ -182,3 +182,23 @@ def test_the_descent_never_proves_a_clear_segment_hidden_at_the_real_lattice():
     boxes = [(12.0, 13.0, 0.4, 5.0, 2.2, 90.0), (15.5, 11.0, 1.2, 1.2, 1.0, 20.0), (8.5, 12.5, 0.6, 0.6, 1.4, 0.0)]
     w = world(boxes, a=(5.0, 12.0, 0.0), b=(19.0, 12.0, 180.0), extra=[(14.0, 13.2)])
     assert _descent_keeps_every_clear_segment(w, sight.default_settings()) > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowd, st.lists(st.tuples(st.floats(9, 15), st.floats(10, 14)), max_size=2),
+       st.floats(-50, 50), st.floats(-1.5, 1.5), st.floats(-0.4, 0.4), st.floats(-0.4, 0.4), st.floats(-20, 20))
+def test_an_answer_started_from_the_last_one_equals_brute_force(boxes, extra, fa, dy, mx, my, turn):
+    """``los`` starts from its last answer for the pair (its witnesses first, its proof as the
+    descent's first frontier, every bundle proved again): after the target moves a little,
+    the visible set still equals the brute force, and the yes/no too."""
+    w = world(boxes, a=(5.0, 12.0 + dy, fa), b=(19.0, 12.0 - dy, 180.0), extra=extra)
+    s = sight.default_settings().replace(patch_mm=6.0)
+    sight.forget()
+    sight.los(w, "a", "b", cover=False, settings=s)
+    sight.los(w, "a", "b", fraction=False, cover=False, settings=s)
+    hb = w.hitbox("b")
+    w.move_model("b", hb.x + mx, hb.y + my, None, hb.facing + turn)
+    r = sight.los(w, "a", "b", cover=False, settings=s)
+    brute = _brute_visible(w, "a", "b", s)
+    assert (brute == r.target_visible).all(), (int(brute.sum()), int(r.target_visible.sum()))
+    assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
