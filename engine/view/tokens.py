@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from panda3d.core import NodePath, TransparencyAttrib
+from panda3d.core import BillboardEffect, NodePath, TransparencyAttrib
 
 from engine.view.meshes import cylinder_mesh, flat_mesh_node, geom_node, text_node
 
@@ -155,12 +155,22 @@ class TokenLayer:
         return node
 
     def _label(self, look: TokenLook) -> NodePath:
+        """The label, beside the disc on screen in every view: a billboard
+        anchor at the disc's centre, the text a little above it in screen
+        space (so it never hides the disc, even seen from straight above)."""
         base = self.table.side_colour.get(look.side, (0.8, 0.8, 0.8, 1.0))
         card = (*[c * 0.35 for c in (muted(base) if look.hidden else base)[:3]], 0.8)
         fg = (0.85, 0.85, 0.85, 1) if look.hidden else (1, 1, 1, 1)
-        lbl = text_node(f"token-label-{look.id}", look.label, 0.4, fg=fg, card=card)
-        lbl.setPos(look.at[0], look.at[1], look.at[2] + THICKNESS + 0.45)
-        return lbl
+        anchor = NodePath(f"token-label-{look.id}")
+        anchor.setPos(look.at[0], look.at[1], look.at[2] + THICKNESS)
+        anchor.setEffect(BillboardEffect.makePointEye())
+        text = text_node(f"token-text-{look.id}", look.label, 0.4, fg=fg, card=card, billboard=False)
+        text.reparentTo(anchor)
+        text.setPos(0, 0, look.radius + 0.12)
+        return anchor
+
+    def label_text(self, tid: str) -> str:
+        return self.label_nodes[tid].getChild(0).node().getText()
 
     def set(self, tokens, world=None) -> bool:
         """Draw exactly the tokens on the field among ``tokens``; True when
@@ -221,11 +231,16 @@ class TokenLayer:
             self.highlight(tid, None)
 
     def scale_labels(self, eye, pixels: float = 0.009) -> None:
+        """About the same size on screen at any zoom; the text stays just
+        above the disc."""
         ex, ey, ez = (float(v) for v in eye)
-        for node in self.label_nodes.values():
-            p = node.getPos()
-            d = math.sqrt((p[0] - ex) ** 2 + (p[1] - ey) ** 2 + (p[2] - ez) ** 2)
-            node.setScale(min(0.7, max(0.2, pixels * d)))
+        for tid, anchor in self.label_nodes.items():
+            x, y, z = self.looks[tid].at
+            d = math.sqrt((x - ex) ** 2 + (y - ey) ** 2 + (z - ez) ** 2)
+            text = anchor.getChild(0)
+            k = min(0.7, max(0.2, pixels * d))
+            text.setScale(k)
+            text.setZ(self.looks[tid].radius + 0.3 * k)
 
     # ------------------------------------------------------------ picking
     def pick(self, origin, direction, max_distance: float = math.inf, slack: float = 0.05) -> str | None:
