@@ -193,7 +193,7 @@ class Scene:
 # per-game blocks (settings a game's rules read: "norova": {...}) go to Scene.extra
 SCENE_GAME_BLOCKS = ("eldfall", "norova")
 SCENE_KEYS = ("name", "description", "table", "games", "deployment", "terrain", "models",
-              "tokens") + SCENE_GAME_BLOCKS
+              "tokens", "stratagems") + SCENE_GAME_BLOCKS
 GAMES = ("eldfall", "norova")
 SPECIAL_TAGS = ("climbable", "ladder", "area")
 # the rulebook's environments (Eldfall Core Rules v1.6; docs/architecture.md)
@@ -378,6 +378,12 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
         if "eldfall" in games and len(ms) > PARTY_LIMIT:
             ck.warn(("models",), f"side '{side}' has {len(ms)} models; an Eldfall party has at most {PARTY_LIMIT}")
 
+    # -- stratagems (Eldfall): side -> [Stratagem] ---------------------------- #
+    if "stratagems" in doc and doc["stratagems"] is not None:
+        strat = _stratagems(ck, doc["stratagems"], by_side, games)
+        if strat:
+            extra["stratagems"] = strat
+
     # -- deployment ---------------------------------------------------------- #
     deployment: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
     if "deployment" in doc:
@@ -417,6 +423,127 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
         sha256=hashlib.sha256(raw).hexdigest(), name=name or "", deployment=deployment,
         games=tuple(games), description=description or "", warnings=tuple(ck.warnings), extra=extra,
         reserves=tuple(reserves), tokens=tuple(tokens))
+
+
+# Stratagems (rules/eldfall/stratagems.py reads the same plain data; a test
+# keeps these vocabularies equal to the rules')
+STRATAGEM_KEYS = ("name", "text", "uses", "per", "target", "range", "awareness", "effect")
+STRATAGEM_EFFECT_KEYS = ("heal", "mods", "states", "remove", "ap", "duration")
+STRATAGEM_TARGETS = ("own", "enemy", "leader", "all-own", "all-enemy")
+STRATAGEM_PER = ("game", "turn")
+STRATAGEM_DURATIONS = ("turn", "round", "game")
+STRATAGEM_STATS = ("STA", "SPD", "ARM", "OFF", "DEF", "ACC", "INT", "AG", "T", "M")
+EFFECT_STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
+                 "Poisoned", "Flying", "Shrouded", "Fatigued")
+REMOVABLE_STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed",
+                    "Weakened", "Poisoned", "Fatigued", "Panicked")
+MAX_STRATAGEMS = 50
+
+
+def _stratagems(ck, value, by_side: dict, games) -> dict:
+    """The scene's ``stratagems:`` block -> {side: [plain Stratagem]} (defaults
+    filled); every problem recorded with its line."""
+    p0 = ("stratagems",)
+    d = ck.mapping(value, p0, "a mapping side -> list of Stratagems")
+    if d is None:
+        return {}
+    if "eldfall" not in games:
+        ck.error(p0, "Stratagems are an Eldfall rule; this scene is not for eldfall (games:)")
+        return {}
+    out: dict = {}
+    for side, items in d.items():
+        p = p0 + (side,)
+        if not isinstance(side, str) or side not in by_side:
+            known = ", ".join(sorted(by_side)) or "none"
+            ck.error(p, f"no model is on side {side!r} (sides: {known})")
+            continue
+        lst = ck.sequence(items, p, "a list of Stratagems")
+        if lst is None:
+            continue
+        if len(lst) > MAX_STRATAGEMS:
+            ck.error(p, f"too many Stratagems ({len(lst)}; the limit is {MAX_STRATAGEMS})")
+            continue
+        if not any(m.leader for m in by_side[side]):
+            ck.warn(p, f"side '{side}' has no Leader: it can never use its Stratagems")
+        names: dict[str, int | None] = {}
+        got = []
+        for i, item in enumerate(lst):
+            one = _stratagem(ck, item, p + (i,))
+            if one is None:
+                continue
+            if one["name"] in names:
+                ck.error(p + (i, "name"), f"duplicate Stratagem '{one['name']}' "
+                                          f"(first at line {names[one['name']]})")
+                continue
+            names[one["name"]] = ck.lines.of(p + (i,))
+            got.append(one)
+        if got:
+            out[side] = got
+    return out
+
+
+def _stratagem(ck, item, p) -> dict | None:
+    d = ck.mapping(item, p, "a Stratagem (a mapping with name, uses, target, effect, ...)")
+    if d is None:
+        return None
+    before = len(ck.problems)
+    ck.keys(d, p, STRATAGEM_KEYS, required=("name", "effect"), what="a Stratagem",
+            hints={"name": "name: a text", "effect": "effect: {heal, mods, states, remove, ap, duration}"})
+    name = ck.string(d["name"], p + ("name",)) if "name" in d else None
+    if name is not None and ("=" in name or len(name) > 80):
+        ck.error(p + ("name",), "a Stratagem's name has no '=' and at most 80 characters")
+    text = ck.string(d["text"], p + ("text",), allow_empty=True) if "text" in d else ""
+    uses = ck.number(d["uses"], p + ("uses",), integer=True, lo=1, hi=99) if "uses" in d else 1
+    per = ck.string(d["per"], p + ("per",), choices=STRATAGEM_PER) if "per" in d else "game"
+    target = ck.string(d["target"], p + ("target",), choices=STRATAGEM_TARGETS) if "target" in d else "own"
+    rng = ck.number(d["range"], p + ("range",), nonneg=True) if "range" in d else None
+    aware = ck.boolean(d["awareness"], p + ("awareness",)) if "awareness" in d else False
+    if target == "leader" and ("range" in d or aware):
+        ck.error(p + ("range" if "range" in d else "awareness",),
+                 "a Stratagem on the Leader itself has no range or Awareness rule")
+    eff = None
+    if "effect" in d:
+        eff = _stratagem_effect(ck, d["effect"], p + ("effect",))
+    if len(ck.problems) != before or None in (name, text, uses, per, target, aware, eff):
+        return None
+    return {"name": name, "text": text, "uses": int(uses), "per": per, "target": target,
+            "range": None if rng is None else float(rng), "awareness": bool(aware), "effect": eff}
+
+
+def _stratagem_effect(ck, value, p) -> dict | None:
+    e = ck.mapping(value, p, "a mapping of heal, mods, states, remove, ap, duration")
+    if e is None:
+        return None
+    before = len(ck.problems)
+    ck.keys(e, p, STRATAGEM_EFFECT_KEYS, what="an effect")
+    heal = ck.number(e["heal"], p + ("heal",), integer=True, lo=0, hi=20) if "heal" in e else 0
+    ap = ck.number(e["ap"], p + ("ap",), integer=True, lo=0, hi=10) if "ap" in e else 0
+    mods: dict[str, int] = {}
+    if "mods" in e:
+        md = ck.mapping(e["mods"], p + ("mods",), "a mapping stat -> modifier (DEF: 2)")
+        if md is not None:
+            for k, v in md.items():
+                if k not in STRATAGEM_STATS:
+                    hint = "; HP is healed with heal:" if k == "HP" else ""
+                    ck.error(p + ("mods", k), f"not a stat a Stratagem may change{hint} "
+                                              f"(allowed: {', '.join(STRATAGEM_STATS)})")
+                    continue
+                n = ck.number(v, p + ("mods", k), integer=True, lo=-20, hi=20)
+                if n:
+                    mods[k] = int(n)
+    states = ck.strings(e["states"], p + ("states",), choices=EFFECT_STATES) if "states" in e else ()
+    remove = ck.strings(e["remove"], p + ("remove",), choices=REMOVABLE_STATES) if "remove" in e else ()
+    duration = ck.string(e["duration"], p + ("duration",), choices=STRATAGEM_DURATIONS) \
+        if "duration" in e else "round"
+    if len(ck.problems) != before or None in (heal, ap, states, remove, duration):
+        return None
+    if not (heal or ap or mods or states or remove):
+        ck.error(p, "the effect does nothing (give heal, mods, states, remove or ap)")
+        return None
+    if "duration" in e and not (mods or states):
+        ck.warn(p + ("duration",), "a duration only matters for mods and states")
+    return {"heal": int(heal), "mods": dict(sorted(mods.items())), "states": list(states),
+            "remove": list(remove), "ap": int(ap), "duration": duration}
 
 
 _SUMMON_RE = None

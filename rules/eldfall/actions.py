@@ -345,5 +345,33 @@ class EndTurn(Action):
         return cls(t[0])
 
 
+@dataclass(frozen=True)
+class UseStratagem(Action):
+    """The active player's Leader uses a Stratagem in the Strategic Phase
+    (rules/eldfall/stratagems.py); ``target`` names a model for the Stratagems
+    that target one (own or enemy), else None.
+
+    >>> str(UseStratagem("red", "Hold the Line", "r2"))
+    "stratagem red 'Hold the Line' target=r2"
+    """
+    side: str
+    name: str
+    target: str | None = None
+    verb = "stratagem"
+
+    def tokens(self):
+        t = ["stratagem", self.side, self.name]
+        if self.target is not None:
+            t.append(f"target={self.target}")
+        return t
+
+    @classmethod
+    def from_tokens(cls, t):
+        pos, kw = split_keywords(t)
+        if len(pos) != 2 or set(kw) - {"target"}:
+            raise ValueError("stratagem SIDE 'NAME' [target=MODEL]")
+        return cls(pos[0], pos[1], kw.get("target"))
+
+
 VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, Crouch, DodgeMove, DuelAnswer,
-                             EndTurn)}
+                             EndTurn, UseStratagem)}

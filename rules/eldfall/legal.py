@@ -12,7 +12,7 @@ from typing import Iterator
 
 from rules.eldfall import availability as av
 from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Crouch, Declare, DodgeMove,
-                                   DuelAnswer, EndTurn, Move, Pass)
+                                   DuelAnswer, EndTurn, Move, Pass, UseStratagem)
 from rules.eldfall import combat as cb
 
 
@@ -57,6 +57,20 @@ def generate(game) -> Iterator:
     elif kind == "duel-answer":
         yield DuelAnswer(who, True)
         yield DuelAnswer(who, False)
+    elif kind == "stratagem":
+        yield Pass(who)
+        yield from stratagem_options(game, who)
+
+
+def stratagem_options(game, side: str) -> Iterator:
+    """Each usable Stratagem on each model it may name (or once, when it names none)."""
+    from rules.eldfall import stratagems as sg
+    for s, targets in sg.usable(game, side):
+        if s["target"] in ("own", "enemy"):
+            for t in targets:
+                yield from _ok(game, [UseStratagem(side, s["name"], t)])
+        else:
+            yield from _ok(game, [UseStratagem(side, s["name"])])
 
 
 def crouch_options(game, side: str) -> Iterator:

@@ -74,6 +74,17 @@ def line(ev) -> str | None:
             return None
         ch = ", ".join(f"{m} {'crouches' if on else 'stands up'}" for m, on in d["changes"].items())
         return f"  {d['side']} at the {d['window']} of {d['mover']}'s Movement Step: {ch}"
+    if k == "stratagem":
+        return (f"  {d['side']}'s Leader {d['leader']} uses the Stratagem {d['name']}"
+                f"{' on ' + ', '.join(d['targets']) if d['targets'] else ''}: "
+                f"{effect_words(d['effect'])} ({d['uses_left']} use(s) left this {d['per']})")
+    if k == "stratagem_ends":
+        what = ", ".join([f"{v:+d} {st}" for st, v in d["mods"].items()] + d["states"])
+        return f"    {d['model']}: the Stratagem {d['name']} ends ({what})"
+    if k == "stratagems":
+        if not d.get("usable"):
+            return None
+        return f"  Stratagems of {d['side']} (Leader {d['leader']}): " + ", ".join(d["usable"])
     if k == "token":
         what = d.get("item") or d.get("spell") or ""
         s = f"    {d.get('kind', 'the')} token {d['token']}{' (' + what + ')' if what else ''} {d['event']}"
@@ -91,6 +102,23 @@ def line(ev) -> str | None:
         return f"== Game over: {who} ({d['termination']}: {d['detail']}); VP " + \
             ", ".join(f"{a} {b}" for a, b in sorted(d["scores"].items())) + " =="
     return None
+
+
+def effect_words(e: dict) -> str:
+    """A Stratagem's effect in words: "heal 1, +2 DEF, +Shrouded, -Panicked until ..."."""
+    parts = []
+    if e.get("heal"):
+        parts.append(f"heals {e['heal']} HP")
+    parts += [f"{v:+d} {st}" for st, v in (e.get("mods") or {}).items()]
+    parts += ["+" + st for st in e.get("states") or ()]
+    parts += ["-" + st for st in e.get("remove") or ()]
+    lasting = bool(e.get("mods") or e.get("states"))
+    if e.get("ap"):
+        parts.append(f"+{e['ap']} AP at this Upkeep")
+    until = {"turn": "until the End Phase", "round": "until the side's next Strategic Phase",
+             "game": "for the rest of the game"}.get(e.get("duration"), "")
+    s = ", ".join(parts)
+    return s + (f" ({until})" if lasting and until else "")
 
 
 def narrate(events, rolls: bool = False) -> list[str]:

@@ -12,6 +12,8 @@ pending        who decides                 actions
 =============  ==========================  ===============================
 order          the initiative winner       ChooseOrder
 tactical       the active player           Activate, EndTurn
+stratagem      the active player           UseStratagem, Pass (the Strategic Phase, while its
+                                           Leader stands and it has a Stratagem to use)
 crouch         the reactive player         Crouch, Pass (Crouched as a Reaction: the
                                            start, or the end when no Reaction Step opens)
 movement       the active player           Move (step 2)
@@ -22,8 +24,9 @@ dodge-move     the dodging model's player  DodgeMove (after step 5)
 duel-answer    the challenged player       DuelAnswer
 =============  ==========================  ===============================
 
-Everything else (Strategic and Upkeep phases, the Resolution Step, the End
-Phase) happens by itself between decisions, each change an event.
+Everything else (the rest of the Strategic Phase, the Upkeep Phase, the
+Resolution Step, the End Phase) happens by itself between decisions, each
+change an event.
 """
 from __future__ import annotations
 
@@ -43,8 +46,10 @@ from rules.eldfall import combat as cb
 from rules.eldfall import reactions as rx
 from rules.eldfall import conditions as cd
 from rules.eldfall import resolution as rs
+from rules.eldfall import stratagems as sg
 from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
-                                   Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass)
+                                   Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass,
+                                   UseStratagem)
 from rules.eldfall.state import OUT_STATES, Activation, ModelState
 
 DATA = Path(__file__).with_name("data")
@@ -87,6 +92,8 @@ def merge_settings(settings: dict | None) -> dict:
         raise ValueError("setting crouch_reaction_ap must be 0-20")
     if s["duel_interference"] not in ("lose", "forbid"):
         raise ValueError("duel_interference must be lose or forbid")
+    if s["stratagems_per_phase"] > 20:
+        raise ValueError("setting stratagems_per_phase must be 0-20")
     return s
 
 
@@ -123,6 +130,11 @@ class EldfallGame(Game):
                              f"{', '.join(self.sides) or 'none'}")
         from rules.eldfall import tokens as tk
         self.tokens = tk.build(self, self.scene_info.get("tokens"))
+        # Stratagems: side -> [plain data] (rules/eldfall/stratagems.py); uses so
+        # far: side -> name -> [this game, this turn]; uses in this Strategic Phase
+        self.stratagems = sg.normalize(self.scene_info.get("stratagems"), self.sides)
+        self.stratagem_used: dict[str, dict[str, list[int]]] = {}
+        self.stratagem_phase_uses = 0
         self.original = {s: sum(1 for m in self.models.values()
                                 if m.side == s and not m.reserve and not m.summoned_by)
                          for s in self.sides}
@@ -179,7 +191,12 @@ class EldfallGame(Game):
                 "objectives": self.objectives_done,
                 "models": [m.to_dict() for m in self.models.values()], "positions": pos,
                 "tokens": [t.to_dict() for t in self.tokens.values()],
-                "activation": None if self.act is None else self.act.to_dict()}
+                "activation": None if self.act is None else self.act.to_dict(),
+                # only in games with Stratagems: the hashes of the others stay as they were
+                **({"stratagems": {"used": {s: {n: list(u) for n, u in sorted(d.items())}
+                                            for s, d in sorted(self.stratagem_used.items())},
+                                   "phase_uses": self.stratagem_phase_uses}}
+                   if self.stratagems else {})}
 
     # ------------------------------------------------------------------
     # helpers: sides, stats, weapons
@@ -212,6 +229,8 @@ class EldfallGame(Game):
         add = int(mods)
         for _, _, smods in m.enchantments:
             add += int(smods.get(name, 0))
+        if m.boosts:
+            add += sg.boost_mod(m, name)
         effects = ()
         if self.act is not None and model in self.act.surprised:
             effects = ("Surprise Attack",)
@@ -478,15 +497,23 @@ class EldfallGame(Game):
                 return
             self.active_side = side
             self.emit("turn", {"round": self.round, "side": side})
-            self._strategic(side)
-            if self.is_over:
-                return
-            self._upkeep(side)
-            self.phase = "tactical"
-            self.pending = ("tactical", side)
-            if self._activatable(side):
-                return
-            self._end_phase(side)
+            if self._strategic(side):
+                return                     # the Stratagems window waits for the player
+            self._after_strategic(side)
+            return                         # (_end_phase starts the next turn itself)
+
+    def _after_strategic(self, side: str) -> None:
+        """The rest of the Strategic Phase after the Stratagems, then the Upkeep
+        Phase and the Tactical Phase (or the End Phase when no model can act)."""
+        self._strategic_rest(side)
+        if self.is_over:
+            return
+        self._upkeep(side)
+        self.phase = "tactical"
+        self.pending = ("tactical", side)
+        if self._activatable(side):
+            return
+        self._end_phase(side)
 
     def _eliminated_side(self) -> str | None:
         for s in self.sides:
@@ -497,11 +524,16 @@ class EldfallGame(Game):
                 return s
         return None
 
-    def _strategic(self, side: str) -> None:
+    def _strategic(self, side: str) -> bool:
+        """The start of the Strategic Phase: what lasts "until the next Strategic
+        Phase" ends; then the Stratagems window opens (True: a decision waits)
+        when the side's Leader stands and it has a Stratagem it can use now."""
         self.phase = "strategic"
         self.emit("phase", {"phase": "strategic", "side": side})
-        leader = self._leader(side)
-        self.emit("stratagems", {"side": side, "available": leader is not None, "leader": leader})
+        self.stratagem_phase_uses = 0
+        for d in self.stratagem_used.get(side, {}).values():
+            d[1] = 0                       # uses per turn start again
+        sg.end_boosts(self, side, "round")
         for m in list(self.side_models(side)):
             if "Fatigued" in m.states:
                 self.remove_state(m.id, "Fatigued", "next Strategic Phase")
@@ -520,6 +552,31 @@ class EldfallGame(Game):
                     if e[1] in casters:
                         self.emit("enchantment_ends", {"model": o.id, "spell": e[0], "caster": e[1]})
                 o.enchantments = keep
+        leader = self._leader(side)
+        info = {"side": side, "available": leader is not None, "leader": leader}
+        if self.stratagems.get(side):
+            info["usable"] = [s["name"] for s, _ in sg.usable(self, side)]
+        self.emit("stratagems", info)
+        return self._open_stratagems(side)
+
+    def _open_stratagems(self, side: str) -> bool:
+        if self.stratagems.get(side) and sg.usable(self, side):
+            self.pending = ("stratagem", side)
+            return True
+        return False
+
+    def _use_stratagem(self, a: UseStratagem) -> None:
+        sg.use(self, a.side, a.name, a.target)
+        if not self._open_stratagems(a.side):
+            self._close_stratagems(a.side)
+
+    def _close_stratagems(self, side: str) -> None:
+        self.pending = ("strategic", side)
+        self._after_strategic(side)
+
+    def _strategic_rest(self, side: str) -> None:
+        """After the Stratagems (the facts list them first in the phase): the
+        Bleeding and Poisoned rolls, then the Recovery Checks, morale, engagement."""
         for m in list(self.side_models(side)):
             if "Dead" in m.states:
                 continue
@@ -578,10 +635,21 @@ class EldfallGame(Game):
             if self.duel and m.id not in self._duel_models():
                 continue
             sta = m.unit.stat("STA") + sum(int(e[2].get("STA", 0)) for e in m.enchantments)
+            why = "Upkeep"
+            if m.boosts:
+                sta += sg.boost_mod(m, "STA")
             ap = cd.upkeep_ap({"STA": sta}, m.states,
                               watchful=cb.has_trait(m.unit.traits, "Watchful"),
                               reactive=m.side != side)
-            self.set_ap(m.id, ap, "Upkeep")
+            bonus = sg.boost_mod(m, "AP") if m.boosts else 0
+            if bonus and ap > 0:
+                ap += bonus
+                why = "Upkeep + " + ", ".join(f"Stratagem {b[0]} +{b[2]['AP']}" for b in m.boosts
+                                              if b[2].get("AP"))
+            self.set_ap(m.id, ap, why)
+        for m in self.models.values():
+            if any(b[3] == "upkeep" for b in m.boosts):   # +AP: this Upkeep only
+                m.boosts = tuple(b for b in m.boosts if b[3] != "upkeep")
 
     def _activatable(self, side: str) -> list[str]:
         return [m.id for m in self.side_models(side) if self._why_not_activate(m.id) is None]
@@ -605,6 +673,7 @@ class EldfallGame(Game):
     def _end_phase(self, side: str) -> None:
         self.phase = "end"
         self.emit("phase", {"phase": "end", "side": side})
+        sg.end_boosts(self, side, "turn")
         for m in self.models.values():
             if m.ap:
                 self.set_ap(m.id, 0, "End Phase: unspent AP discarded")
@@ -753,7 +822,8 @@ class EldfallGame(Game):
     def decider(self) -> str | None:
         """The side that must decide now."""
         kind, who = self.pending
-        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer", "crouch"):
+        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer", "crouch",
+                    "stratagem"):
             return who
         if kind in ("movement", "action", "dodge-move"):
             return self.models[who].side
@@ -763,7 +833,7 @@ class EldfallGame(Game):
               "reaction": (Declare, Pass, Crouch), "reaction-change": (Declare, Pass),
               "crouch": (Crouch, Pass),
               "action": (Declare,), "dodge-move": (DodgeMove,),
-              "duel-answer": (DuelAnswer,)}
+              "duel-answer": (DuelAnswer,), "stratagem": (UseStratagem, Pass)}
 
     def check_phase(self, action) -> str | None:
         kind, who = self.pending
@@ -777,7 +847,7 @@ class EldfallGame(Game):
 
     def check_actor(self, action) -> str | None:
         kind, who = self.pending
-        if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer, Crouch)):
+        if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer, Crouch, UseStratagem)):
             if action.side != who:
                 return f"it is {who}'s decision, not {action.side}'s"
             return None
@@ -805,6 +875,8 @@ class EldfallGame(Game):
             return None
         if isinstance(action, Crouch):
             return self._why_not_crouch_action(action)
+        if isinstance(action, UseStratagem):
+            return sg.why_not(self, action.side, action.name, action.target)
         if isinstance(action, Activate):
             return self._why_not_activate(action.model)
         if isinstance(action, Move):
@@ -837,6 +909,11 @@ class EldfallGame(Game):
             self._move(action)
         elif isinstance(action, Crouch):
             self._crouch(action)
+        elif isinstance(action, UseStratagem):
+            self._use_stratagem(action)
+        elif isinstance(action, Pass) and self.pending[0] == "stratagem":
+            self.emit("stratagems_done", {"side": action.side, "used": self.stratagem_phase_uses})
+            self._close_stratagems(action.side)
         elif isinstance(action, Pass) and self.pending[0] == "crouch":
             self.emit("crouch_reaction", {"side": action.side, "window": self.act.crouch_window,
                                           "mover": self.act.model, "changes": {}})

@@ -102,12 +102,15 @@ def pay_mana(game, model: str, spell: dict | None) -> None:
 
 _STAT_MOD = re.compile(r"([+-]\d+)\s*(STA|SPD|ARM|HP|OFF|DEF|ACC|INT|AG|T|M)\b")
 _HEAL = re.compile(r"regains?\s+(\d+)\s*HP", re.I)
-_STATE = re.compile(r"\b(?:gains?|enters?|becomes?)\s+(?:the\s+)?(" + "|".join(
-    ["Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
-     "Poisoned", "Flying", "Shrouded", "Fatigued"]) + r")\b")
-_REMOVE = re.compile(r"\b(?:removes?|cancels?|cures?)\s+(?:the\s+)?(" + "|".join(
-    ["Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
-     "Poisoned", "Fatigued", "Panicked"]) + r")\b")
+# the States an effect (a spell's, a Stratagem's) may give, and those it may remove
+EFFECT_STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed", "Weakened",
+                 "Poisoned", "Flying", "Shrouded", "Fatigued")
+REMOVABLE_STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Immobilized", "Slowed",
+                    "Weakened", "Poisoned", "Fatigued", "Panicked")
+_STATE = re.compile(r"\b(?:gains?|enters?|becomes?)\s+(?:the\s+)?(" + "|".join(EFFECT_STATES)
+                    + r")\b")
+_REMOVE = re.compile(r"\b(?:removes?|cancels?|cures?)\s+(?:the\s+)?(" + "|".join(REMOVABLE_STATES)
+                     + r")\b")
 _SUMMON = re.compile(r"summons?\s+([A-Za-z0-9_.\-#]+)", re.I)
 
 
@@ -192,13 +195,26 @@ def resolve_assist(game, mid: str, d) -> None:
     for t in d.target_ids:
         if s.get("type") == "Enchantment":
             apply_enchantment(game, mid, t, s)
-        if eff.get("heal"):
-            game.heal(t, eff["heal"], f"{s['name']} by {mid}")
-        for st in eff["remove"]:
-            game.remove_state(t, st, f"{s['name']} by {mid}")
-        if s.get("type") != "Enchantment":
-            for st in eff["states"]:
-                game.add_state(t, st, f"{s['name']} by {mid}")
+        apply_effect(game, t, eff, f"{s['name']} by {mid}",
+                     add_states=s.get("type") != "Enchantment")
+
+
+def apply_effect(game, target: str, eff: dict, why: str, add_states: bool = True) -> list[str]:
+    """An effect's heal, then the States it removes, then those it gives
+    (an Assist spell's, a Stratagem's). Returns the States it gave that the
+    model did not have."""
+    if eff.get("heal"):
+        game.heal(target, eff["heal"], why)
+    for st in eff.get("remove", ()):
+        game.remove_state(target, st, why)
+    added = []
+    if add_states:
+        for st in eff.get("states", ()):
+            had = st in game.models[target].states
+            game.add_state(target, st, why)
+            if not had and st in game.models[target].states:
+                added.append(st)
+    return added
 
 
 def apply_enchantment(game, caster: str, target: str, spell: dict | None) -> None:

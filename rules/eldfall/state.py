@@ -37,6 +37,9 @@ class ModelState:
     expiry: dict = field(default_factory=dict)   # state -> "strategic" | "morale" | "end-of-sequence"
     incap_by_effect: bool = False
     on_vertical: bool = False              # ended a Climb on a vertical surface
+    # lasting Stratagem effects: ((name, side, mods, until, states it gave), ...);
+    # until: "turn" | "round" | "game" | "upkeep" (rules/eldfall/stratagems.py)
+    boosts: tuple = ()
 
     @property
     def id(self) -> str:
@@ -63,7 +66,10 @@ class ModelState:
                 "mana": self.mana, "enchantments": [[n, c, dict(sorted(m.items()))]
                                                     for n, c, m in self.enchantments],
                 "expiry": dict(sorted(self.expiry.items())), "incap_by_effect": self.incap_by_effect,
-                "on_vertical": self.on_vertical}
+                "on_vertical": self.on_vertical,
+                # only when there is one: the hashes of games without Stratagems stay as they were
+                **({"boosts": [[n, sd, dict(sorted(md.items())), u, list(st)]
+                               for n, sd, md, u, st in self.boosts]} if self.boosts else {})}
 
 
 @dataclass
