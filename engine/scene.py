@@ -469,14 +469,14 @@ def _stratagems(ck, value, by_side: dict, games) -> dict:
         got = []
         for i, item in enumerate(lst):
             one = _stratagem(ck, item, p + (i,))
-            if one is None:
+            raw = item.get("name") if isinstance(item, dict) else None
+            if isinstance(raw, str) and raw in names:
+                ck.error(p + (i, "name"), f"duplicate Stratagem '{raw}' (first at line {names[raw]})")
                 continue
-            if one["name"] in names:
-                ck.error(p + (i, "name"), f"duplicate Stratagem '{one['name']}' "
-                                          f"(first at line {names[one['name']]})")
-                continue
-            names[one["name"]] = ck.lines.of(p + (i,))
-            got.append(one)
+            if isinstance(raw, str):
+                names[raw] = ck.lines.of(p + (i,))
+            if one is not None:
+                got.append(one)
         if got:
             out[side] = got
     return out

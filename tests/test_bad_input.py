@@ -99,6 +99,19 @@ EXPECTED = {
         "party#name (a party file in models/), never a path",
         "tests/data/bad/profile_ref.yaml:6: models[3].profile: expected party#name (e.g. sample-red#archer), got 'archer'",
     ],
+    "stratagems.yaml": [
+        "tests/data/bad/stratagems.yaml:8: stratagems.red[0].uses: expected a whole number, got 'many'",
+        "tests/data/bad/stratagems.yaml:9: stratagems.red[0].per: unknown value 'round' (allowed: game, turn)",
+        "tests/data/bad/stratagems.yaml:11: stratagems.red[1].name: duplicate Stratagem 'War Horn' (first at line 7)",
+        "tests/data/bad/stratagems.yaml:13: stratagems.red[2].awareness: a Stratagem on the Leader itself has "
+        "no range or Awareness rule",
+        "tests/data/bad/stratagems.yaml:13: stratagems.red[2].effect.remove[0]: unknown value 'Dead' (allowed: "
+        "Bleeding, Blinded, Confused, Crippled, Immobilized, Slowed, Weakened, Poisoned, Fatigued, Panicked)",
+        "tests/data/bad/stratagems.yaml:14: stratagems.red[3].efect: unknown key for a Stratagem; did you mean 'effect'?",
+        "tests/data/bad/stratagems.yaml:14: stratagems.red[3].effect: missing (a Stratagem needs effect: "
+        "{heal, mods, states, remove, ap, duration})",
+        "tests/data/bad/stratagems.yaml:15: stratagems.blue: expected a list of Stratagems, got a mapping",
+    ],
 }
 
 
@@ -484,3 +497,10 @@ def test_odd_tokens_and_reserves_never_give_a_traceback(tmp_path, capsys):
     p.write_text("table: [24, 24]\ntokens: 5\n")
     rc, out, err = check(p, capsys)
     assert rc == 2 and err == [f"{p}:2: tokens: expected a list of tokens, got 5"]
+
+
+def test_stratagems_are_for_eldfall_scenes(tmp_path):
+    p = write(tmp_path, "s.yaml", "table: [24, 24]\ngames: [norova]\nmodels: []\n"
+                                  "stratagems:\n  red: []\n")
+    assert problems_of(p) == [f"{p}:4: stratagems: Stratagems are an Eldfall rule; this scene is "
+                              f"not for eldfall (games:)"]
