@@ -316,3 +316,33 @@ def test_a_summoned_creature_appears_and_goes_on_undo(view_app, ctl):
     assert "ritual-wolf" not in table.models and "ritual-wolf" not in ctl.world.model_ids()
     app.step()
     assert not _is_red(_colour(app, top))
+
+
+def test_a_bot_game_keeps_the_drawing_in_step_with_the_game(view_app):
+    """Random bots on scenes/ritual.yaml (seed 3: a token revealed, then a
+    spell token destroyed): after every decision the discs drawn are the
+    tokens on the field, hidden exactly when the game says, and the models
+    drawn are the World's."""
+    from engine.view.play import AttractController
+    from tools.cmd_view import bots_factory, game_factory, load_world
+    world = load_world(RITUAL)
+    ctl = AttractController(view_app, world, game_factory(world, "eldfall"), bots_factory("eldfall", "random"),
+                            seed=3, max_games=1)
+    seen = set()
+    try:
+        for _ in range(600):
+            if ctl.game.is_over:
+                break
+            for e in ctl.bot_step() or ():
+                if e.kind in ("token", "summon"):
+                    seen.add((e.kind, e.data.get("event")))
+            toks = ctl.game.tokens
+            assert sorted(ctl.table.tokens.ids()) == sorted(t.id for t in toks.values() if not t.removed)
+            assert all(ctl.table.tokens.looks[t].hidden == toks[t].hidden for t in ctl.table.tokens.ids())
+            assert all(ctl.table.tokens.label_text(t) == ("?" if toks[t].hidden else ctl.table.tokens.looks[t].label)
+                       for t in ctl.table.tokens.ids())
+            assert sorted(ctl.table.models) == sorted(world.model_ids())
+        assert ctl.game.is_over
+        assert {("token", "revealed"), ("token", "destroyed")} <= seen, seen
+    finally:
+        ctl.close()

@@ -560,6 +560,19 @@ class PlayController(TableView):
         has them now."""
         self.table.sync(force=True)
         self.sync_tokens()
+        self.forget_gone()
+
+    def forget_gone(self) -> None:
+        """Models that left the table (removed, a summoned creature undone)
+        are no longer selected, hovered or remembered for the live verdict."""
+        ids = set(self.world.model_ids())
+        if self.selected is not None and self.selected not in ids:
+            self.table.highlights.pop(self.selected, None)
+            self.selected = None
+        if self.hovered is not None and self.hovered not in ids:
+            self.hovered = None
+        self.hover_trail = [m for m in self.hover_trail if m in ids]
+        self._verdict_key = None
 
     def game_tokens(self) -> list:
         """The game's tokens (Eldfall: ``game.tokens``); none for a game without them."""
@@ -1035,7 +1048,7 @@ class PlayController(TableView):
             status.append(self.message)
         self.hud.status.set("\n".join(status))
         self.hud.place_profile()
-        self.hud.profile.set(self.rules_profile(self.selected) if self.selected else "")
+        self.hud.profile.set(self.rules_profile(self.selected) if self.selected in self.world.models else "")
         items = [f"{i + 1 if i < 9 else 0}. {label}" for i, (label, _w) in enumerate(menu)]
         who = self.selected or self.active_model()
         if self.show_menu:
