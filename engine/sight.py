@@ -1543,12 +1543,26 @@ def _descend_many(queries: list) -> None:
             ft.append(toff[k:k + 1])
             fq.append(np.array([k]))
     fv, ft, fq = np.concatenate(fv), np.concatenate(ft), np.concatenate(fq)
+    # obstacle lists per bundle, as (bundle, obstacle) pairs: a child bundle's segments are
+    # some of its parent's, so an obstacle the parent's segments all miss (far from their
+    # capsule, outside a face of its box, or a separating plane) is dropped for the children
+    ck, cb = _ranges(cl_off[fq], cl_off[fq + 1])       # clear proofs' obstacles
+    hk, hb = _ranges(cv_off[fq], cv_off[fq + 1])       # hiding proofs' obstacles (far ones dropped)
+
+    def sub(mask):
+        """Keep the bundles of ``mask`` in the obstacle pairs (renumbered)."""
+        nonlocal cb, ck, hb, hk
+        new = np.cumsum(mask) - 1
+        k1, k2 = mask[cb], mask[hb]
+        cb, ck, hb, hk = new[cb[k1]], ck[k1], new[hb[k2]], hk[k2]
     parts = []                  # every bundle that left the frontier (for the queries' ``proof``)
     leaves_v, leaves_t, leaves_q = [], [], []
     depth = 0
     while len(fv):
         depth += 1
         live = ~done[fq]
+        if not live.all():
+            sub(live)
         fv, ft, fq = fv[live], ft[live], fq[live]
         # drop bundles whose target box has nothing left to decide
         open_pt = TROW >= 0
@@ -1557,6 +1571,7 @@ def _descend_many(queries: list) -> None:
         keep = cs[TE[ft]] - cs[TS[ft]] > 0
         if not keep.all():
             parts.append((fv[~keep], ft[~keep], fq[~keep]))
+            sub(keep)
         fv, ft, fq = fv[keep], ft[keep], fq[keep]
         if not len(fv):
             break
@@ -1566,16 +1581,42 @@ def _descend_many(queries: list) -> None:
             leaves_v.append(fv[b])
             leaves_t.append(ft[b])
             leaves_q.append(fq[b])
+            sub(~b)
             fv, ft, fq = fv[~b], ft[~b], fq[~b]
             if not len(fv):
                 break
         Vc, Tc = VC[fv], _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt)
+        # the hiding proofs' candidates first: (bundle, convex obstacle) pairs whose segment
+        # between the two corner sets' centres passes through the obstacle (shrunk); such a
+        # bundle holds a blocked segment, so it cannot be proved clear (no plane test for it)
+        cvm, ctm = Vc.mean(axis=1), Tc.mean(axis=1)
+        blocked = np.zeros(len(fv), dtype=bool)
+        cand = []
+        if len(hb):
+            near = _near_pairs(Vc, Tc, hb, cv_c[hk], cv_r[hk])
+            hb, hk = hb[near], hk[near]
+            bi, ki = hb, hk
+            # necessary (cheap): the segment between the centres meets the bounding sphere
+            ab = ctm[bi] - cvm[bi]
+            t = np.clip(np.einsum("ij,ij->i", cv_c[ki] - cvm[bi], ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-30), 0, 1)
+            gap = cvm[bi] + t[:, None] * ab - cv_c[ki]
+            meet = np.einsum("ij,ij->i", gap, gap) <= (cv_r[ki] + 1e-6) ** 2
+            bi, ki = bi[meet], ki[meet]
+            for ci_, (members, local, N, D) in enumerate(cv_pad if len(bi) else ()):
+                sel = np.nonzero(members[ki])[0]
+                if not len(sel):
+                    continue
+                b_, k_ = bi[sel], local[ki[sel]]
+                kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
+                cand.append((ci_, b_[kp], k_[kp]))
+                blocked[b_[kp]] = True
         # clear: every near obstacle of the bundle's query separated by one of its planes
-        pos, bi = _ranges(cl_off[fq], cl_off[fq + 1])
-        clear = np.ones(len(fv), dtype=bool)
-        if len(pos):
-            near = _near_pairs(Vc, Tc, bi, cl_c[pos], cl_r[pos])
-            bi, ki = bi[near], pos[near]
+        clear = ~blocked
+        if len(cb):
+            near = _near_pairs(Vc, Tc, cb, cl_c[ck], cl_r[ck])
+            cb, ck = cb[near], ck[near]
+            test = ~blocked[cb]
+            bi, ki = cb[test], ck[test]
             if len(bi):
                 C16 = np.concatenate([Vc, Tc], axis=1)
                 # a face of the obstacle's bounding box separating the 16 corners separates
@@ -1583,7 +1624,7 @@ def _descend_many(queries: list) -> None:
                 cmin, cmax = C16.min(axis=1), C16.max(axis=1)
                 boxsep = ((cmin[bi] > cl_hi[ki] + 1e-9) | (cmax[bi] < cl_lo[ki] - 1e-9)).any(axis=1)
                 bi, ki = bi[~boxsep], ki[~boxsep]
-                notsep = np.zeros(len(fv), dtype=np.int64)
+                still = np.zeros(len(bi), dtype=bool)       # not separated: children test it again
                 for members, local, N, D in cl_pad:
                     sel = np.nonzero(members[ki])[0]
                     cstep = max(64, _EACH_CHUNK // (C16.shape[1] * N.shape[1]))
@@ -1591,9 +1632,10 @@ def _descend_many(queries: list) -> None:
                         q_ = sel[c0:c0 + cstep]
                         b_, k_ = bi[q_], local[ki[q_]]
                         vals = np.matmul(C16[b_], np.ascontiguousarray(N[k_].transpose(0, 2, 1))) - D[k_][:, None, :]
-                        sep = (vals > 1e-9).all(axis=1).any(axis=1)
-                        notsep += np.bincount(b_[~sep], minlength=len(fv))
-                clear = notsep == 0
+                        still[q_] = ~(vals > 1e-9).all(axis=1).any(axis=1)
+                bi, ki = bi[still], ki[still]
+            cb, ck = np.concatenate([cb[~test], bi]), np.concatenate([ck[~test], ki])
+            clear &= np.bincount(cb, minlength=len(fv)) == 0
         if clear.any():
             ok = np.nonzero(clear)[0]
             parts.append((fv[ok], ft[ok], fq[ok]))
@@ -1603,34 +1645,20 @@ def _descend_many(queries: list) -> None:
             vwit = VP[VS[fv[ok]]][owner]
             mark(rows[good], vwit[good])
             rest = ~clear & ~done[fq]
+            sub(rest)
+            new_i = np.cumsum(rest) - 1
+            cand = [(ci_, new_i[b_[rest[b_]]], k_[rest[b_]]) for ci_, b_, k_ in cand]
             fv, ft, fq, Vc, Tc = fv[rest], ft[rest], fq[rest], Vc[rest], Tc[rest]
             if not len(fv):
                 break
         # hidden: one convex obstacle holds every corner segment (or enough Forest areas)
         hidden = np.zeros(len(fv), dtype=bool)
-        pos, bi = _ranges(cv_off[fq], cv_off[fq + 1])
-        if len(pos):
-            near = _near_pairs(Vc, Tc, bi, cv_c[pos], cv_r[pos])
-            bi, ki = bi[near], pos[near]
-            cvm, ctm = Vc.mean(axis=1), Tc.mean(axis=1)
-            # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
-            ab = ctm[bi] - cvm[bi]
-            t = np.clip(np.einsum("ij,ij->i", cv_c[ki] - cvm[bi], ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-30), 0, 1)
-            gap = cvm[bi] + t[:, None] * ab - cv_c[ki]
-            meet = np.einsum("ij,ij->i", gap, gap) <= (cv_r[ki] + 1e-6) ** 2
-            bi, ki = bi[meet], ki[meet]
-            for members, local, N, D in (cv_pad if len(bi) else ()):
-                sel = np.nonzero(members[ki])[0]
-                if not len(sel):
-                    continue
-                b_, k_ = bi[sel], local[ki[sel]]
-                # necessary: the segment between the boxes' centres passes through it
-                kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
-                b_, k_ = b_[kp], k_[kp]
-                step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
-                for c0 in range(0, len(b_), step):
-                    bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
-                    hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
+        for ci_, b_, k_ in cand:
+            members, local, N, D = cv_pad[ci_]
+            step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
+            for c0 in range(0, len(b_), step):
+                bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
+                hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
         if nforest.any():
             for k in np.nonzero(nforest)[0]:
                 sel = np.nonzero((fq == k) & ~hidden)[0]
@@ -1646,6 +1674,7 @@ def _descend_many(queries: list) -> None:
                 hidden[sel[cnt >= q.s.forest_limit]] = True
         if hidden.any():
             parts.append((fv[hidden], ft[hidden], fq[hidden]))
+            sub(~hidden)
             fv, ft, fq = fv[~hidden], ft[~hidden], fq[~hidden]
             if not len(fv):
                 break
@@ -1660,6 +1689,25 @@ def _descend_many(queries: list) -> None:
             leaves_q.append(fq[both])
         split_t = ~both & ~tleaf & (vleaf | (TZ[ft] >= VZ[fv]))
         split_v = ~both & ~split_t
+        # the children's obstacle pairs: each parent's, twice (parents in the children's order)
+        par = np.concatenate([np.nonzero(split_t)[0], np.nonzero(split_v)[0]])
+        nt_, npar = int(split_t.sum()), len(par)
+        slot = np.full(len(fv), -1, dtype=np.int64)
+        slot[par] = np.arange(npar)
+        # children's order: [split_t (left), split_t (right), split_v (left), split_v (right)]
+        first_c = np.where(np.arange(npar) < nt_, np.arange(npar), 2 * nt_ + (np.arange(npar) - nt_))
+        second_c = np.where(np.arange(npar) < nt_, nt_ + np.arange(npar), 2 * nt_ + (npar - nt_) + (np.arange(npar) - nt_))
+        for which in ("c", "h"):
+            b_, k_ = (cb, ck) if which == "c" else (hb, hk)
+            s_ = slot[b_]
+            ok = s_ >= 0
+            s_, k_ = s_[ok], k_[ok]
+            nb_ = np.concatenate([first_c[s_], second_c[s_]])
+            nk_ = np.concatenate([k_, k_])
+            if which == "c":
+                cb, ck = nb_, nk_
+            else:
+                hb, hk = nb_, nk_
         fv = np.concatenate([fv[split_t], fv[split_t], VL[fv[split_v]], VR[fv[split_v]]])
         ft = np.concatenate([TL[ft[split_t]], TR[ft[split_t]], ft[split_v], ft[split_v]])
         fq = np.concatenate([fq[split_t], fq[split_t], fq[split_v], fq[split_v]])
