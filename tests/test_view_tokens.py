@@ -312,8 +312,13 @@ def test_a_summoned_creature_appears_and_goes_on_undo(view_app, ctl):
     f = np.radians(hb.facing)
     top = (hb.x - 0.55 * hb.radius * np.cos(f), hb.y - 0.55 * hb.radius * np.sin(f), hb.z + hb.height)
     assert _is_red(_colour(app, top)), _colour(app, top)
-    _press(app, "control-z")
+    # a selected model that leaves the table is forgotten (no stale HUD profile)
+    ctl.select("ritual-wolf")
+    ctl.hover_trail = ["blue-warden", "ritual-wolf"]
+    assert ctl.undo() == "declare red-summoner Ritual 'spell=Call the Wolf'"
     assert "ritual-wolf" not in table.models and "ritual-wolf" not in ctl.world.model_ids()
+    assert ctl.game.models["ritual-wolf"].reserve and ctl.game.pending == ("action", "red-summoner")
+    assert ctl.selected == "red-summoner" and ctl.hover_trail == ["blue-warden"]
     app.step()
     assert not _is_red(_colour(app, top))
 
