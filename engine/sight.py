@@ -1608,7 +1608,7 @@ def _descend_many(queries: list) -> None:
                     continue
                 b_, k_ = bi[sel], local[ki[sel]]
                 kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
-                cand.append((ci_, b_[kp], k_[kp]))
+                cand.append((ci_, b_[kp], k_[kp], cv_r[ki[sel][kp]]))
                 blocked[b_[kp]] = True
         # clear: every near obstacle of the bundle's query separated by one of its planes
         clear = ~blocked
@@ -1647,18 +1647,31 @@ def _descend_many(queries: list) -> None:
             rest = ~clear & ~done[fq]
             sub(rest)
             new_i = np.cumsum(rest) - 1
-            cand = [(ci_, new_i[b_[rest[b_]]], k_[rest[b_]]) for ci_, b_, k_ in cand]
+            cand = [(ci_, new_i[b_[rest[b_]]], k_[rest[b_]], r_[rest[b_]]) for ci_, b_, k_, r_ in cand]
             fv, ft, fq, Vc, Tc = fv[rest], ft[rest], fq[rest], Vc[rest], Tc[rest]
             if not len(fv):
                 break
         # hidden: one convex obstacle holds every corner segment (or enough Forest areas)
         hidden = np.zeros(len(fv), dtype=bool)
-        for ci_, b_, k_ in cand:
-            members, local, N, D = cv_pad[ci_]
-            step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
-            for c0 in range(0, len(b_), step):
-                bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
-                hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
+        if cand:
+            # the largest candidate of each bundle first, then the others of the bundles left
+            cc = np.concatenate([np.full(len(b_), ci_) for ci_, b_, k_, r_ in cand])
+            cbn = np.concatenate([b_ for ci_, b_, k_, r_ in cand])
+            ckn = np.concatenate([k_ for ci_, b_, k_, r_ in cand])
+            crn = np.concatenate([r_ for ci_, b_, k_, r_ in cand])
+            o = np.lexsort((-crn, cbn))
+            cc, cbn, ckn = cc[o], cbn[o], ckn[o]
+            head = np.ones(len(cbn), dtype=bool)
+            head[1:] = cbn[1:] != cbn[:-1]
+            for rnd in (head, ~head):
+                for ci_ in np.unique(cc[rnd]):
+                    members, local, N, D = cv_pad[ci_]
+                    sel = np.nonzero(rnd & (cc == ci_) & ~hidden[cbn])[0]
+                    b_, k_ = cbn[sel], ckn[sel]
+                    step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
+                    for c0 in range(0, len(b_), step):
+                        bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
+                        hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
         if nforest.any():
             for k in np.nonzero(nforest)[0]:
                 sel = np.nonzero((fq == k) & ~hidden)[0]
