@@ -67,6 +67,8 @@ def replay(g):
 def test_a_scripted_use_gives_its_mods_and_ap_then_ends_at_the_end_phase():
     g = make({"red": [HOLD]}, rolls=[])
     assert g.pending == ("stratagem", "red")
+    assert kinds(g.events, "stratagem_window")[-1].data == {"side": "red", "leader": "r1",
+                                                            "usable": ["Hold the Line"]}
     # r3 stands 20" from the Leader: out of the 6" range
     assert legal(g) == {Pass("red"), UseStratagem("red", "Hold the Line", "r1"),
                         UseStratagem("red", "Hold the Line", "r2")}
@@ -151,7 +153,8 @@ def test_no_stratagems_while_the_leader_is_down(state):
     g = make({"red": [HOLD]}, us=units(r1=[state]), rolls=[20] if state == "Incapacitated" else [])
     assert g.pending == ("tactical", "red")
     info = [e.data for e in g.events if e.kind == "stratagems" and e.data["side"] == "red"][0]
-    assert info["available"] is False and info["leader"] is None and info["usable"] == []
+    assert info == {"side": "red", "available": False, "leader": None}
+    assert not kinds(g.events, "stratagem_window")
     g.pending = ("stratagem", "red")          # even forced open, the rule refuses it
     assert "Leader" in g.why_illegal(UseStratagem("red", "Hold the Line", "r2"))
 
@@ -257,7 +260,7 @@ def test_no_stratagems_no_window_and_no_change_to_the_hash_keys():
         g.apply(opts[rng.randrange(len(opts))])
     assert "stratagem" not in seen
     assert "stratagems" not in g.state_dict()
-    assert all("usable" not in e.data for e in g.events if e.kind == "stratagems")
+    assert not kinds(g.events, "stratagem_window")
 
 
 # ---------------------------------------------------------------------------

@@ -81,9 +81,7 @@ def line(ev) -> str | None:
     if k == "stratagem_ends":
         what = ", ".join([f"{v:+d} {st}" for st, v in d["mods"].items()] + d["states"])
         return f"    {d['model']}: the Stratagem {d['name']} ends ({what})"
-    if k == "stratagems":
-        if not d.get("usable"):
-            return None
+    if k == "stratagem_window":
         return f"  Stratagems of {d['side']} (Leader {d['leader']}): " + ", ".join(d["usable"])
     if k == "token":
         what = d.get("item") or d.get("spell") or ""

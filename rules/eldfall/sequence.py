@@ -530,6 +530,8 @@ class EldfallGame(Game):
         when the side's Leader stands and it has a Stratagem it can use now."""
         self.phase = "strategic"
         self.emit("phase", {"phase": "strategic", "side": side})
+        leader = self._leader(side)
+        self.emit("stratagems", {"side": side, "available": leader is not None, "leader": leader})
         self.stratagem_phase_uses = 0
         for d in self.stratagem_used.get(side, {}).values():
             d[1] = 0                       # uses per turn start again
@@ -552,18 +554,19 @@ class EldfallGame(Game):
                     if e[1] in casters:
                         self.emit("enchantment_ends", {"model": o.id, "spell": e[0], "caster": e[1]})
                 o.enchantments = keep
-        leader = self._leader(side)
-        info = {"side": side, "available": leader is not None, "leader": leader}
-        if self.stratagems.get(side):
-            info["usable"] = [s["name"] for s, _ in sg.usable(self, side)]
-        self.emit("stratagems", info)
-        return self._open_stratagems(side)
+        return self._open_stratagems(side, first=True)
 
-    def _open_stratagems(self, side: str) -> bool:
-        if self.stratagems.get(side) and sg.usable(self, side):
-            self.pending = ("stratagem", side)
-            return True
-        return False
+    def _open_stratagems(self, side: str, first: bool = False) -> bool:
+        """Open (or keep open) the Stratagems window: True when the side has one
+        it can use now (a side without Stratagems never gets the decision)."""
+        can = sg.usable(self, side) if self.stratagems.get(side) else []
+        if not can:
+            return False
+        if first:
+            self.emit("stratagem_window", {"side": side, "leader": self._leader(side),
+                                           "usable": [s["name"] for s, _ in can]})
+        self.pending = ("stratagem", side)
+        return True
 
     def _use_stratagem(self, a: UseStratagem) -> None:
         sg.use(self, a.side, a.name, a.target)
