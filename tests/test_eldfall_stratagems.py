@@ -308,6 +308,8 @@ def test_the_sample_scene_loads_its_stratagems_into_the_header():
     assert all(s["text"].startswith("SAMPLE") for side in st.values() for s in side)
     _, g = _scene_game(1)
     assert g.header()["scene"]["stratagems"] == st
+    # the benchmark table has none: its games never open the window
+    assert "stratagems" not in load_scene(ROOT / "scenes/skirmish.yaml").extra
 
 
 def test_real_world_ranges_pick_the_targets():
