@@ -1050,6 +1050,33 @@ def _capsule_near(vh, th):
     return near
 
 
+_MODEL_PLANES: dict = {}
+
+
+def _model_planes(mc, mr, mh):
+    """A blocking model's records for the proofs (kept per pose): (circumscribed planes N, D,
+    centre, radius, box) for clear proofs, (inscribed planes N, D, centre, radius) for hiding."""
+    key = (float(mc[0]), float(mc[1]), float(mc[2]), float(mr), float(mh))
+    got = _MODEL_PLANES.get(key)
+    if got is None:
+        hb = _HB(mc, mr, mh)
+        c = np.array([mc[0], mc[1], mc[2] + mh / 2])
+        sphere = (c, math.hypot(mr, mh / 2))
+        rr = mr / math.cos(math.pi / 16)
+        box = (np.array([mc[0] - rr, mc[1] - rr, mc[2]]), np.array([mc[0] + rr, mc[1] + rr, mc[2] + mh]))
+        got = (_circumscribed_planes(hb) + sphere + (box,), _cylinder_planes(hb) + sphere)
+        for part in got:
+            for a in part:
+                if isinstance(a, np.ndarray):
+                    a.setflags(write=False)
+            for a in part[-1] if isinstance(part[-1], tuple) else ():
+                a.setflags(write=False)
+        if len(_MODEL_PLANES) >= 1024:
+            _MODEL_PLANES.clear()
+        _MODEL_PLANES[key] = got
+    return got
+
+
 class _Query:
     """One viewer -> target question.
 
@@ -1188,12 +1215,9 @@ class _Query:
             for mid, mc, mr, mh in cand:
                 c = np.array([mc[0], mc[1], mc[2] + mh / 2])
                 self.models.append((mid, mc, mr, mh))
-                hb = _HB(mc, mr, mh)
-                sphere = (c, math.hypot(mr, mh / 2))
-                rr = mr / math.cos(math.pi / 16)
-                box = (np.array([mc[0] - rr, mc[1] - rr, mc[2]]), np.array([mc[0] + rr, mc[1] + rr, mc[2] + mh]))
-                self.clear_obs.append((mid,) + _circumscribed_planes(hb) + sphere + (box,))
-                self.convex.append((mid,) + _cylinder_planes(hb) + sphere)
+                cl, cv = _model_planes(mc, mr, mh)
+                self.clear_obs.append((mid,) + cl)
+                self.convex.append((mid,) + cv)
         forests = _pair_forests(st, vh, th, s, near)
         self.forests_active = forests if len(forests) >= s.forest_limit else []
         for f in self.forests_active:
@@ -1226,8 +1250,9 @@ class _Query:
             touch = np.zeros(len(obs), dtype=bool)
             for (c, r), h_ in zip(spheres, (vh, th)):
                 t_ = np.linalg.norm(oc - c, axis=1) <= orad + r + 1e-6
-                for i in np.nonzero(t_ & ~touch)[0]:      # a face plane with the hitbox outside: fine
-                    t_[i] = len(obs[i][2]) == 0 or not _hitbox_outside(h_, obs[i][1], obs[i][2])
+                idx = np.nonzero(t_ & ~touch)[0]
+                if len(idx):                              # a face plane with the hitbox outside: fine
+                    t_[idx] = ~_hitboxes_outside(h_, [obs[i] for i in idx])
                 touch |= t_
             tk = np.nonzero(touch)[0]
             if not len(tk):
@@ -1993,6 +2018,23 @@ def _hitbox_outside(hb, N: np.ndarray, D: np.ndarray) -> bool:
     return bool(((P @ N.T - D[None, :]) > 1e-9).all(axis=0).any())
 
 
+def _hitboxes_outside(hb, obs) -> np.ndarray:
+    """``_hitbox_outside`` for several convex bodies (records (name, N, D, ...)) at once."""
+    out = np.zeros(len(obs), dtype=bool)
+    sizes = np.array([len(o[2]) for o in obs], dtype=np.int64)
+    has = np.nonzero(sizes > 0)[0]
+    if not len(has):
+        return out
+    xy = np.array([hb.x, hb.y]) + hb.radius * _OCT
+    P = np.vstack([np.column_stack([xy, np.full(8, hb.z)]), np.column_stack([xy, np.full(8, hb.z + hb.height)])])
+    N = np.concatenate([obs[i][1] for i in has]).reshape(-1, 3)
+    D = np.concatenate([obs[i][2] for i in has])
+    plane_out = ((P @ N.T - D[None, :]) > 1e-9).all(axis=0)
+    starts = np.concatenate([[0], np.cumsum(sizes[has])[:-1]])
+    out[has] = np.logical_or.reduceat(plane_out, starts)
+    return out
+
+
 def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
     """(n, m) bool: segment i enters cylinder j (exactly engine.world.segments_hit_cylinders:
     grazing contacts of less than 1e-9 of the segment miss), after a cheap conservative cull:
@@ -2037,6 +2079,55 @@ def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
     return out
 
 
+def _random_probe_many(world, queries: list, models) -> None:
+    """The yes/no second probe (``random_pairs``) of many ungathered queries in one Embree call,
+    then one vectorised test against every model (each query's own excluded) and each
+    query's Forest areas, as ``_Query.probe_all_models`` does: far obstacles cannot meet
+    the segments, so no gathering is needed. Marks the probed queries (``probed2``)."""
+    batch = []
+    for q in queries:
+        if q.done or q.want_all or q.stopped:
+            continue
+        pr = q.random_pairs(_PROBE2)
+        q.probed2 = True
+        if pr is not None and len(pr[0]):
+            batch.append((q, pr))
+    if not batch:
+        return
+    s = batch[0][0].s
+    P0 = np.concatenate([q.V[v] for q, (r, v) in batch])
+    P1 = np.concatenate([q.T_all[q.tidx[r]] for q, (r, v) in batch])
+    owner = np.concatenate([np.full(len(r), k) for k, (q, (r, v)) in enumerate(batch)])
+    clear = ~world.rays.occluded(P0, P1)
+    if _RECORD is not None:
+        _RECORD.append((P0, P1))
+    if clear.any() and s.models_block and models:
+        idx = np.nonzero(clear)[0]
+        col = {m[0]: j for j, m in enumerate(models)}
+        excl = np.full((len(batch), 2), len(models), dtype=np.int64)
+        for k, (q, _) in enumerate(batch):
+            e = [col[m] for m in q._gather_args[1] if m in col][:2]
+            excl[k, :len(e)] = e
+        hit = np.zeros((len(idx), len(models) + 1), dtype=bool)
+        hit[:, :-1] = _segments_hit_cylinders_any(P0[idx], P1[idx], np.array([m[1] for m in models]),
+                                                  np.array([m[2] for m in models]), np.array([m[3] for m in models]))
+        hit[np.arange(len(idx))[:, None], excl[owner[idx]]] = False
+        clear[idx[hit.any(axis=1)]] = False
+    st = _static(world)
+    at = 0
+    for k, (q, (r, v)) in enumerate(batch):
+        n = len(r)
+        c = clear[at:at + n]
+        if c.any() and st.forests:
+            forests = _pair_forests(st, q.vh, q.th, q.s)
+            if len(forests) >= q.s.forest_limit:
+                idx = np.nonzero(c)[0]
+                c = c.copy()
+                c[idx[_forest_counts(P0[at + idx], P1[at + idx], forests, q.s) >= q.s.forest_limit]] = False
+        q.absorb(r, v, c)
+        at += n
+
+
 def _drive(world, queries: list) -> None:
     """Resolve queries: shortcuts, a probe, the bundle descent, then leaf rays, batched over queries."""
     for q in queries:
@@ -2046,7 +2137,8 @@ def _drive(world, queries: list) -> None:
             q.done = True
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
     # yes/no: a second, wider probe (random allowed pairs) before the descent
-    _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries if not q.done and not q.want_all])
+    _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries
+                  if not q.done and not q.want_all and not getattr(q, "probed2", False)])
     # fraction: witness rounds (one segment per open target point each) before the descent
     for k in range(_GUESS_ROUNDS):
         _cast(world, [(q, q.guess_pairs(k)) for q in queries if not q.done and q.want_all])
@@ -2178,7 +2270,10 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
     q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s),
                     gather=False)
-    mkey = (viewer, target, bool(half), q.want_all, s)
+    # keyed by the two lattices too: a Crouched (or uncrouched) model changes its lattice,
+    # and the remembered witnesses and proof index those lattices' points and trees
+    mkey = (viewer, target, bool(half), q.want_all, s, float(vh.radius), float(vh.height),
+            float(th.radius), float(th.height))
     wmem = _MEMORY.setdefault(world, {}) if _REUSE else {}
     mem = wmem.get(mkey)
     if mem is not None:
@@ -2274,10 +2369,15 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
         if verdict:
             out[(a, b)] = bool(verdict > 0)
             continue
-        q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models)
+        q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models, gather=False)
         q.pair = (a, b)
         q.probed = True
         queries.append(q)
+    # the second probe of every query in one call; obstacles gathered only for those left
+    _random_probe_many(world, queries, models)
+    for q in queries:
+        if not q.done:
+            q.gather()
     _drive(world, queries)
     for q in queries:
         out[q.pair] = _sees(q, s)
@@ -2430,12 +2530,16 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                 continue
             q = _Query(world, st, vh, th, want_all=s.min_visible_area_mm2 > 0, s=s, half=half,
                        v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
-                       exclude=exclude, models=models)
+                       exclude=exclude, models=models, gather=False)
             q.slot = i
             q.probed = True
             if seeds is not None:
                 q.seed = proofs.get((obs_list[i], seeds[i]))
             queries.append(q)
+        _random_probe_many(world, queries, models)
+        for q in queries:
+            if not q.done:
+                q.gather()
         _drive(world, queries)
         for q in queries:
             res[q.slot] = _sees(q, s)
