@@ -1404,19 +1404,43 @@ class _Query:
         self.done = True
 
 
-def _near_pairs(Vc, Tc, b, oc, orad) -> np.ndarray:
-    """(p,) bool: obstacle bounding spheres (oc (p,3), orad (p,)) meet the capsule holding the
-    segments of bundle b (rows of Vc, Tc (n, 8, 3)); as ``_near_bundles`` for (bundle, obstacle) pairs."""
+_TURNED: dict = {}
+
+
+def _turned(tree: _Tree, facing: float) -> np.ndarray:
+    """A tree's node corners turned to a facing (nodes, _NC, 3), kept per (tree, facing)."""
+    key = (id(tree), float(facing))
+    got = _TURNED.get(key)
+    if got is not None and got[0] is tree:
+        return got[1]
+    c = _rotate(tree.corners.reshape(-1, 3), facing).reshape(-1, _NC, 3)
+    c.setflags(write=False)
+    if len(_TURNED) >= 512:
+        _TURNED.clear()
+    _TURNED[key] = (tree, c)
+    return c
+
+
+def _caps(Vc, Tc):
+    """Each bundle's capsule (rows of Vc, Tc (n, k, 3)): the corner sets' centres cv, ct, the
+    axis ab = ct - cv, its squared length, and the radius (the larger corner distance)."""
     cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
-    rb = np.maximum(np.linalg.norm(Vc - cv[:, None], axis=2).max(axis=1),
-                    np.linalg.norm(Tc - ct[:, None], axis=2).max(axis=1))
+    dv, dt = Vc - cv[:, None], Tc - ct[:, None]
+    rb = np.sqrt(np.maximum(np.einsum("ijk,ijk->ij", dv, dv).max(axis=1), np.einsum("ijk,ijk->ij", dt, dt).max(axis=1)))
     ab = ct - cv
-    L2 = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12)
+    return cv, ct, ab, np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), rb
+
+
+def _near_pairs(Vc, Tc, b, oc, orad, caps=None) -> np.ndarray:
+    """(p,) bool: obstacle bounding spheres (oc (p,3), orad (p,)) meet the capsule holding the
+    segments of bundle b (rows of Vc, Tc (n, 8, 3)); as ``_near_bundles`` for (bundle, obstacle)
+    pairs. ``caps``: the bundles' ``_caps`` when already computed."""
+    cv, ct, ab, L2, rb = _caps(Vc, Tc) if caps is None else caps
     abb, cvb = ab[b], cv[b]
     t = np.clip(np.einsum("ij,ij->i", oc, abb) - np.einsum("ij,ij->i", cvb, abb), 0, None) / L2[b]
     t = np.clip(t, 0, 1)
-    p = cvb + t[:, None] * abb
-    dist = np.linalg.norm(p - oc, axis=1)
+    p = cvb + t[:, None] * abb - oc
+    dist = np.sqrt(np.einsum("ij,ij->i", p, p))
     return dist <= orad + rb[b] + 1e-9
 
 
@@ -1486,8 +1510,8 @@ def _descend_many(queries: list) -> None:
     TROW, TPTS = [], []
     for q in qs:
         vt, tt = q.vtree, q.ttree
-        VC.append(_rotate(vt.corners.reshape(-1, 3), q.vh.facing).reshape(-1, _NC, 3) + np.array([q.vh.x, q.vh.y, q.vh.z]))
-        TC.append(_rotate(tt.corners.reshape(-1, 3), q.th.facing).reshape(-1, _NC, 3) + np.array([q.th.x, q.th.y, q.th.z]))
+        VC.append(_turned(vt, q.vh.facing) + np.array([q.vh.x, q.vh.y, q.vh.z]))
+        TC.append(_turned(tt, q.th.facing) + np.array([q.th.x, q.th.y, q.th.z]))
         VL.append(np.where(vt.left >= 0, vt.left + voff[-1], -1))
         VR.append(np.where(vt.right >= 0, vt.right + voff[-1], -1))
         VS.append(vt.start + vpoff[-1])
@@ -1614,11 +1638,12 @@ def _descend_many(queries: list) -> None:
         # the hiding proofs' candidates first: (bundle, convex obstacle) pairs whose segment
         # between the two corner sets' centres passes through the obstacle (shrunk); such a
         # bundle holds a blocked segment, so it cannot be proved clear (no plane test for it)
-        cvm, ctm = Vc.mean(axis=1), Tc.mean(axis=1)
+        caps = _caps(Vc, Tc)
+        cvm, ctm = caps[0], caps[1]
         blocked = np.zeros(len(fv), dtype=bool)
         cand = []
         if len(hb):
-            near = _near_pairs(Vc, Tc, hb, cv_c[hk], cv_r[hk])
+            near = _near_pairs(Vc, Tc, hb, cv_c[hk], cv_r[hk], caps)
             hb, hk = hb[near], hk[near]
             bi, ki = hb, hk
             # necessary (cheap): the segment between the centres meets the bounding sphere
@@ -1638,7 +1663,7 @@ def _descend_many(queries: list) -> None:
         # clear: every near obstacle of the bundle's query separated by one of its planes
         clear = ~blocked
         if len(cb):
-            near = _near_pairs(Vc, Tc, cb, cl_c[ck], cl_r[ck])
+            near = _near_pairs(Vc, Tc, cb, cl_c[ck], cl_r[ck], caps)
             cb, ck = cb[near], ck[near]
             test = ~blocked[cb]
             bi, ki = cb[test], ck[test]
