@@ -32,8 +32,26 @@ Method
     ``_RAY_BUNDLE`` sample pairs are cast instead (one viewer point per
     target point first, then the rest), all queries' rays in one Embree
     call per stage.
+* Proof details: a k-d node's corners are a convex polytope holding its points
+  (a leaf's own points; a patch of the curved side: a prism over a polygon
+  circumscribing its arc; else its box); the target side of a bundle holds
+  only its points still undecided; each bundle carries the obstacles its
+  parent's segments did not all miss (children never test the others again);
+  a bundle whose centre segment passes through a convex solid skips the clear
+  test; each bundle's largest hiding candidate is tried first.
 * The yes/no question stops at the first clear segment (or when the minimum
-  visible area is reached); the fraction resolves every target point.
+  visible area is reached); the fraction resolves every target point. A
+  fraction question first casts four witness rounds (one segment per open
+  target point: the two viewer points facing the target, then witnesses of
+  seen neighbours in the lattice's k-d groups), so the descent mostly deals
+  with hidden points.
+* Reuse (never a changed answer: every seed is proved again): ``los``
+  remembers its last answer per pair (per target lattice point, a viewer
+  lattice point that saw it; the descent's final partition of the pairs) and
+  the next question for the pair tries those witnesses first and starts its
+  descent from that partition (``forget()`` drops it). ``los_along_path``
+  runs its samples in two waves, the second wave's descents (and each
+  refinement midpoint's) starting from a nearby hidden sample's partition.
 * Batching (the same answers, fewer Python passes): ``los_matrix`` and
   ``los_along_path`` probe ALL their pairs (pairs of models; path points x
   observers) in one Embree call plus one vectorised model test
@@ -41,7 +59,9 @@ Method
   undecided ones at once (``_hidden_batch``); only what is left becomes a
   query. The queries' bundle descents run together (``_descend_many``: one
   numpy pass per level). A yes/no query also casts 512 random allowed pairs
-  before the descent, and its leaf segments shuffled, in growing chunks.
+  before the descent (for the matrix and the path: all queries' in one call,
+  before their obstacles are gathered), and its leaf segments shuffled, in
+  growing chunks.
   ``los`` for yes/no casts the probe before gathering the obstacles.
 
 All lengths are inches; points are (x, y, z) with z up.
