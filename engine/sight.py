@@ -882,9 +882,28 @@ def _placed(lat: _Lattice, hb) -> np.ndarray:
     return pts
 
 
+_FRAMES: dict = {}
+
+
 def _frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     """The pair's sample points in world coordinates and the orders the query uses:
-    (V, T_all, tmask, vorder, tidx, hints). ``hints``: the 2 viewer points facing the target."""
+    (V, T_all, tmask, vorder, tidx, hints). ``hints``: the 2 viewer points facing the target.
+    Kept for the last few pairs of poses (read-only arrays)."""
+    key = (id(v_local), float(vh.x), float(vh.y), float(vh.z), float(vh.facing), bool(half),
+           id(t_local), float(th.x), float(th.y), float(th.z), float(th.facing))
+    got = _FRAMES.get(key)
+    if got is not None and got[0] is v_local and got[1] is t_local:
+        return got[2]
+    out = _frame_new(vh, th, half, v_local, t_local)
+    for a in out[:5]:
+        a.setflags(write=False)
+    if len(_FRAMES) >= 1024:
+        _FRAMES.clear()
+    _FRAMES[key] = (v_local, t_local, out)
+    return out
+
+
+def _frame_new(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     centre_v = np.array([vh.x, vh.y, vh.z])
     centre_t = np.array([th.x, th.y, th.z])
     V = _placed(v_local, vh)
