@@ -1374,7 +1374,8 @@ class _Query:
             if k == 0 and self.prior is not None:
                 # the witnesses of the last answer for this pair (lattice indices), where allowed
                 pw = self.prior[self.tidx[rows]]
-                ok = (pw >= 0) & self.v_allowed[np.maximum(pw, 0)]
+                ok = (pw >= 0) & (pw < len(self.V))
+                ok[ok] = self.v_allowed[pw[ok]]
                 vidx = np.where(ok, pw, vidx)
             return rows, vidx
         rng = np.random.default_rng(self.nt * 31 + self.nv * 7 + k)
@@ -1400,7 +1401,9 @@ class _Query:
         r, v = np.repeat(rows, len(h)), np.tile(h, len(rows))
         if self.prior is not None:
             pw = self.prior[self.tidx]
-            ok = np.nonzero((pw >= 0) & self.v_allowed[np.maximum(pw, 0)])[0][:16]
+            good = (pw >= 0) & (pw < len(self.V))
+            good[good] = self.v_allowed[pw[good]]
+            ok = np.nonzero(good)[0][:16]
             r, v = np.concatenate([ok, r]), np.concatenate([pw[ok], v])
         return r, v
 
@@ -2040,30 +2043,38 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     ii, kk = ii[kp], kk[kp]
     if not len(ii):
         return out
-    ok = _corners_through(Vc[ii], Tc[ii], N[kk], Ds[kk])
+    # each pair's largest candidate first, the others only for the pairs left
+    o = np.lexsort((-rad[kk], ii))
+    ii, kk = ii[o], kk[o]
+    head = np.ones(len(ii), dtype=bool)
+    head[1:] = ii[1:] != ii[:-1]
     frames = {}
-    for i, k in zip(ii[ok], kk[ok]):
-        i, k = int(i), int(k)
-        if out[i]:
+    for rnd in (head, ~head):
+        sel = np.nonzero(rnd & ~out[ii])[0]
+        if not len(sel):
             continue
-        vh, th, half, exclude = items[i]
-        # a sample point inside the obstacle would break the proof (as in _Query._gather);
-        # none is when one face plane has the whole hitbox (a prism around it) outside
-        real = D[k] < 1e29
-        touch = False
-        for h_ in (vh, th):
-            c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
-            if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
-                if not _hitbox_outside(h_, N[k][real], D[k][real]):
-                    touch = True
-        if touch:
-            if i not in frames:
-                V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
-                frames[i] = np.vstack([V[vorder], T_all])
-            real = D[k] < 1e29
-            if not _outside(frames[i], N[k][real], D[k][real]).all():
+        ok = _corners_through(Vc[ii[sel]], Tc[ii[sel]], N[kk[sel]], Ds[kk[sel]])
+        for i, k in zip(ii[sel][ok], kk[sel][ok]):
+            i, k = int(i), int(k)
+            if out[i]:
                 continue
-        out[i] = True
+            vh, th, half, exclude = items[i]
+            # a sample point inside the obstacle would break the proof (as in _Query._gather);
+            # none is when one face plane has the whole hitbox (a prism around it) outside
+            real = D[k] < 1e29
+            touch = False
+            for h_ in (vh, th):
+                c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
+                if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
+                    if not _hitbox_outside(h_, N[k][real], D[k][real]):
+                        touch = True
+            if touch:
+                if i not in frames:
+                    V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
+                    frames[i] = np.vstack([V[vorder], T_all])
+                if not _outside(frames[i], N[k][real], D[k][real]).all():
+                    continue
+            out[i] = True
     return out
 
 

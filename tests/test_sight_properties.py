@@ -202,3 +202,21 @@ def test_an_answer_started_from_the_last_one_equals_brute_force(boxes, extra, fa
     brute = _brute_visible(w, "a", "b", s)
     assert (brute == r.target_visible).all(), (int(brute.sum()), int(r.target_visible.sum()))
     assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
+
+
+def test_remembered_answers_survive_a_change_of_size_and_state():
+    """The memory of an earlier answer is only a guess: after the viewer is Crouched (a
+    smaller lattice) and the target turns, the answers still equal the brute force."""
+    boxes = [(12.0, 13.0, 0.4, 5.0, 2.2, 90.0), (15.5, 11.0, 1.2, 1.2, 1.0, 20.0)]
+    w = world(boxes, a=(5.0, 12.0, 0.0), b=(19.0, 12.0, 180.0), extra=[(14.0, 13.2)])
+    s = sight.default_settings().replace(patch_mm=6.0)
+    sight.forget()
+    sight.los(w, "a", "b", cover=False, settings=s)
+    sight.los(w, "a", "b", fraction=False, cover=False, settings=s)
+    w.set_states("a", {"Crouched"})
+    hb = w.hitbox("b")
+    w.move_model("b", hb.x, hb.y + 0.3, None, hb.facing + 30)
+    r = sight.los(w, "a", "b", cover=False, settings=s)
+    brute = _brute_visible(w, "a", "b", s)
+    assert (brute == r.target_visible).all()
+    assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
