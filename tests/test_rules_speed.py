@@ -208,3 +208,29 @@ def test_cover_is_skipped_only_where_it_must_be_none(table_game):
         finally:
             w.move_model(t, *home)
     assert skipped and kept
+
+
+def test_the_greedy_bot_heals_the_wounded_with_a_stratagem_and_passes_otherwise():
+    from rules.core.flat import FlatGeometry
+    from rules.eldfall.actions import ChooseOrder, Pass, UseStratagem
+    from rules.eldfall.bots import GreedyBot
+    from rules.eldfall.sequence import EldfallGame
+    from tests.eldfall_scenario import unit
+    heal = {"name": "Field Dressing", "target": "own", "uses": 3, "effect": {"heal": 2}}
+    us = [unit("r1", "red", 10, 5, leader=True), unit("r2", "red", 14, 5),
+          unit("b1", "blue", 10, 30, leader=True)]
+
+    def window(hp2):
+        geo = FlatGeometry((36.0, 36.0))
+        for u in us:
+            geo.add_model(u, u.at, u.facing)
+        g = EldfallGame(us, geo, seed=0, scene_info={"table": [36.0, 36.0],
+                                                   "stratagems": {"red": [heal]}})
+        g.apply(ChooseOrder(g.pending[1], g.pending[1] == "red"))
+        assert g.pending == ("stratagem", "red")
+        g.models["r2"].hp = hp2
+        return g
+    full = window(us[1].stat("HP"))
+    assert GreedyBot(1).choose(full) == Pass("red")            # nobody to heal
+    hurt = window(us[1].stat("HP") - 1)
+    assert GreedyBot(1).choose(hurt) == UseStratagem("red", "Field Dressing", "r2")

@@ -225,6 +225,8 @@ class GreedyBot:
             return self._reaction(game, who)
         if kind == "dodge-move":
             return DodgeMove(who)
+        if kind == "stratagem":
+            return self._stratagem(game, who)
         if kind == "crouch":
             # Crouched as a Reaction halves SPD and ARM: the greedy bot keeps its
             # models standing (it takes cover by moving)
@@ -280,6 +282,46 @@ class GreedyBot:
             if walks:
                 return walks[0]
         return best
+
+    # harmful states put on an enemy, or taken off an own model, by a Stratagem
+    _BAD = {"Bleeding": 1.0, "Poisoned": 1.0, "Blinded": 1.5, "Immobilized": 1.0, "Slowed": 0.6,
+            "Weakened": 0.8, "Fatigued": 0.6, "Panicked": 0.8, "Stunned": 1.2, "Burning": 1.0}
+
+    def _stratagem(self, game, side):
+        """The Stratagem that does the most now (HP healed, harmful states removed
+        from its own models or put on enemies, stat boosts and AP for the models
+        it reaches), or Pass when none is worth anything."""
+        from rules.eldfall import stratagems as sg
+        options = game.legal_actions().list()
+        best, best_v = None, 0.05
+        for a in options:
+            if isinstance(a, Pass):
+                continue
+            st = sg.find(game, side, a.name)
+            if st is None:
+                continue
+            eff = st["effect"]
+            hit = [a.target] if a.target is not None else sg.targets(game, side, st)
+            v = 0.0
+            for t in hit:
+                m = game.models[t]
+                own = m.side == side
+                if eff.get("heal"):
+                    lost = m.unit.stat("HP") - m.hp
+                    v += min(int(eff["heal"]), max(0, lost)) * (2.0 if "Incapacitated" in m.states else 1.0)
+                for x in eff.get("remove") or ():
+                    if own and x in m.states:
+                        v += self._BAD.get(x, 0.3)
+                for x in eff.get("states") or ():
+                    if x not in m.states:
+                        v += self._BAD.get(x, 0.0) if not own else (0.5 if x in ("Shrouded", "Vigilance") else 0.0)
+                mods = sum(int(n) for n in (eff.get("mods") or {}).values())
+                v += 0.15 * (mods if own else -mods)
+                if own and eff.get("ap"):
+                    v += 0.6 * int(eff["ap"])
+            if v > best_v:
+                best, best_v = a, v
+        return best if best is not None else Pass(side)
 
     def _action(self, game, model):
         options = game.legal_actions().list()
