@@ -3,7 +3,8 @@
 Valid: exit 0 and a short summary (table, terrain by shape, models by side
 with size, hitbox height and z; the reserve creatures a Ritual may summon,
 with their Tier; the tokens on the field with kind, owner, hidden or
-revealed, and the surface z they lie on). Invalid: exit 2 and one line per problem,
+revealed, and the surface z they lie on; each side's Stratagems with uses per
+game or turn, target kind, range and effect, when the scene has them). Invalid: exit 2 and one line per problem,
 ``file:line: key.path: what is wrong``, never a traceback. Warnings (e.g. a
 mesh that is not watertight) are printed in both cases and do not fail.
 """
@@ -84,7 +85,41 @@ def summary(world) -> dict:
             "profile": spec.profile.ref if spec.profile else None,
         })
     out["tokens"] = token_rows(world)
+    strat = stratagem_rows(scene)
+    if strat:
+        out["stratagems"] = strat
     return out
+
+
+def stratagem_rows(scene) -> dict[str, list[dict]]:
+    """Each side's Stratagems (``Scene.extra["stratagems"]``, defaults filled
+    in by the loader) as plain rows; {} when the scene has none."""
+    from rules.eldfall.narrate import effect_words
+    rows: dict[str, list[dict]] = {}
+    for side, items in (scene.extra.get("stratagems") or {}).items():
+        for s in items:
+            rows.setdefault(side, []).append({
+                "name": s["name"], "uses": int(s["uses"]), "per": s["per"], "target": s["target"],
+                "range": None if s.get("range") is None else float(s["range"]),
+                "awareness": bool(s.get("awareness")), "text": s.get("text", ""),
+                "effect": s["effect"], "effect_text": effect_words(s["effect"])})
+    return rows
+
+
+def _uses(r: dict) -> str:
+    return f'{r["uses"]} per {r["per"]}'
+
+
+def _reach(r: dict) -> str:
+    """Where a Stratagem's models may stand, measured from the Leader."""
+    if r["target"] == "leader":
+        return "the Leader"
+    parts = []
+    if r["range"] is not None:
+        parts.append(f'within {_fmt(r["range"])}"')
+    if r["awareness"]:
+        parts.append("in Awareness")
+    return " and ".join(parts) or "any range"
 
 
 def token_rows(world) -> list[dict]:
@@ -179,6 +214,22 @@ def render(info: dict) -> str:
             lines.append(f'    {t["id"]:<{tw}}  {t["kind"]:<5}  {t["side"]:<{sw}}  '
                          f'{"hidden" if t["hidden"] else "revealed":<8}  {what}  '
                          f'at ({t["x"]:g}, {t["y"]:g}, {t["z"]:.2f})  {t["diameter_in"]:.2f}" disc')
+    strat = info.get("stratagems") or {}
+    if strat:
+        lines.append(f"stratagems: {sum(len(v) for v in strat.values())} ("
+                     + ", ".join(f"{s} {len(v)}" for s, v in strat.items()) + ")")
+        leaders = {m["side"]: m["id"] for m in info["models"] if m["leader"]}
+        rows = [r for v in strat.values() for r in v]
+        nw = max(len(r["name"]) for r in rows)
+        uw = max(len(_uses(r)) for r in rows)
+        tw = max(len(r["target"]) for r in rows)
+        rw = max(len(_reach(r)) for r in rows)
+        for side, items in strat.items():
+            lead = leaders.get(side)
+            lines.append(f"  {side} (" + (f"Leader {lead}" if lead else "no Leader: unusable") + "):")
+            for r in items:
+                lines.append(f'    {r["name"]:<{nw}}  {_uses(r):<{uw}}  '
+                             f'{r["target"]:<{tw}}  {_reach(r):<{rw}}  {r["effect_text"]}')
     for wline in info["warnings"]:
         lines.append(wline)
     return "\n".join(lines)
