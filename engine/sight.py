@@ -1275,6 +1275,11 @@ class _Query:
             if block is not None:
                 self.forest_block.append((f.id,) + block + sphere)
         self.obstacle_free = not self.clear_obs and not self.nonconvex and not self.forests_active
+        # no terrain triangle can meet a segment between the two hitboxes: every solid piece's
+        # bounding sphere stays 0.01" clear of the capsule holding them, and both stand on or
+        # above the table's top (z = 0; the segments stay above it): no terrain ray is needed
+        self.terrain_free = bool(min(vh.z, th.z) >= 0.0 and
+                                 not (len(st.pieces) and near(st.centre, st.radius + 0.01).any()))
         # a proof of hiding needs every sample point outside the obstacle (checked only
         # for obstacles whose bounding sphere meets a hitbox's)
         spheres = [(np.array([h.x, h.y, h.z + h.height / 2]), math.hypot(h.radius, h.height / 2)) for h in (vh, th)]
@@ -1869,9 +1874,17 @@ def _cast(world, batch) -> None:
         return
     P0 = np.concatenate([q.V[v] for q, (r, v) in batch])
     P1 = np.concatenate([q.T_all[q.tidx[r]] for q, (r, v) in batch])
-    occ = world.rays.occluded(P0, P1)
-    if _RECORD is not None:
-        _RECORD.append((P0, P1))
+    # terrain rays only for the queries with terrain near their segments
+    need = np.concatenate([np.full(len(r), not getattr(q, "terrain_free", False)) for q, (r, v) in batch])
+    occ = np.zeros(len(P0), dtype=bool)
+    if need.all():
+        occ = world.rays.occluded(P0, P1)
+        if _RECORD is not None:
+            _RECORD.append((P0, P1))
+    elif need.any():
+        occ[need] = world.rays.occluded(P0[need], P1[need])
+        if _RECORD is not None:
+            _RECORD.append((P0[need], P1[need]))
     at = 0
     for q, (r, v) in batch:
         n = len(r)
