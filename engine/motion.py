@@ -375,14 +375,23 @@ class Columns:
         return lo, hi, nrm, piece
 
 
-def _stances(lo, hi, std, h, kmax):
+def _stances(lo, hi, std, h, kmax, same=None):
     """Where a base can rest, from the layers under it.
 
     lo, hi, std : (N, J) layers of every probe column under each base (std:
     its top is standable). A stance is the top of a merged group of layers
     with at least ``h`` of free space above it. Returns (N, kmax) z ascending,
-    NaN-padded.
+    NaN-padded. ``same`` (N,) bool: rows known to hold the same layers (bases
+    on bare table): one of them is worked out and copied to the others.
     """
+    if same is not None and same.sum() > 1:
+        rows = np.nonzero(same)[0]
+        work = np.concatenate([rows[:1], np.nonzero(~same)[0]])
+        got = _stances(lo[work], hi[work], std[work], h, kmax)
+        out = np.empty((len(lo), got.shape[1]))
+        out[work] = got
+        out[rows] = got[0]
+        return out
     order = np.argsort(lo, axis=1, kind="stable")
     lo_s = np.take_along_axis(lo, order, 1)
     hi_s = np.take_along_axis(hi, order, 1)
@@ -522,6 +531,8 @@ class _Ctx:
         pts = (xy[:, None, :] + self.pattern[None, :, :]).reshape(-1, 2)
         lo, hi, nrm, piece = self.cols.probe(pts)
         n, m, K = len(xy), len(self.pattern), self.cols.K
+        # bases whose every probe column is on bare table: identical layers
+        self.bare_rows = self.cols._bare(pts).reshape(n, m).all(axis=1)
         std = nrm[..., 2] >= self.cols.min_nz - 1e-9
         return (lo.reshape(n, m * K), hi.reshape(n, m * K), std.reshape(n, m * K),
                 nrm.reshape(n, m * K, 3), piece.reshape(n, m * K))
@@ -752,7 +763,7 @@ def _fly(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     st = ctx.st
     xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
     lo, hi, std, nrm, piece = ctx.layers(xy)
-    stn = _stances(lo, hi, std, ctx.h, 4)
+    stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
     with np.errstate(invalid="ignore"):
         top = np.nanmax(np.where(np.isfinite(stn), stn, -np.inf), axis=1)
     top = np.where(np.isfinite(top), top, 0.0)
@@ -832,7 +843,7 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     st = ctx.st
     xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
     lo, hi, std, nrm, piece = ctx.layers(xy)
-    stn = _stances(lo, hi, std, ctx.h, 4)
+    stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
     n = len(xy)
     climb = mode == "climb"
     # the start: the stance nearest the model's height
