@@ -30,11 +30,62 @@ from engine.units import base_height_mm, mm, size_table
 LEVELS = ("none", "light", "heavy")
 
 
+class LazyText:
+    """A text attribute that may be set to a function: the text is built on first read (the
+    words of a reason can cost exact distances that only a reader needs). A descriptor;
+    ``raw(obj)`` gives what was set without building it."""
+
+    def __set_name__(self, owner, name):
+        self.slot = "_lazy_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        v = obj.__dict__.get(self.slot, "")
+        if callable(v):
+            v = v()
+            obj.__dict__[self.slot] = v
+        return v
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.slot] = value
+
+    def raw(self, obj):
+        return obj.__dict__.get(self.slot, "")
+
+
+def _built_state(obj) -> dict:
+    """``obj.__dict__`` with every ``LazyText`` built (what pickling and copying keep)."""
+    d = dict(obj.__dict__)
+    for k, v in d.items():
+        if k.startswith("_lazy_") and callable(v):
+            d[k] = v()
+    return d
+
+
+def _once(fn):
+    """``fn`` (no arguments) run at most once."""
+    box: list = []
+
+    def run():
+        if not box:
+            box.append(fn())
+        return box[0]
+    return run
+
+
 @dataclass(frozen=True)
 class CoverResult:
     level: str                 # "none" | "light" | "heavy"
     piece: str | None          # the piece that gives it
-    reason: str
+    reason: str                # (built on first read when it lists exact distances)
+
+    def __getstate__(self):    # pickle / copy: the text, built
+        return _built_state(self)
+
+
+CoverResult.reason = LazyText()
+CoverResult.reason.__set_name__(CoverResult, "reason")
 
 
 def _size_code(hb) -> str | None:
@@ -347,7 +398,8 @@ def cover(world, attacker: str, target: str, los_result=None,
             elif lv == "none" and best[0] == "none":
                 best = ("none", pid, why)
         if best[0] == "none" and not best[2] and rejected:
-            best = ("none", None, "no cover: " + "; ".join(r() if callable(r) else r for r in rejected))
+            best = ("none", None, _once(lambda rejected=rejected: "no cover: " + "; ".join(
+                r() if callable(r) else r for r in rejected)))
     level, pid, why = best
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"

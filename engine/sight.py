@@ -580,6 +580,10 @@ class LosResult:
     picture_segments: np.ndarray | None = field(default=None, repr=False)   # (k, 2, 3)
     picture_clear: np.ndarray | None = field(default=None, repr=False)      # (k,) bool
 
+    def __getstate__(self):            # pickle / copy: the cover reason's text, built
+        from engine.cover import _built_state
+        return _built_state(self)
+
     def as_dict(self) -> dict:
         return {
             "viewer": self.viewer, "target": self.target, "los": self.los,
@@ -594,6 +598,15 @@ class LosResult:
             "witness": None if self.witness is None else [[round(v, 4) for v in p] for p in self.witness],
             "rays": self.rays, "segments": self.segments,
         }
+
+
+def _lazy_cover_reason():
+    from engine.cover import LazyText
+    LosResult.cover_reason = LazyText()
+    LosResult.cover_reason.__set_name__(LosResult, "cover_reason")
+
+
+_lazy_cover_reason()
 
 
 @dataclass
@@ -2421,7 +2434,9 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     if cover and los_v:
         from engine.cover import cover as _cover
         c = _cover(world, viewer, target, res, settings=s)
-        res.cover, res.cover_piece, res.cover_reason = c.level, c.piece, c.reason
+        from engine.cover import CoverResult as _CR
+        res.cover, res.cover_piece = c.level, c.piece
+        res.cover_reason = _CR.reason.raw(c)          # its words are built when first read
     elif cover:
         res.cover_reason = "no LoS"
     return res

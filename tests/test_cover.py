@@ -142,3 +142,20 @@ def test_far_piece_still_named_with_its_distance():
     r = sight.los(w, "a", "b")
     assert r.los and r.visible_fraction < 1
     assert r.cover == "none" and "2.50\" away" in r.cover_reason
+
+
+def test_a_reason_listing_distances_is_built_when_read_and_survives_pickling():
+    """The no-cover reason naming far pieces with their exact distances is only built when
+    read (bots never read it); read, copied or pickled, it is the same text."""
+    import copy
+    import pickle
+    w = table([TerrainSpec("low-wall", "box", (12, 12, 0), size=(0.5, 6, 1.5))], (12.25 + R + 2.5, 12),
+              viewer_at=(11.0, 12))
+    r = sight.los(w, "a", "b")
+    assert callable(type(r).cover_reason.raw(r))           # not built yet
+    again = pickle.loads(pickle.dumps(r))
+    assert "2.50\" away" in again.cover_reason
+    assert copy.deepcopy(r).cover_reason == r.cover_reason == again.cover_reason
+    assert r.as_dict()["cover_reason"] == r.cover_reason
+    c = C.cover(w, "a", "b", sight.los(w, "a", "b", cover=False))
+    assert pickle.loads(pickle.dumps(c)).reason == c.reason and "2.50\" away" in c.reason
