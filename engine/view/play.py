@@ -6,8 +6,10 @@
 * :class:`PlayController` -- hotseat play of a rules game: click a model of the
   active side to activate it, choose a movement (number keys / menu), click
   waypoints, Enter confirms; reactions by the reactive player; actions with
-  target clicks; Ctrl+Z undoes through the rules' event log (a replay of the
-  log's prefix); Ctrl+S / Ctrl+O save and load the log.
+  target clicks; the Strategic Phase's Stratagems window (one menu entry per
+  usable Stratagem, a target click for those that name a model, P passes);
+  Ctrl+Z undoes through the rules' event log (a replay of the log's prefix);
+  Ctrl+S / Ctrl+O save and load the log.
 * :class:`AttractController` -- bots play game after game, a slow cinematic
   camera follows the acting model and the HUD explains each step.
 
@@ -53,6 +55,27 @@ def action_targets(a) -> tuple[str, ...]:
 
 def action_kind(a) -> str:
     return type(a).__name__
+
+
+TARGET_WORDS = {"own": "a model of {side}", "enemy": "an enemy model", "leader": "the Leader",
+                "all-own": "every model of {side}", "all-enemy": "every enemy model"}
+
+
+def uses_words(left: int, per: str) -> str:
+    return f"{left} use{'' if left == 1 else 's'} left this {per}"
+
+
+def stratagem_reach(s: dict, side: str) -> str:
+    """Whom a Stratagem falls on, in words: "a model of red within 8\" of the Leader"."""
+    words = TARGET_WORDS.get(s.get("target"), str(s.get("target"))).format(side=side)
+    if s.get("target") == "leader":
+        return words
+    cond = []
+    if s.get("range") is not None:
+        cond.append(f"within {float(s['range']):g}\" of the Leader")
+    if s.get("awareness"):
+        cond.append("in the Leader's Awareness")
+    return words + (" " + " and ".join(cond) if cond else "")
 
 
 def short_text(a) -> str:
@@ -462,6 +485,7 @@ class PlayController(TableView):
         self.waypoints: list[tuple] = []
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
         self.menu: list[tuple[str, object]] = []
+        self.menu_page = 0              # a menu longer than ten entries shows in pages (key 0 turns)
         self.preview = None
         self.path_watchers: list = []
         self.actions_cache = None
@@ -656,6 +680,10 @@ class PlayController(TableView):
             return ("waypoint", self.waypoints[-1])
         if self.state == "target" and hit.kind == "model":
             return self.target_click(hit.id)
+        if self.state == "target":
+            self.message = f"{self.target_key[0]}: click a highlighted model (Esc cancels)"
+            self.refresh()
+            return None
         if hit.kind == "model":
             mid = hit.id
             acts = [a for a in self.legal() if action_kind(a) == "Activate" and action_actor(a) == mid]
@@ -689,7 +717,8 @@ class PlayController(TableView):
         name, weapon, spell = self.target_key
         cands = [a for a in self.legal() if self._key(a) == self.target_key and mid in action_targets(a)]
         if not cands:
-            self.message = f"{mid} is not a legal target for {name}"
+            reason = self.target_reason(mid)
+            self.message = f"{mid} is not a legal target for {name}" + (f": {reason}" if reason else "")
             self.refresh()
             return None
         # prefer every strike on the clicked model
@@ -702,9 +731,40 @@ class PlayController(TableView):
 
     @staticmethod
     def _key(a):
+        if action_kind(a) == "UseStratagem":
+            return (f"Stratagem {a.name}", None, None)
         return (getattr(a, "action", None) or action_kind(a), getattr(a, "weapon", None), getattr(a, "spell", None))
 
+    def target_reason(self, mid: str) -> str | None:
+        """Why the rules refuse ``mid`` as the target of the action waiting for
+        a click: the action offered, aimed at ``mid``, judged by ``why_illegal``
+        (one line; None when it cannot be said)."""
+        import dataclasses
+        sample = next((a for a in self.legal() if self._key(a) == self.target_key), None)
+        if sample is None or not dataclasses.is_dataclass(sample):
+            return None
+        names = {f.name for f in dataclasses.fields(sample)}
+        try:
+            if "target" in names:
+                probe = dataclasses.replace(sample, target=mid)
+            elif "targets" in names and getattr(sample, "targets", None):
+                first = sample.targets[0]
+                probe = dataclasses.replace(sample, targets=(
+                    (mid,) + tuple(first[1:]) if isinstance(first, (tuple, list)) else mid,))
+            else:
+                return None
+            reason = self.game.why_illegal(probe)
+        except Exception:                  # a probe the rules cannot even read
+            return None
+        return " ".join(str(reason).split()) if reason else None
+
     def choose(self, index: int):
+        paged = bool(self.menu) and self.menu[-1][1] == self.next_page
+        if paged:                              # the page turner is key 0 on every page
+            if index == 9:
+                return self.next_page()
+            if index >= len(self.menu) - 1:
+                return None
         if index >= len(self.menu):
             return None
         label, what = self.menu[index]
@@ -859,7 +919,7 @@ class PlayController(TableView):
                 self.table.tokens.highlight(t, TARGETABLE)
             else:
                 self.table.highlight(t, TARGETABLE)
-        self.message = f"{key[0]}: click a target ({', '.join(targets)})"
+        self.message = f"{key[0]}: click a target ({', '.join(targets)}); Esc cancels"
         self.refresh()
         return "target"
 
@@ -958,7 +1018,80 @@ class PlayController(TableView):
         self.select(self.active_model())
 
     # ------------------------------------------------------------ HUD
+    def stratagem_side(self) -> str | None:
+        """The side whose Stratagems window is open (the pending decision), or None."""
+        return self.pending_who() if self.pending_kind() == "stratagem" else None
+
+    def stratagem_leader(self, side: str) -> str | None:
+        """The Leader who uses ``side``'s Stratagems: as the window's event names
+        it, else as the rules find it."""
+        for e in reversed(self.game.events):
+            if e.kind in ("stratagem_window", "stratagems") and e.data.get("side") == side:
+                if e.data.get("leader"):
+                    return e.data["leader"]
+                break
+        find = getattr(self.game, "_leader", None)
+        return find(side) if callable(find) else None
+
+    def stratagem_entries(self, side: str) -> list[dict]:
+        """The Stratagems ``side`` may use now, in the scene's order: the data,
+        the uses left and the legal actions (one per target, or one)."""
+        import importlib
+        legal = [a for a in self.legal() if action_kind(a) == "UseStratagem" and a.side == side]
+        defs = {s["name"]: s for s in (getattr(self.game, "stratagems", {}) or {}).get(side, ())}
+        try:
+            rules = importlib.import_module(type(self.game).__module__.rsplit(".", 1)[0] + ".stratagems")
+        except ImportError:
+            rules = None
+        out: dict[str, dict] = {}
+        for a in legal:
+            s = defs.get(a.name, {"name": a.name, "text": "", "uses": None, "per": "game", "target": None})
+            e = out.setdefault(a.name, {"def": s, "actions": [], "left": None})
+            e["actions"].append(a)
+            if e["left"] is None and rules is not None and s.get("uses") is not None:
+                e["left"] = int(rules.uses_left(self.game, side, s))
+        return list(out.values())
+
+    def stratagem_menu(self, side: str) -> list:
+        menu: list[tuple[str, object]] = []
+        for e in self.stratagem_entries(side):
+            s, acts = e["def"], e["actions"]
+            uses = f" ({uses_words(e['left'], s['per'])})" if e["left"] is not None else ""
+            text = f"\n      {s['text']}" if s.get("text") else ""
+            if any(action_targets(a) and a.target is not None for a in acts):
+                label = f"{s['name']}{uses} -> click a target: {stratagem_reach(s, side)}"
+                menu.append((label + text, (lambda key=self._key(acts[0]): self.start_target(key))))
+            else:
+                menu.append((f"{s['name']}{uses}: on {stratagem_reach(s, side)}{text}", acts[0]))
+        for a in self.legal():
+            if action_kind(a) == "Pass":
+                menu.append(("Pass: no (more) Stratagems (P)", a))
+                break
+        return menu
+
+    def page_menu(self, menu: list) -> list:
+        """Ten number keys: a longer menu shows nine entries a page (keys 1-9)
+        and key 0 turns the page."""
+        if len(menu) <= 10:
+            self.menu_page = 0
+            return menu
+        key = (len(self.game.events), self.selected, self.state)
+        if key != getattr(self, "_page_key", None):
+            self._page_key, self.menu_page = key, 0
+        pages = -(-len(menu) // 9)
+        page = getattr(self, "menu_page", 0) % pages
+        return menu[page * 9:(page + 1) * 9] + [(f"more ... (page {page + 1} of {pages})", self.next_page)]
+
+    def next_page(self):
+        self.menu_page = getattr(self, "menu_page", 0) + 1
+        self.refresh()
+        return "page"
+
     def build_menu(self) -> list:
+        side = self.stratagem_side()
+        if side is not None:
+            self.menu = self.page_menu(self.stratagem_menu(side))
+            return self.menu
         menu: list[tuple[str, object]] = []
         legal = self.legal()
         active = self.active_model()
@@ -1000,7 +1133,7 @@ class PlayController(TableView):
             elif action_actor(a) in (None, actor) and kind not in seen:
                 seen.add(str(a))
                 menu.append((str(a), a))
-        self.menu = menu[:10]
+        self.menu = self.page_menu(menu)
         return self.menu
 
     show_menu = True
@@ -1029,6 +1162,10 @@ class PlayController(TableView):
                     self.table.highlight(m, CAN_ACT)
                 elif self.pending_kind() == "reaction" and action_kind(a) == "Declare" and self.world.hitbox(m).side == reactive:
                     self.table.highlight(m, CAN_REACT)
+        side = self.stratagem_side()
+        leader = self.stratagem_leader(side) if side else None
+        if self.state == "idle" and leader and leader != self.selected and leader in self.table.models:
+            self.table.highlight(leader, CAN_ACT)
         status = []
         if hasattr(g, "summary"):
             status.append(g.summary().splitlines()[0])
@@ -1043,16 +1180,22 @@ class PlayController(TableView):
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
             if self.pending_kind() == "reaction" and self.show_menu:
                 status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
+            if side:
+                status.append(f"Strategic Phase: Stratagems ({side}), Leader {leader or '?'}")
+                if self.show_menu and self.state == "idle":
+                    status.append("choose a Stratagem (number keys), or P to pass")
         status.append(self.hint())
         if self.message:
             status.append(self.message)
         self.hud.status.set("\n".join(status))
         self.hud.place_profile()
         self.hud.profile.set(self.rules_profile(self.selected) if self.selected in self.world.models else "")
-        items = [f"{i + 1 if i < 9 else 0}. {label}" for i, (label, _w) in enumerate(menu)]
+        items = [f"{i + 1 if i < 9 and w != self.next_page else 0}. {label}" for i, (label, w) in enumerate(menu)]
         who = self.selected or self.active_model()
+        head = (f"Stratagems of {side} (Leader {leader or '?'}):\n" if side else
+                f"Legal for {who}:\n" if who else "Legal now:\n")
         if self.show_menu:
-            self.hud.set_menu(((f"Legal for {who}:\n" if who else "Legal now:\n") + "\n".join(items)) if items else
+            self.hud.set_menu((head + "\n".join(items)) if items else
                               ("" if g.is_over else f"no legal action for {who}; click an active model"))
         else:
             self.hud.set_menu("")
