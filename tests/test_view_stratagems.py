@@ -271,3 +271,34 @@ def test_attract_mode_bots_decide_the_window(view_app, tmp_path):
         view_app.step()
     finally:
         c.close()
+
+
+def _hover(app, world, mid):
+    hb = world.hitbox(mid)
+    app.dispatch("none", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
+    app.step()
+
+
+def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app, tmp_path):
+    text = open(SCENE, encoding="utf-8").read()
+    text = text.replace("profile: sample-red#scout,        at: [20, 4]", "profile: sample-red#scout,        at: [23.5, 5]")
+    (tmp_path / "far.yaml").write_text(text, encoding="utf-8")
+    c = _controller(view_app, tmp_path, tmp_path / "far.yaml")
+    try:
+        _open_window(view_app, c)
+        _click_model(view_app, c.world, "red-archer")         # a selection: no LoS verdict in the step
+        _press(view_app, _menu_key(c, "War Horn"))
+        rings = [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
+        assert len(rings) == 1
+        _hover(view_app, c.world, "red-scout")
+        assert c.hovered == "red-scout" and (c.verdict is None or c.verdict.target != "red-scout")
+        assert c.hud.verdict.text == 'Stratagem War Horn on red-scout: red-scout is not within 8" of red-champion'
+        _hover(view_app, c.world, "red-shieldbearer")
+        assert c.hud.verdict.text == "Stratagem War Horn on red-shieldbearer: legal, click to use"
+        _press(view_app, "escape")
+        assert c.hud.verdict.text == "" and not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
+        # Field Dressing has no range: no ring
+        _press(view_app, _menu_key(c, "Field Dressing"))
+        assert not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
+    finally:
+        c.close()

@@ -323,3 +323,19 @@ def label_at(text: str, point, colour=WHITE, scale: float = 0.5) -> NodePath:
     t = text_node("label", text, scale, fg=colour, card=(0, 0, 0, 0.7))
     t.setPos(*map(float, point))
     return t
+
+
+def range_ring_overlay(hb, reach: float, label: str, colour=(1.0, 0.85, 0.35, 0.9)) -> NodePath:
+    """A ring on the ground at ``reach`` inches from the edge of a model's base
+    (radius base + reach around its centre): a model whose base crosses it is
+    within ``reach`` of it on flat ground (the rules measure closest hitbox
+    points in 3D: the ring guides the eye, the rules decide)."""
+    r = float(hb.radius) + float(reach)
+    n = 96
+    a = np.linspace(0.0, 2.0 * math.pi, n + 1)
+    z = float(hb.z) + 0.05
+    pts = np.stack([float(hb.x) + r * np.cos(a), float(hb.y) + r * np.sin(a), np.full(n + 1, z)], axis=1)
+    root = NodePath("range-ring")
+    lines_node("range-ring-line", np.stack([pts[:-1], pts[1:]], axis=1), colour, 2.5).reparentTo(root)
+    label_at(label, (float(hb.x), float(hb.y) + r, z + 0.6), colour, 0.45).reparentTo(root)
+    return _overlay(root, 16)

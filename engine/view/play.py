@@ -920,8 +920,47 @@ class PlayController(TableView):
             else:
                 self.table.highlight(t, TARGETABLE)
         self.message = f"{key[0]}: click a target ({', '.join(targets)}); Esc cancels"
+        self.show_stratagem_range(key)
         self.refresh()
         return "target"
+
+    def stratagem_of(self, key) -> dict | None:
+        """The Stratagem (plain data) a target step is for, or None."""
+        side = self.stratagem_side()
+        if not side or not key or not str(key[0]).startswith("Stratagem "):
+            return None
+        name = key[0][len("Stratagem "):]
+        return next((s for s in (getattr(self.game, "stratagems", {}) or {}).get(side, ())
+                     if s["name"] == name), None)
+
+    def show_stratagem_range(self, key) -> None:
+        """A Stratagem with a range: its ring around the Leader while a target is chosen."""
+        s = self.stratagem_of(key)
+        leader = self.stratagem_leader(self.stratagem_side()) if s else None
+        if s is None or s.get("range") is None or leader not in self.world.models:
+            return
+        ov.range_ring_overlay(self.world.hitbox(leader), float(s["range"]),
+                              f'{s["name"]}: {float(s["range"]):g}" from {leader}').reparentTo(self.play_live)
+
+    def pair(self):
+        """No live LoS verdict while a Stratagem's target is chosen: the
+        verdict panel says whether the model under the pointer may be named."""
+        if self.state == "target" and self.stratagem_of(self.target_key) is not None:
+            return None
+        return super().pair()
+
+    def hover(self):
+        mid = super().hover()
+        if self.state == "target" and self.stratagem_of(self.target_key) is not None:
+            name = self.target_key[0]
+            self._stratagem_verdict = True
+            if mid is None:
+                self.hud.verdict.set("")
+            elif any(self._key(a) == self.target_key and mid in action_targets(a) for a in self.legal()):
+                self.hud.verdict.set(f"{name} on {mid}: legal, click to use", ov.GREEN)
+            else:
+                self.hud.verdict.set(f"{name} on {mid}: {self.target_reason(mid) or 'not a legal target'}", ov.RED)
+        return mid
 
     def on_hover(self, hit) -> None:
         if self.state != "target" or hit is None or hit.point is None:
@@ -1146,6 +1185,10 @@ class PlayController(TableView):
         if not hasattr(self, "game"):
             return super().refresh()
         g = self.game
+        if getattr(self, "_stratagem_verdict", False) and not (
+                self.state == "target" and self.stratagem_of(self.target_key) is not None):
+            self._stratagem_verdict = False          # the target step is over: its verdict goes
+            self.hud.verdict.set("")
         menu = self.build_menu() if self.show_menu else []
         # who may act: rings on activatable models and eligible reactors
         for mid in list(self.table.highlights):
