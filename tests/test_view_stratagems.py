@@ -302,3 +302,15 @@ def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app
         assert not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
     finally:
         c.close()
+
+
+def test_save_and_load_inside_the_window(view_app, ctl, tmp_path):
+    _open_window(view_app, ctl)
+    path = ctl.save(str(tmp_path / "window.jsonl"))
+    h = ctl.game.state_hash()
+    _press(view_app, _menu_key(ctl, "Shield Wall"))
+    assert ctl.game.pending == ("tactical", "red")
+    assert ctl.load(path) == path
+    assert ctl.game.state_hash() == h and ctl.game.pending == ("stratagem", "red")
+    assert "Strategic Phase: Stratagems (red), Leader red-champion" in ctl.hud.status.text
+    assert [x.split(" (")[0] for x in _labels(ctl)] == ["War Horn", "Shield Wall", "Field Dressing", "Pass: no"]
