@@ -1145,6 +1145,7 @@ class _Query:
                  half: bool, v_local: _Lattice, t_local: _Lattice, exclude: set[str], models,
                  gather: bool = True):
         self.vh, self.th, self.s, self.want_all = vh, th, s, want_all
+        self.half = half
         fr = _frame(vh, th, half, v_local, t_local)
         self.V, self.T_all, self.tmask, self.vorder, self.tidx, self.hints = fr
         self.nv = len(self.vorder)
@@ -2016,7 +2017,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         MD = np.full((len(mods), m), 1e30)
         mc, mr = [], []
         for j, (mid, c, r, h) in enumerate(mods):
-            n_, d_ = _cylinder_planes(_HB(c, r, h))
+            n_, d_ = _model_planes(c, r, h)[1][:2]
             MN[j, :len(d_)] = n_
             MD[j, :len(d_)] = d_
             mc.append([c[0], c[1], c[2] + h / 2])
@@ -2237,6 +2238,16 @@ def _drive(world, queries: list) -> None:
             q._mark_visible(rows, np.full(q.nt, q.hints[0] if q.hints else q.vorder[0]))
             q.done = True
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
+    # yes/no: the root bundle proved hidden by one convex obstacle (``_hidden_batch``, which the
+    # matrix and the path already ran on theirs): every target point hidden, no descent
+    root = [q for q in queries if not q.done and not q.want_all and not getattr(q, "root_tried", False)]
+    if root:
+        got = _hidden_batch(world, root[0].s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in root],
+                            root[0]._gather_args[2])
+        for q, h in zip(root, got):
+            q.root_tried = True
+            if h:
+                q.done = True
     # yes/no: a second, wider probe (random allowed pairs) before the descent
     _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries
                   if not q.done and not q.want_all and not getattr(q, "probed2", False)])
@@ -2475,6 +2486,7 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
         q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models, gather=False)
         q.pair = (a, b)
         q.probed = True
+        q.root_tried = True
         queries.append(q)
     # the second probe of every query in one call; obstacles gathered only for those left
     _random_probe_many(world, queries, models)
@@ -2636,6 +2648,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                        exclude=exclude, models=models, gather=False)
             q.slot = i
             q.probed = True
+            q.root_tried = True
             if seeds is not None:
                 q.seed = proofs.get((obs_list[i], seeds[i]))
             queries.append(q)
