@@ -5,8 +5,11 @@ On scenes/skirmish.yaml and on a generated dense table (engine.synth:
 
 * one pair yes/no (target < 0.5 ms) and one pair with the full fraction
   (target < 2 ms): the median over every ordered pair of models, each timed
-  on its own (so "one pair" is the typical pair of that table, not a chosen
-  easy one); the 90th percentile is in the note;
+  on its own and asked cold (``sight.forget()`` first: no memory of an
+  earlier answer for the pair; so "one pair" is the typical pair of that
+  table, not a chosen easy one); the 90th percentile is in the note;
+* the full fraction re-asked after the target moved 0.1" and turned 5
+  degrees (a bot's pattern: the question starts from the first answer);
 * the LoS matrix of all the models (target < 100 ms);
 * LoS along a 12" path against 10 enemies (target < 50 ms);
 * the ray rate of the casting pipeline (terrain + models + forests on the
