@@ -10,6 +10,8 @@ import os
 
 import pytest
 
+from view_fixtures import press, click_model  # noqa: E402
+
 pytest.importorskip("panda3d")
 
 SCENE = os.path.join(os.path.dirname(__file__), "data", "view", "duel.yaml")
@@ -28,21 +30,14 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-def _press(app, key, **kw):
-    out = app.dispatch(key, **kw)
-    app.step()
-    return out
 
 
-def _click_model(app, world, mid):
-    hb = world.hitbox(mid)
-    return _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
 
 
 def _pass_crouch(app, ctl):
     """The reactive player declines Crouched as a Reaction (P), as often as asked."""
     while ctl.game.pending[0] == "crouch":
-        _press(app, "p")
+        press(app, "p")
 
 
 def _menu_key(ctl, prefix: str) -> str:
@@ -57,21 +52,21 @@ def _play_opening(app, ctl):
     world, game = ctl.world, ctl.game
     steps = {}
     assert game.pending == ("order", "red")
-    steps["order"] = _press(app, _menu_key(ctl, "order red first"))
+    steps["order"] = press(app, _menu_key(ctl, "order red first"))
     assert game.pending == ("tactical", "red")
-    steps["activate"] = _click_model(app, world, "red-archer")
+    steps["activate"] = click_model(app, world, "red-archer")
     _pass_crouch(app, ctl)
     assert game.pending == ("movement", "red-archer")
-    assert _press(app, _menu_key(ctl, "Move: Walk")) == "move"
-    _press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
+    assert press(app, _menu_key(ctl, "Move: Walk")) == "move"
+    press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
     assert ctl.preview is not None and ctl.preview[1] is None      # the rules call the path legal
     assert sorted(w.observer for w in ctl.path_watchers if w.had_los) == ["blue-archer", "blue-ogre"]  # both face it
-    steps["walk"] = _press(app, "enter")
+    steps["walk"] = press(app, "enter")
     while game.pending[0] in ("reaction", "crouch"):
-        steps["pass"] = _press(app, "p")
+        steps["pass"] = press(app, "p")
     assert game.pending == ("action", "red-archer")
-    assert _press(app, _menu_key(ctl, "Ranged Attack")) == "target"
-    steps["attack"] = _click_model(app, world, "blue-archer")
+    assert press(app, _menu_key(ctl, "Ranged Attack")) == "target"
+    steps["attack"] = click_model(app, world, "blue-archer")
     return steps
 
 
@@ -97,34 +92,34 @@ def test_scripted_clicks_produce_the_rules_events(view_app, ctl):
 
 def test_illegal_path_is_refused_with_the_rules_reason(view_app, ctl):
     world, game = ctl.world, ctl.game
-    _press(view_app, _menu_key(ctl, "order red first"))
-    _click_model(view_app, world, "red-archer")
+    press(view_app, _menu_key(ctl, "order red first"))
+    click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
-    _press(view_app, _menu_key(ctl, "Move: Walk"))
-    _press(view_app, "mouse1", pixel=view_app.project((10.0, 19.5, 0.0)))   # 9.5": beyond SPD 5
+    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, "mouse1", pixel=view_app.project((10.0, 19.5, 0.0)))   # 9.5": beyond SPD 5
     action, reason = ctl.preview
     assert reason, "a 9.5 inch walk with SPD 5 must be refused"
     n = len(game.events)
-    assert _press(view_app, "enter") is None
+    assert press(view_app, "enter") is None
     assert len(game.events) == n and game.pending == ("movement", "red-archer")
     assert "not allowed" in ctl.message
 
 
 def test_undo_restores_the_state(view_app, ctl):
     world = ctl.world
-    _press(view_app, _menu_key(ctl, "order red first"))
-    _click_model(view_app, world, "red-archer")
+    press(view_app, _menu_key(ctl, "order red first"))
+    click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
     before_walk = ctl.game.state_hash()
-    _press(view_app, _menu_key(ctl, "Move: Walk"))
-    _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
-    _press(view_app, "enter")
+    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
+    press(view_app, "enter")
     while ctl.game.pending[0] in ("reaction", "crouch"):
-        _press(view_app, "p")
+        press(view_app, "p")
     assert ctl.game.state_hash() != before_walk
     undone = []
     while ctl.game.state_hash() != before_walk:
-        u = _press(view_app, "control-z")
+        u = press(view_app, "control-z")
         assert u is not None and len(undone) < 3
         undone.append(u)
     assert undone[-1].startswith("move red-archer walk")
@@ -139,7 +134,7 @@ def test_save_and_load_the_log(view_app, ctl, tmp_path):
     assert steps
     h = ctl.game.state_hash()
     path = ctl.save(str(tmp_path / "game.jsonl"))
-    _press(view_app, "control-z")
+    press(view_app, "control-z")
     assert ctl.game.state_hash() != h
     ctl.load(path)
     assert ctl.game.state_hash() == h
@@ -148,7 +143,7 @@ def test_save_and_load_the_log(view_app, ctl, tmp_path):
 
 def test_live_verdict_and_f12_dispute(view_app, ctl, tmp_path):
     world = ctl.world
-    _click_model(view_app, world, "blue-ogre")            # select A (not an activation: blue is not active)
+    click_model(view_app, world, "blue-ogre")            # select A (not an activation: blue is not active)
     assert ctl.selected == "blue-ogre"
     hb = world.hitbox("red-archer")
     view_app.dispatch("none", pixel=view_app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))   # hover B
@@ -170,24 +165,24 @@ def test_live_verdict_and_f12_dispute(view_app, ctl, tmp_path):
 
 def test_measure_tool(view_app, ctl):
     world = ctl.world
-    _press(view_app, "m")
-    _click_model(view_app, world, "red-archer")
-    res = _click_model(view_app, world, "blue-archer")
+    press(view_app, "m")
+    click_model(view_app, world, "red-archer")
+    res = click_model(view_app, world, "blue-archer")
     assert res["distance"] == pytest.approx(world.distance("red-archer", "blue-archer"), abs=1e-9)
     assert res["distance"] == pytest.approx(12.0 - 2 * world.hitbox("red-archer").radius, abs=1e-3)
-    _press(view_app, "mouse1", pixel=view_app.project((4.0, 30.0, 0.0)))
-    res = _press(view_app, "mouse1", pixel=view_app.project((7.0, 34.0, 0.0)))
+    press(view_app, "mouse1", pixel=view_app.project((4.0, 30.0, 0.0)))
+    res = press(view_app, "mouse1", pixel=view_app.project((7.0, 34.0, 0.0)))
     assert res["distance"] == pytest.approx(5.0, abs=0.05) and res["height_difference"] == pytest.approx(0.0, abs=1e-3)
 
 
 def test_a_bad_log_is_refused_and_the_game_kept(view_app, ctl, tmp_path):
     world = ctl.world
-    _press(view_app, _menu_key(ctl, "order red first"))
-    _click_model(view_app, world, "red-archer")
+    press(view_app, _menu_key(ctl, "order red first"))
+    click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
-    _press(view_app, _menu_key(ctl, "Move: Walk"))
-    _press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
-    _press(view_app, "enter")
+    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
+    press(view_app, "enter")
     h = ctl.game.state_hash()
     path = ctl.save(str(tmp_path / "game.jsonl"))
     lines = open(path, encoding="utf-8").read().splitlines()
@@ -234,22 +229,22 @@ def test_attract_mode_plays_renders_and_loops(view_app, tmp_path):
 def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     from engine.view.play import CAN_REACT
     world, game = ctl.world, ctl.game
-    _press(view_app, _menu_key(ctl, "order red second"))          # blue plays first
+    press(view_app, _menu_key(ctl, "order red second"))          # blue plays first
     assert game.pending == ("tactical", "blue")
-    _click_model(view_app, world, "blue-archer")
+    click_model(view_app, world, "blue-archer")
     _pass_crouch(view_app, ctl)
-    _press(view_app, _menu_key(ctl, "Move: Walk"))
-    _press(view_app, "mouse1", pixel=view_app.project((10.0, 20.0, 0.0)))
-    _press(view_app, "enter")
+    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, "mouse1", pixel=view_app.project((10.0, 20.0, 0.0)))
+    press(view_app, "enter")
     assert game.pending == ("reaction", "red")
     # the reactive side's eligible models are ringed; the reactive player clicks one
     assert ctl.table.highlights.get("red-archer") == CAN_REACT
-    _click_model(view_app, world, "red-archer")
+    click_model(view_app, world, "red-archer")
     assert ctl.selected == "red-archer"
     labels = [label for label, _ in ctl.menu]
     assert any(label.startswith("Ranged Attack (Longbow)") for label in labels) and "pass red" in labels
-    assert _press(view_app, _menu_key(ctl, "Ranged Attack")) == "target"
-    events = _click_model(view_app, world, "blue-archer")
+    assert press(view_app, _menu_key(ctl, "Ranged Attack")) == "target"
+    events = click_model(view_app, world, "blue-archer")
     decl = next(e for e in events if e.kind == "declare")
     assert decl.data["model"] == "red-archer" and decl.data["role"] == "reactive"
     assert "blue-archer" in decl.data["action"]

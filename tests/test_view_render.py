@@ -6,20 +6,13 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import small_world  # noqa: E402
+from view_fixtures import small_world, stage_table  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def stage(view_app):
-    from engine.view.camera import TableCamera
-    from engine.view.meshes import TableScene
     world = small_world()
-    view_app.clear_table()
-    table = TableScene(world, view_app.root)
-    view_app.table_scene = table
-    view_app.frame_lights(*world.table)
-    cam = TableCamera(view_app, world.table)
-    view_app.table_camera = cam
+    table, cam = stage_table(view_app, world)
     yield view_app, world, table, cam
     table.root.removeNode()
     view_app.table_scene = None

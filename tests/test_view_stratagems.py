@@ -14,6 +14,8 @@ import re
 
 import pytest
 
+from view_fixtures import press, click_model  # noqa: E402
+
 pytest.importorskip("panda3d")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,15 +48,8 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-def _press(app, key, **kw):
-    out = app.dispatch(key, **kw)
-    app.step()
-    return out
 
 
-def _click_model(app, world, mid):
-    hb = world.hitbox(mid)
-    return _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
 
 
 def _labels(ctl):
@@ -71,7 +66,7 @@ def _menu_key(ctl, prefix: str) -> str:
 def _open_window(app, ctl, first: str = "red"):
     """The order decision (blue chooses), then the first side's Strategic Phase."""
     other = "blue" if first == "red" else "red"
-    _press(app, _menu_key(ctl, "order blue second" if first == "red" else "order blue first"))
+    press(app, _menu_key(ctl, "order blue second" if first == "red" else "order blue first"))
     assert ctl.game.pending == ("stratagem", first), ctl.game.pending
     assert other
 
@@ -104,14 +99,14 @@ def test_the_window_hud_and_menu(view_app, ctl):
 def test_a_targeted_stratagem_by_clicking_a_model(view_app, ctl):
     from engine.view.play import TARGETABLE
     _open_window(view_app, ctl)
-    assert _press(view_app, _menu_key(ctl, "War Horn")) == "target"
+    assert press(view_app, _menu_key(ctl, "War Horn")) == "target"
     assert ctl.state == "target"
     legal = sorted(a.target for a in ctl.game.legal_actions()
                    if type(a).__name__ == "UseStratagem" and a.name == "War Horn")
     ringed = sorted(m for m, col in ctl.table.highlights.items() if col == TARGETABLE)
     assert ringed == legal == ["red-archer", "red-champion", "red-scout", "red-shieldbearer"]
     assert ctl.message.startswith("Stratagem War Horn: click a target")
-    events = _click_model(view_app, ctl.world, "red-archer")
+    events = click_model(view_app, ctl.world, "red-archer")
     assert events and events[0].data["action"] == "stratagem red 'War Horn' target=red-archer"
     (st,) = _stratagem_events(events)
     assert (st.data["name"], st.data["targets"], st.data["uses_left"]) == ("War Horn", ["red-archer"], 0)
@@ -129,21 +124,21 @@ def test_an_illegal_click_is_explained(view_app, tmp_path):
     c = _controller(view_app, tmp_path, tmp_path / "far.yaml")
     try:
         _open_window(view_app, c)
-        _press(view_app, _menu_key(c, "War Horn"))
+        press(view_app, _menu_key(c, "War Horn"))
         assert "red-scout" not in c.table.highlights                        # not offered
         n = len(c.game.events)
-        assert _click_model(view_app, c.world, "red-scout") is None
+        assert click_model(view_app, c.world, "red-scout") is None
         assert c.message == ('red-scout is not a legal target for Stratagem War Horn: '
                              'red-scout is not within 8" of red-champion')
-        assert _click_model(view_app, c.world, "blue-guard") is None
+        assert click_model(view_app, c.world, "blue-guard") is None
         assert c.message == ("blue-guard is not a legal target for Stratagem War Horn: "
                              "War Horn targets a model of red, not blue-guard")
         assert "\n" not in c.message and c.message in c.hud.status.text
         assert len(c.game.events) == n and c.state == "target" and c.game.pending == ("stratagem", "red")
         # the table, not a model: the step stays and says what to do
-        assert _press(view_app, "mouse1", pixel=view_app.project((2.0, 12.0, 0.0))) is None
+        assert press(view_app, "mouse1", pixel=view_app.project((2.0, 12.0, 0.0))) is None
         assert c.message.startswith("Stratagem War Horn: click a highlighted model") and c.state == "target"
-        assert _press(view_app, "escape") == "cancel" and c.state == "idle"
+        assert press(view_app, "escape") == "cancel" and c.state == "idle"
         assert c.game.pending == ("stratagem", "red") and len(c.game.events) == n
     finally:
         c.close()
@@ -151,7 +146,7 @@ def test_an_illegal_click_is_explained(view_app, tmp_path):
 
 def test_an_untargeted_stratagem_applies_at_once(view_app, ctl):
     _open_window(view_app, ctl)
-    events = _press(view_app, _menu_key(ctl, "Shield Wall"))
+    events = press(view_app, _menu_key(ctl, "Shield Wall"))
     assert events and events[0].data["action"] == "stratagem red 'Shield Wall'"
     (st,) = _stratagem_events(events)
     w = ctl.world
@@ -164,7 +159,7 @@ def test_an_untargeted_stratagem_applies_at_once(view_app, ctl):
 
 def test_pass_with_p(view_app, ctl):
     _open_window(view_app, ctl)
-    events = _press(view_app, "p")
+    events = press(view_app, "p")
     assert events[0].data["action"] == "pass red"
     done = [e for e in events if e.kind == "stratagems_done"]
     assert done and done[0].data == {"side": "red", "used": 0}
@@ -176,28 +171,28 @@ def test_undo_returns_to_the_window(view_app, ctl):
     from engine.view.play import CAN_ACT
     _open_window(view_app, ctl)
     before = ctl.game.state_hash()
-    _press(view_app, _menu_key(ctl, "Field Dressing"))
-    assert _click_model(view_app, ctl.world, "red-shieldbearer")
+    press(view_app, _menu_key(ctl, "Field Dressing"))
+    assert click_model(view_app, ctl.world, "red-shieldbearer")
     assert ctl.game.state_hash() != before and ctl.game.pending[0] != "stratagem"
-    undone = _press(view_app, "control-z")
+    undone = press(view_app, "control-z")
     assert undone == "stratagem red 'Field Dressing' target=red-shieldbearer"
     assert ctl.game.state_hash() == before and ctl.game.pending == ("stratagem", "red")
     assert _labels(ctl)[2].startswith("Field Dressing (1 use left this turn)")
     assert "Strategic Phase: Stratagems (red), Leader red-champion" in ctl.hud.status.text
     assert ctl.table.highlights.get("red-champion") == CAN_ACT
     # and the window works again after the undo
-    assert _press(view_app, "p")[0].data["action"] == "pass red"
+    assert press(view_app, "p")[0].data["action"] == "pass red"
 
 
 def test_uses_left_follow_the_game_in_one_window(view_app, tmp_path):
     c = _controller(view_app, tmp_path, settings={"stratagems_per_phase": 2})
     try:
         _open_window(view_app, c)
-        _press(view_app, _menu_key(c, "Shield Wall"))
+        press(view_app, _menu_key(c, "Shield Wall"))
         assert c.game.pending == ("stratagem", "red")                      # a second use may follow
         assert _labels(c)[1].startswith("Shield Wall (1 use left this game)")
-        _press(view_app, _menu_key(c, "War Horn"))
-        (st,) = _stratagem_events(_click_model(view_app, c.world, "red-scout"))
+        press(view_app, _menu_key(c, "War Horn"))
+        (st,) = _stratagem_events(click_model(view_app, c.world, "red-scout"))
         assert st.data["name"] == "War Horn" and c.game.pending == ("tactical", "red")
     finally:
         c.close()
@@ -210,19 +205,19 @@ def test_blue_leader_and_enemy_targets(view_app, ctl):
     labels = _labels(ctl)
     assert labels[0].startswith('Hunter\'s Mark (1 use left this game) -> click a target: an enemy model within 18"')
     assert labels[2].startswith("Second Wind (1 use left this game): on the Leader")
-    _press(view_app, _menu_key(ctl, "Hunter's Mark"))
+    press(view_app, _menu_key(ctl, "Hunter's Mark"))
     assert sorted(m for m, col in ctl.table.highlights.items() if col == TARGETABLE) == [
         "red-archer", "red-champion", "red-scout", "red-shieldbearer"]
-    assert _click_model(view_app, ctl.world, "blue-guard") is None
+    assert click_model(view_app, ctl.world, "blue-guard") is None
     assert ctl.message.endswith("Hunter's Mark targets an enemy, not blue-guard")
-    events = _click_model(view_app, ctl.world, "red-champion")
+    events = click_model(view_app, ctl.world, "red-champion")
     assert _stratagem_events(events)[0].data["targets"] == ["red-champion"]
     assert "Slowed" in ctl.game.models["red-champion"].states
 
 
 def test_leader_stratagem_applies_at_once(view_app, ctl):
     _open_window(view_app, ctl, first="blue")
-    (st,) = _stratagem_events(_press(view_app, _menu_key(ctl, "Second Wind")))
+    (st,) = _stratagem_events(press(view_app, _menu_key(ctl, "Second Wind")))
     assert st.data["targets"] == ["blue-warden"] and st.data["name"] == "Second Wind"
 
 
@@ -237,14 +232,14 @@ def test_a_long_window_pages_its_menu(view_app, tmp_path):
         first = _labels(c)
         assert len(first) == 10 and first[-1] == "more ... (page 1 of 2)"
         assert re.match(r"Drill 6 \(1 use left this game\): on every model of red", first[8])
-        assert _press(view_app, "0") == "page"
+        assert press(view_app, "0") == "page"
         second = _labels(c)
         assert [x.split(" (")[0] for x in second] == ["Drill 7", "Drill 8", "Drill 9", "Pass: no", "more ..."]
         assert "0. more ... (page 2 of 2)" in c.hud.menu.text            # key 0 turns, on every page
-        assert _press(view_app, "5") is None and _labels(c) == second      # no entry 5 on this page
-        assert _press(view_app, "0") == "page" and _labels(c) == first     # and back round
-        _press(view_app, "0")
-        (st,) = _stratagem_events(_press(view_app, _menu_key(c, "Drill 8")))
+        assert press(view_app, "5") is None and _labels(c) == second      # no entry 5 on this page
+        assert press(view_app, "0") == "page" and _labels(c) == first     # and back round
+        press(view_app, "0")
+        (st,) = _stratagem_events(press(view_app, _menu_key(c, "Drill 8")))
         assert st.data["name"] == "Drill 8"
     finally:
         c.close()
@@ -286,8 +281,8 @@ def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app
     c = _controller(view_app, tmp_path, tmp_path / "far.yaml")
     try:
         _open_window(view_app, c)
-        _click_model(view_app, c.world, "red-archer")         # a selection: no LoS verdict in the step
-        _press(view_app, _menu_key(c, "War Horn"))
+        click_model(view_app, c.world, "red-archer")         # a selection: no LoS verdict in the step
+        press(view_app, _menu_key(c, "War Horn"))
         rings = [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
         assert len(rings) == 1
         _hover(view_app, c.world, "red-scout")
@@ -295,10 +290,10 @@ def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app
         assert c.hud.verdict.text == 'Stratagem War Horn on red-scout: red-scout is not within 8" of red-champion'
         _hover(view_app, c.world, "red-shieldbearer")
         assert c.hud.verdict.text == "Stratagem War Horn on red-shieldbearer: legal, click to use"
-        _press(view_app, "escape")
+        press(view_app, "escape")
         assert c.hud.verdict.text == "" and not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
         # Field Dressing has no range: no ring
-        _press(view_app, _menu_key(c, "Field Dressing"))
+        press(view_app, _menu_key(c, "Field Dressing"))
         assert not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
     finally:
         c.close()
@@ -308,7 +303,7 @@ def test_save_and_load_inside_the_window(view_app, ctl, tmp_path):
     _open_window(view_app, ctl)
     path = ctl.save(str(tmp_path / "window.jsonl"))
     h = ctl.game.state_hash()
-    _press(view_app, _menu_key(ctl, "Shield Wall"))
+    press(view_app, _menu_key(ctl, "Shield Wall"))
     assert ctl.game.pending == ("tactical", "red")
     assert ctl.load(path) == path
     assert ctl.game.state_hash() == h and ctl.game.pending == ("stratagem", "red")

@@ -13,6 +13,8 @@ import os
 import numpy as np
 import pytest
 
+from view_fixtures import press, stage_table  # noqa: E402
+
 pytest.importorskip("panda3d")
 
 RITUAL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scenes", "ritual.yaml")
@@ -71,17 +73,9 @@ def _is_table(c):
 # ---------------------------------------------------------------- the scene's tokens, no game
 @pytest.fixture()
 def scene_table(view_app, tmp_path):
-    from engine.view.camera import TableCamera
-    from engine.view.meshes import TableScene
     from tools.loading import load_world
     world = load_world(_scene(tmp_path))
-    view_app.clear_table()
-    table = TableScene(world, view_app.root)
-    view_app.table_scene = table
-    view_app.frame_lights(*world.table)
-    cam = TableCamera(view_app, world.table)
-    view_app.table_camera = cam
-    cam.top_view()
+    table, _ = stage_table(view_app, world)
     yield view_app, world, table
     table.root.removeNode()
     view_app.table_scene = None
@@ -197,10 +191,6 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-def _press(app, key, **kw):
-    out = app.dispatch(key, **kw)
-    app.step()
-    return out
 
 
 def _menu_key(ctl, prefix):
@@ -214,15 +204,15 @@ def _to_action(app, ctl, model):
     """red first; ``model`` activates (clicked), stays idle; nobody reacts."""
     g = ctl.game
     if g.pending[0] == "order":              # red plays first, whoever won the initiative
-        _press(app, _menu_key(ctl, "order red first" if g.pending[1] == "red" else "order blue second"))
+        press(app, _menu_key(ctl, "order red first" if g.pending[1] == "red" else "order blue second"))
     hb = ctl.world.hitbox(model)
-    _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
+    press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
     while g.pending[0] == "crouch":
-        _press(app, "p")
+        press(app, "p")
     assert g.pending == ("movement", model)
-    _press(app, _menu_key(ctl, "Move: Idle"))
+    press(app, _menu_key(ctl, "Move: Idle"))
     while g.pending[0] in ("reaction", "crouch"):
-        _press(app, "p")
+        press(app, "p")
     assert g.pending == ("action", model)
 
 
@@ -234,7 +224,7 @@ def test_a_picked_up_token_disappears_and_undo_and_load_bring_the_drawing_back(v
     # one menu entry per token to Interact with (the cache is hidden: not offered)
     entries = [label for label, _ in ctl.menu if label.startswith("Interact")]
     assert entries == ["Interact: old-relic"], entries
-    events = _press(app, _menu_key(ctl, "Interact: old-relic"))
+    events = press(app, _menu_key(ctl, "Interact: old-relic"))
     assert [e.data["event"] for e in events if e.kind == "token"] == ["picked up"]
     assert ctl.game.tokens["old-relic"].removed
     assert "old-relic" not in layer.ids() and "old-relic" not in layer.label_nodes
@@ -244,7 +234,7 @@ def test_a_picked_up_token_disappears_and_undo_and_load_bring_the_drawing_back(v
     saved = ctl.save(str(tmp_path / "picked.jsonl"))
     assert saved
     # Ctrl+Z: the token is back on the field, drawn as before
-    _press(app, "control-z")
+    press(app, "control-z")
     assert not ctl.game.tokens["old-relic"].removed and "old-relic" in layer.ids()
     app.step()
     assert _is_blue(_colour(app, spot, radius=1))
@@ -262,14 +252,14 @@ def test_perceive_by_clicking_the_hidden_disc_reveals_it(view_app, ctl):
     assert hidden[2] > hidden[0] + 30 and hidden[2] > hidden[1] + 20, hidden    # bluish (muted: below)
     assert layer.label_text("blue-cache") == "?"
     _to_action(app, ctl, "red-archer")
-    assert _press(app, _menu_key(ctl, "Perceive")) == "target"
+    assert press(app, _menu_key(ctl, "Perceive")) == "target"
     assert "blue-cache" in ctl.message
     assert not layer.nodes["blue-cache"].find("ring").isEmpty()          # a legal target: ringed
     # a click beside it is no target; on the disc it is
     x, y, z = spot
-    _press(app, "mouse1", pixel=app.project((x + 3.0, y, z)))
+    press(app, "mouse1", pixel=app.project((x + 3.0, y, z)))
     assert ctl.state == "target" and not ctl.game.tokens["blue-cache"].removed
-    events = _press(app, "mouse1", pixel=app.project(spot))
+    events = press(app, "mouse1", pixel=app.project(spot))
     check = [e.data for e in events if e.kind == "check" and e.data.get("check") == "Perceive"]
     assert check and check[0]["target"] == "blue-cache" and check[0]["die"]["success"], check
     assert not ctl.game.tokens["blue-cache"].hidden
@@ -279,7 +269,7 @@ def test_perceive_by_clicking_the_hidden_disc_reveals_it(view_app, ctl):
     shown = _colour(app, spot, radius=1)
     assert _is_blue(shown) and _sat(shown) > _sat(hidden) + 0.15, (shown, hidden)
     # undo: hidden again
-    _press(app, "control-z")
+    press(app, "control-z")
     assert layer.label_text("blue-cache") == "?" and ctl.game.tokens["blue-cache"].hidden
     app.step()
     assert _colour(app, spot, radius=1) == pytest.approx(hidden, abs=6)
@@ -288,11 +278,11 @@ def test_perceive_by_clicking_the_hidden_disc_reveals_it(view_app, ctl):
 def test_clicking_a_token_says_what_it_is(view_app, ctl):
     app, layer = view_app, ctl.table.tokens
     _to_action(app, ctl, "red-champion")
-    out = _press(app, "mouse1", pixel=app.project(_top(layer, "old-relic")))
+    out = press(app, "mouse1", pixel=app.project(_top(layer, "old-relic")))
     assert out == ("token", "old-relic")
     assert ctl.message.startswith("blue item token old-relic (Old Relic)")
     assert "(Interact: old-relic)" in ctl.message
-    out = _press(app, "mouse1", pixel=app.project(_top(layer, "blue-cache")))
+    out = press(app, "mouse1", pixel=app.project(_top(layer, "blue-cache")))
     assert out == ("token", "blue-cache") and ctl.message.startswith("hidden blue item token blue-cache")
     assert "Healing Draught" not in ctl.message
 

@@ -18,3 +18,30 @@ def small_world() -> World:
         ModelSpec("blue-troll", "blue", 40, 45, (25.0, 21.0, None), facing=250.0),
     )
     return World(Scene("", (36.0, 36.0), terrain, models))
+
+
+def press(app, key, **kw):
+    """Send one key or click to the view app and draw a frame."""
+    out = app.dispatch(key, **kw)
+    app.step()
+    return out
+
+
+def click_model(app, world, mid):
+    """Click the model's hitbox a little above its middle."""
+    hb = world.hitbox(mid)
+    return press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
+
+
+def stage_table(view_app, world):
+    """Put ``world`` on the shared app's stage, top view: (table scene, camera)."""
+    from engine.view.camera import TableCamera
+    from engine.view.meshes import TableScene
+    view_app.clear_table()
+    table = TableScene(world, view_app.root)
+    view_app.table_scene = table
+    view_app.frame_lights(*world.table)
+    cam = TableCamera(view_app, world.table)
+    view_app.table_camera = cam
+    cam.top_view()
+    return table, cam
