@@ -83,10 +83,11 @@ class WorldGeometry:
                               for mid, hb in self.world.models.items())
         return self._sig
 
-    def _cached(self, key, fn):
-        """Answers keyed by the question and the models' placement, so that moving
-        a model away and back (a reaction measured at a point) keeps them."""
-        k = (key, self._signature())
+    def _cached(self, key, fn, signature=None):
+        """Answers keyed by the question and the models' placement (by default
+        every model's), so that moving a model away and back (a reaction
+        measured at a point) keeps them."""
+        k = (key, self._signature() if signature is None else signature)
         hit = self._cache.get(k)
         if hit is None:
             if len(self._cache) > 20000:
@@ -144,13 +145,7 @@ class WorldGeometry:
             done = self._cache.get(((kd, viewer, target, moving, fr), local))
             if done is not None:
                 return done
-        k = ((kind, viewer, target, moving, fraction), local)
-        hit = self._cache.get(k)
-        if hit is None:
-            if len(self._cache) > 20000:
-                self._cache.clear()
-            hit = self._cache[k] = run()
-        return hit
+        return self._cached((kind, viewer, target, moving, fraction), run, signature=local)
 
     def sight(self, viewer: str, target: str, *, moving: bool = False,
               fraction: bool = False) -> _Sight:
