@@ -1266,7 +1266,6 @@ class _Query:
                 cr = np.array([math.hypot(m[2], m[3] / 2) for m in cand])
                 cand = [m for m, ok in zip(cand, near(cc, cr)) if ok]
             for mid, mc, mr, mh in cand:
-                c = np.array([mc[0], mc[1], mc[2] + mh / 2])
                 self.models.append((mid, mc, mr, mh))
                 cl, cv = _model_planes(mc, mr, mh)
                 self.clear_obs.append((mid,) + cl)
@@ -1403,14 +1402,12 @@ class _Query:
         seen = np.nonzero(self.status == 1)[0]
         if len(seen):
             for g in groups[::-1]:        # coarse groups first, the finer ones overwrite
-                gid_seen = g[self.tidx[seen]]
                 gwit = np.full(int(g.max()) + 1, -1, dtype=np.int64)
                 pick = seen if k == 2 else seen[::-1]
                 gwit[g[self.tidx[pick]]] = self.witness[pick]
                 got = gwit[np.maximum(g[self.tidx[rows]], 0)]
                 got[g[self.tidx[rows]] < 0] = -1
                 vidx = np.where(got >= 0, got, vidx)
-                del gid_seen
         return rows, vidx
 
     def probe_pairs(self):
