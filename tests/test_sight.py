@@ -12,7 +12,7 @@ import yaml
 from engine import sight
 from engine.errors import InputError
 from engine.scene import ModelSpec, Profile, Scene, TerrainSpec
-from engine.sight_settings import SightSettings, default_settings, load_settings, settings_from_dict
+from engine.sight_settings import default_settings, load_settings, settings_from_dict
 from engine.units import mm, size_table
 from engine.world import World
 
