@@ -1851,8 +1851,9 @@ def _descend_many(queries: list) -> None:
         q.visible_weight = float(vis_w[k])
         q.depth = depth
         # a complete partition (the descent ran to its end) seeds a later query of the same trees
-        q.proof = None if done[k] else (q.vtree, q.ttree, pv[pbounds[k]:pbounds[k + 1]] - voff[k],
-                                        pt[pbounds[k]:pbounds[k + 1]] - toff[k])
+        q.proof = None if done[k] else (q.vtree, q.ttree,
+                                        (pv[pbounds[k]:pbounds[k + 1]] - voff[k]).astype(np.int32),
+                                        (pt[pbounds[k]:pbounds[k + 1]] - toff[k]).astype(np.int32))
         if done[k]:
             q.done = True
             q.leaves = None
@@ -2348,6 +2349,7 @@ def _picture_rays(q: _Query, eye: np.ndarray, k: int = 48):
 _MEMORY: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # world -> {(viewer, target, half,
 #   want_all, settings): (witnesses per target lattice point, proof)}
 _REUSE = True            # los() starts from its last answer for the same pair (re-proved: the same answers)
+_MEMORY_PAIRS = 256      # answers remembered per world (the oldest dropped first; ~100 kB each at most)
 
 
 def forget() -> None:
@@ -2405,10 +2407,10 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     vis_t = np.zeros(len(q.T_all), dtype=bool)
     vis_t[q.tidx[q.status == 1]] = True
     if _REUSE and exc is None:
-        wit = np.full(len(q.T_all), -1, dtype=np.int64)
+        wit = np.full(len(q.T_all), -1, dtype=np.int32)
         seen = q.status == 1
         wit[q.tidx[seen]] = q.witness[seen]
-        if len(wmem) >= 1024:
+        if len(wmem) >= _MEMORY_PAIRS:
             wmem.pop(next(iter(wmem)))
         wmem[mkey] = (wit, q.proof if q.proof is not None else (mem[1] if mem is not None else None))
     area = float(q.t_weight[vis_t].sum())
