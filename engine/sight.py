@@ -2236,9 +2236,9 @@ def _drive(world, queries: list) -> None:
             q._mark_visible(rows, np.full(q.nt, q.hints[0] if q.hints else q.vorder[0]))
             q.done = True
     _cast(world, [(q, q.probe_pairs()) for q in queries if not q.done and not q.want_all and not q.probed])
-    # yes/no: the root bundle proved hidden by one convex obstacle (``_hidden_batch``, which the
-    # matrix and the path already ran on theirs): every target point hidden, no descent
-    root = [q for q in queries if not q.done and not q.want_all and not getattr(q, "root_tried", False)]
+    # the root bundle proved hidden by one convex obstacle (``_hidden_batch``, which the matrix
+    # and the path already ran on theirs): every target point hidden, no rounds, no descent
+    root = [q for q in queries if not q.done and not getattr(q, "root_tried", False)]
     if root:
         got = _hidden_batch(world, root[0].s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in root],
                             root[0]._gather_args[2])
