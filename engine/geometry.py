@@ -211,10 +211,10 @@ class WorldGeometry:
         LoS at the start and at the end settle ``had_los`` for most observers
         (then ``seen`` holds those of the two points that were seen); only an
         observer that saw neither is sampled along the path by
-        ``engine.sight.los_along_path``, unless the arc rule or a scenery proof
-        over whole stretches of the path (``engine.sight_sweep``) shows it never
-        could. Awareness entry is measured analytically (cylinder distance)
-        every 0.25" of the path.
+        ``engine.sight.los_along_path`` (where scenery proofs over runs of the
+        samples, ``engine.sight_sweep``, spare most questions), unless the arc
+        rule shows it never could. Awareness entry is measured analytically
+        (cylinder distance) every 0.25" of the path.
         """
         from engine import sight as es
         from engine.world import CONTACT_TOLERANCE, cylinder_distance
@@ -254,19 +254,6 @@ class WorldGeometry:
             if float(ahead.max()) < -1e-6:
                 behind.add(o)
         full = [o for o in full if o not in behind]
-        # scenery that hides the mover from the observer along whole stretches of
-        # the path (engine.sight_sweep; no state or trait that gives LoS anyway)
-        if full and "Flying" not in hb.states:
-            from engine import sight_sweep
-            from engine.sight_settings import default_settings
-            inset = (self.sight_settings or default_settings()).inset_in
-            route = np.asarray(pts, dtype=float)
-            for o in full:
-                if {"Flying", "Engaged"} & set(self.world.hitbox(o).states):
-                    continue
-                if sight_sweep.never_seen(self.world, o, mover, route, inset=inset):
-                    behind.add(o)
-            full = [o for o in full if o not in behind]
         for o in behind:
             out[o] = es.PathLos(o, False, None, None, False, None, [])
         if full:

@@ -2663,23 +2663,31 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         return res
 
     obs = list(observers)
+    # runs of samples that one convex solid hides from an observer (engine.sight_sweep): no
+    # LoS there, no question asked; never where a state gives LoS regardless (Flying, Engaged)
+    from engine import sight_sweep
+    known = np.zeros((len(obs), len(dists)), dtype=bool)
+    if s.flying_state not in mh.states:
+        for i, o in enumerate(obs):
+            if o == mover or {s.flying_state, s.engaged_state} & set(vhs[o].states):
+                continue
+            known[i] = sight_sweep.hidden_samples(world, o, mh.radius, mh.height, pts, inset=s.inset_in)
     # two waves: every _WAVE-th sample (and the last), then the others, each of whose descents
     # starts from the proof of the nearest sample of the first wave (when it had no LoS)
     grid = np.zeros((len(obs), len(dists)), dtype=bool)
     first = np.zeros(len(dists), dtype=bool)
     first[::_WAVE] = True
     first[-1] = True
+    f = np.nonzero(first)[0]
     for wave in (first, ~first):
-        js = np.nonzero(wave)[0]
-        if not len(js):
+        pairs = [(i, int(j)) for i in range(len(obs)) for j in np.nonzero(wave)[0] if not known[i, j]]
+        if not pairs:
             continue
-        seeds = None
-        if wave is not first:
-            f = np.nonzero(first)[0]
-            near = f[np.abs(js[:, None] - f[None, :]).argmin(axis=1)]
-            seeds = [float(dists[n]) for _ in obs for n in near]
-        flat = los_at([o for o in obs for _ in js], [float(dists[j]) for _ in obs for j in js], seeds)
-        grid[:, js] = np.array(flat, dtype=bool).reshape(len(obs), len(js))
+        seeds = None if wave is first else \
+            [float(dists[f[np.abs(j - f).argmin()]]) for _, j in pairs]
+        flat = los_at([obs[i] for i, _ in pairs], [float(dists[j]) for _, j in pairs], seeds)
+        for (i, j), v in zip(pairs, flat):
+            grid[i, j] = bool(v)
     out = []
     # refinement by bisection, batched over observers
     lo_first, hi_first, lo_last, hi_last = {}, {}, {}, {}

@@ -1,26 +1,26 @@
-"""Proofs that an observer never sees a mover along a path, by whole stretches.
+"""Runs of a path's samples proved hidden from an observer by one convex solid.
 
 ``engine.sight.los_along_path`` samples the path every ``path_step_in`` and
 asks LoS at each sample; an observer hidden the whole way costs a hiding proof
-per sample. This module proves whole stretches hidden at once:
+per sample. This module proves runs of consecutive samples hidden at once:
 
-* the mover's hitboxes over a straight stretch of the path lie in one box (the
-  stretch's bounding box, widened by the base radius in x and y and raised by
-  the hitbox height); the observer's hitbox lies in its own box;
+* the mover's hitboxes at the run's samples lie in one box (the samples'
+  bounding box, widened by the base radius in x and y and raised by the
+  hitbox height, ``inset`` inside like the lattices' sample points); the
+  observer's hitbox lies in its own box;
 * if every one of the 64 segments between the two boxes' corners passes
   through one convex solid of the scenery (shrunk by ``SHRINK``, so no grazing
   contact counts) that neither box enters (a face plane has the whole box
-  outside), then every segment
-  between any point of one box and any point of the other does: for a fixed
-  end, the segments that meet a convex body have their other end in a convex
-  set, so the corners prove it for each box in turn;
-* stretches not proved are halved, down to ``max_depth`` halvings; it gives
-  up when a stretch shorter than ``min_stretch`` is not proved.
+  outside), then every segment between any point of one box and any point of
+  the other does: for a fixed end, the segments that meet a convex body have
+  their other end in a convex set, so the corners prove it for each box in
+  turn;
+* a run not proved is halved, down to ``min_run`` samples.
 
 Only scenery proves anything here (models and forests can only hide more), and
 the caller must not use it where a state or trait gives LoS regardless
-(Flying, Engaged). It never decides "visible": an observer it cannot prove
-hidden everywhere is left to the sampled search.
+(Flying, Engaged). It never decides "visible": the samples it does not prove
+are left to the sampled search.
 """
 from __future__ import annotations
 
@@ -83,16 +83,13 @@ def _segments_meet(p0: np.ndarray, p1: np.ndarray, N: np.ndarray, D: np.ndarray)
     return (np.minimum(t_hi, 1.0) - np.maximum(t_lo, 0.0) > 1e-9) & ~parallel_out
 
 
-def boxes_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
-    """(k,) bool: every segment between box A (a_lo, a_hi: (3,)) and box k of B
-    (b_lo, b_hi: (k, 3)) passes through one convex solid (see the module)."""
+def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
+    """(k,) bool: every segment between box A_k and box B_k (lo/hi: (k, 3)) passes
+    through one convex solid (see the module)."""
     N, D, cen, rad, _ = solids
-    b_lo = np.asarray(b_lo, dtype=float).reshape(-1, 3)
-    b_hi = np.asarray(b_hi, dtype=float).reshape(-1, 3)
     out = np.zeros(len(b_lo), dtype=bool)
     if len(b_lo) == 0 or len(D) == 0:
         return out
-    a_lo, a_hi = np.asarray(a_lo, dtype=float), np.asarray(a_hi, dtype=float)
 
     def apart(lo, hi, j):       # (P,): a face plane of solid j[p] has box p wholly outside
         C = _corners(lo, hi)                                        # (P, 8, 3)
@@ -103,64 +100,79 @@ def boxes_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
     # necessary: the segment between the centres passes near the solid (its sphere)
     ab = cb - ca
     L2 = np.maximum(np.einsum("kc,kc->k", ab, ab), 1e-30)
-    t = np.clip(((cen[None] - ca) * ab[:, None, :]).sum(axis=2) / L2[:, None], 0.0, 1.0)
-    gap = ca + t[..., None] * ab[:, None, :] - cen[None]
+    t = np.clip(((cen[None] - ca[:, None, :]) * ab[:, None, :]).sum(axis=2) / L2[:, None], 0.0, 1.0)
+    gap = ca[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
     cand = np.einsum("kjc,kjc->kj", gap, gap) <= rad[None, :] ** 2
     kk, jj = np.nonzero(cand)
     if len(kk) == 0:
         return out
+    # cheap rejections first: the centres' segment
+    live = _segments_meet(ca[kk][:, None], cb[kk][:, None], N[jj], D[jj])[:, 0]
+    kk, jj = kk[live], jj[live]
+    if len(kk) == 0:
+        return out
     # no point of either box inside the solid (a segment from inside proves nothing)
-    keep = apart(np.repeat(a_lo[None], len(jj), 0), np.repeat(a_hi[None], len(jj), 0), jj) & \
-        apart(b_lo[kk], b_hi[kk], jj)
+    keep = apart(a_lo[kk], a_hi[kk], jj) & apart(b_lo[kk], b_hi[kk], jj)
     kk, jj = kk[keep], jj[keep]
     if len(kk) == 0:
         return out
-    A = _corners(a_lo[None], a_hi[None])[0]                      # (8, 3)
-    B = _corners(b_lo, b_hi)                                     # (k, 8, 3)
-    # cheap rejections first: the centres' segment, then the 8 corner-to-corner
-    # ones of the same index, then all 64
-    live = _segments_meet(ca[None, None].repeat(len(kk), 0), cb[kk][:, None], N[jj], D[jj])[:, 0]
+    A = _corners(a_lo, a_hi)                                     # (k, 8, 3)
+    B = _corners(b_lo, b_hi)
+    # then the 8 corner-to-corner segments of the same index, then all 64
+    live = _segments_meet(A[kk], B[kk], N[jj], D[jj]).all(axis=1)
     kk, jj = kk[live], jj[live]
     if len(kk):
-        live = _segments_meet(np.broadcast_to(A[None], (len(kk), 8, 3)), B[kk], N[jj], D[jj]).all(axis=1)
-        kk, jj = kk[live], jj[live]
-    if len(kk):
-        p0 = np.broadcast_to(A[None, :, None, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
+        p0 = np.broadcast_to(A[kk][:, :, None, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
         p1 = np.broadcast_to(B[kk][:, None, :, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
         ok = _segments_meet(p0, p1, N[jj], D[jj]).all(axis=1)
         out[kk[ok]] = True
     return out
 
 
-def never_seen(world, observer: str, mover: str, path_points, inset: float = 0.001,
-               max_depth: int = 6, min_stretch: float = 0.25) -> bool:
-    """True only if no sample point of ``observer``'s hitbox sees any sample point
-    of ``mover``'s hitbox placed anywhere on the polyline ``path_points`` ((n, 3)
-    base centres, straight between points), by scenery alone. The sample points
-    lie ``inset`` inside the hitboxes (engine.sight's lattices: ``inset_in``), so a
-    base resting on the surface proves nothing against a wall standing on it.
-    False: not proved (maybe seen)."""
-    solids = convex_solids(world)
-    if len(solids[1]) == 0:
-        return False
-    oh, mh = world.hitbox(observer), world.hitbox(mover)
+def boxes_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
+    """(k,) bool: every segment between box A (a_lo, a_hi: (3,)) and box k of B
+    (b_lo, b_hi: (k, 3)) passes through one convex solid (see the module)."""
+    b_lo = np.asarray(b_lo, dtype=float).reshape(-1, 3)
+    b_hi = np.asarray(b_hi, dtype=float).reshape(-1, 3)
+    k = len(b_lo)
+    return _pairs_hidden(np.repeat(np.asarray(a_lo, dtype=float).reshape(1, 3), k, 0),
+                         np.repeat(np.asarray(a_hi, dtype=float).reshape(1, 3), k, 0), b_lo, b_hi, solids)
+
+
+def _observer_box(oh, inset: float):
     e = float(inset)
-    a_lo = np.array([oh.x - oh.radius + e, oh.y - oh.radius + e, oh.z + e])
-    a_hi = np.array([oh.x + oh.radius - e, oh.y + oh.radius - e, oh.z + oh.height - e])
-    P = np.asarray(path_points, dtype=float).reshape(-1, 3)
-    if len(P) == 1:
-        P = np.vstack([P, P])
-    p, q = P[:-1], P[1:]
-    widen_lo = np.array([mh.radius - e, mh.radius - e, -e])
-    widen_hi = np.array([mh.radius - e, mh.radius - e, mh.height - e])
-    for depth in range(max_depth + 1):
-        ok = boxes_hidden(a_lo, a_hi, np.minimum(p, q) - widen_lo, np.maximum(p, q) + widen_hi, solids)
-        p, q = p[~ok], q[~ok]
-        if len(p) == 0:
-            return True
-        # a stretch already shorter than min_stretch that no solid hides: give up
-        if depth == max_depth or (np.linalg.norm(q - p, axis=1) < min_stretch).any():
-            return False
-        m = 0.5 * (p + q)
-        p, q = np.concatenate([p, m]), np.concatenate([m, q])
-    return False
+    return (np.array([oh.x - oh.radius + e, oh.y - oh.radius + e, oh.z + e]),
+            np.array([oh.x + oh.radius - e, oh.y + oh.radius - e, oh.z + oh.height - e]))
+
+
+def hidden_samples(world, observer: str, radius: float, height: float, positions,
+                   inset: float = 0.001, min_run: int = 2) -> np.ndarray:
+    """(n,) bool: the mover's hitbox (``radius``, ``height``) standing at sample
+    ``positions`` (n, 3) (base centres) is proved hidden from ``observer`` by
+    scenery, over runs of consecutive samples: the run's box (the samples'
+    bounding box widened by the hitbox, ``inset`` inside like the lattices'
+    sample points) against the observer's; a run not proved is halved, down
+    to ``min_run`` samples. False: not proved (maybe seen)."""
+    P = np.asarray(positions, dtype=float).reshape(-1, 3)
+    out = np.zeros(len(P), dtype=bool)
+    solids = convex_solids(world)
+    if len(P) == 0 or len(solids[1]) == 0:
+        return out
+    a_lo, a_hi = _observer_box(world.hitbox(observer), inset)
+    e = float(inset)
+    w_lo = np.array([radius - e, radius - e, -e])
+    w_hi = np.array([radius - e, radius - e, height - e])
+    runs = [(0, len(P))]
+    while runs:
+        lo = np.array([P[i:j].min(axis=0) for i, j in runs]) - w_lo
+        hi = np.array([P[i:j].max(axis=0) for i, j in runs]) + w_hi
+        ok = boxes_hidden(a_lo, a_hi, lo, hi, solids)
+        nxt = []
+        for (i, j), k in zip(runs, ok):
+            if k:
+                out[i:j] = True
+            elif j - i >= 2 * min_run:
+                m = (i + j) // 2
+                nxt += [(i, m), (m, j)]
+        runs = nxt
+    return out
