@@ -10,8 +10,9 @@ put back for each game. The median is over the games after the first; the
 first game's time (which also builds the table) is given in the note.
 
 ``eldfall simulate`` shares a series out over worker processes (one per
-CPU): the throughput rows time a whole ``simulate`` run, process start-up
-included, with two workers on this 2-core machine.
+CPU): the throughput rows time a whole 10-game ``simulate`` run, process
+start-up and each worker's table building included, with two workers on this
+2-core machine.
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def bench(quick: bool = False) -> list[dict]:
                     "note": f"{60.0 / med:.2f} games/min (target >= 20/min), median of games 2-{k} "
                             f"on one table; the first (building the table) {t[0]:.1f} s"})
     from tools.cmd_simulate import simulate
-    games = 4 if quick else 8
+    games = 10            # a series: each worker builds its table once, then plays
     for bots in ("random", "greedy"):
         t0 = time.perf_counter()
         simulate(SCENE, games, 100, bots, "eldfall", jobs=2)
