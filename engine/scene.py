@@ -126,6 +126,11 @@ class ModelSpec:
     # summoner's Summoning Limit
     reserve: bool = False
     tier: int = 1
+    # a rider on its mount (Eldfall: "Riders are dismounted when their model
+    # becomes Crouched", seeds/eldfall-states.txt); ``dismounted`` holds the
+    # stat changes (stat -> whole number) that apply from the dismount on
+    mounted: bool = False
+    dismounted: dict[str, int] = field(default_factory=dict, compare=False)
 
 
 TOKEN_KINDS = ("item", "spell")
@@ -235,7 +240,7 @@ SHAPE_HINTS = {
     "file": "file: meshes/NAME.stl",
 }
 MODEL_KEYS = ("id", "side", "size", "base_mm", "height_mm", "at", "facing", "profile",
-              "stats", "states", "leader", "reserve", "tier")
+              "stats", "states", "leader", "reserve", "tier", "mounted", "dismounted")
 TOKEN_KEYS = ("id", "kind", "side", "at", "hidden", "base_mm", "item", "spell", "caster")
 TOKEN_REQUIRED = ("id", "kind", "side", "at")
 MAX_TOKENS = 500
@@ -976,6 +981,52 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
     return str(real)
 
 
+# a dismount may not change HP: the seeds say nothing of Wounds carried over
+DISMOUNT_STATS = tuple(k for k in STAT_NAMES if k != "HP")
+
+
+def _mounted(ck, d: dict, p: tuple, states) -> tuple[bool | None, dict | None]:
+    """A model's ``mounted`` and ``dismounted`` keys (Eldfall riders): the flag,
+    and the stat changes (stat -> whole number -20..20, not HP) a dismount makes.
+    (None, ...) / (..., None) when the key is wrong (the problems are in ``ck``)."""
+    mounted = ck.boolean(d["mounted"], p + ("mounted",)) if "mounted" in d else False
+    dismounted: dict | None = {}
+    if "dismounted" in d:
+        dd = ck.mapping(d["dismounted"], p + ("dismounted",),
+                        "a mapping of stat changes on dismounting (e.g. {SPD: -2})")
+        if dd is None:
+            dismounted = None
+        else:
+            if mounted is False:
+                ck.error(p + ("dismounted",), "stat changes on dismounting are a rider's: only for "
+                                              "a model with mounted: true")
+            for k, v in dd.items():
+                if k == "HP":
+                    ck.error(p + ("dismounted", k), "a dismount cannot change HP (allowed: "
+                                                    f"{', '.join(DISMOUNT_STATS)})")
+                    dismounted = None
+                    continue
+                if k not in DISMOUNT_STATS:
+                    from engine.validate import suggest
+                    guess = suggest(k, DISMOUNT_STATS)
+                    ck.error(p + ("dismounted", k), f"unknown stat {describe_value(k)}"
+                             + (f"; did you mean '{guess}'?" if guess else "")
+                             + f" (allowed: {', '.join(DISMOUNT_STATS)})")
+                    dismounted = None
+                    continue
+                n = ck.number(v, p + ("dismounted", k), integer=True, lo=-20, hi=20)
+                if n is None:
+                    dismounted = None
+                elif dismounted is not None:
+                    dismounted[str(k)] = int(n)
+    if mounted and states:
+        held = [s for s in ("Crouched", "Incapacitated", "Dead") if s in states]
+        if held:
+            ck.error(p + ("mounted",), f"a mounted model cannot start {held[0]}: riders are "
+                                       "dismounted when their model becomes Crouched")
+    return mounted, dismounted
+
+
 def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems: set) -> ModelSpec | None:
     from engine.units import size_table
     from engine.profiles import model_weapons, resolve_ref
@@ -1018,6 +1069,8 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
             party_problems.update(fproblems)
             if why:
                 ck.error(p + ("profile",), why)
+
+    mounted, dismounted = _mounted(ck, d, p, states)
 
     overrides: dict[str, int] = {}
     if "stats" in d:
@@ -1066,7 +1119,7 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
                 f"model '{ident or d.get('id')}' is off the table: its base spans x {x - r:.2f}..{x + r:.2f}, "
                 f"y {y - r:.2f}..{y + r:.2f}; the table is {table[0]:g} x {table[1]:g}"))
     if len(ck.problems) != before or None in (ident, side, at, facing, states, base_mm, height_mm,
-                                              reserve, tier) \
+                                              reserve, tier, mounted, dismounted) \
             or ("profile" in d and profile is None):
         return None
     stats = dict(profile.stats) if profile is not None else {}
@@ -1080,4 +1133,5 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
                      states=tuple(states), line=line, index=index, leader=leader,
                      weapons=model_weapons(profile, stats),
                      key_lines={k: ck.lines[p + (k,)] for k in d if (p + (k,)) in ck.lines},
-                     reserve=bool(reserve), tier=int(tier))
+                     reserve=bool(reserve), tier=int(tier),
+                     mounted=bool(mounted), dismounted=dict(dismounted))

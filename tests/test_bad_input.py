@@ -504,3 +504,57 @@ def test_stratagems_are_for_eldfall_scenes(tmp_path):
                                   "stratagems:\n  red: []\n")
     assert problems_of(p) == [f"{p}:4: stratagems: Stratagems are an Eldfall rule; this scene is "
                               f"not for eldfall (games:)"]
+
+
+def test_mounted_riders_are_checked_one_line_per_problem(tmp_path, capsys):
+    p = write(tmp_path, "s.yaml",
+              "table: [24, 24]\n"
+              "models:\n"
+              "  - {id: a, side: red, size: M, at: [3, 3], mounted: yes-please}\n"
+              "  - {id: b, side: red, size: M, at: [6, 3], dismounted: {SPD: -2}}\n"
+              "  - id: c\n"
+              "    side: blue\n"
+              "    size: M\n"
+              "    at: [9, 3]\n"
+              "    mounted: true\n"
+              "    dismounted:\n"
+              "      SPED: -2\n"
+              "      HP: -1\n"
+              "      ARM: 1.5\n"
+              "      DEF: -40\n"
+              "  - {id: d, side: blue, size: M, at: [12, 3], mounted: true, dismounted: 5}\n"
+              "  - {id: e, side: blue, size: M, at: [15, 3], mounted: true, states: [Crouched]}\n")
+    rc, out, err = check(p, capsys)
+    assert rc == 2
+    assert err == [
+        f"{p}:3: models[0].mounted: expected true or false, got 'yes-please'",
+        f"{p}:4: models[1].dismounted: stat changes on dismounting are a rider's: only for a model "
+        f"with mounted: true",
+        f"{p}:11: models[2].dismounted.SPED: unknown stat 'SPED'; did you mean 'SPD'? "
+        f"(allowed: STA, SPD, ARM, OFF, DEF, ACC, INT, AG, T, M)",
+        f"{p}:12: models[2].dismounted.HP: a dismount cannot change HP (allowed: STA, SPD, ARM, OFF, "
+        f"DEF, ACC, INT, AG, T, M)",
+        f"{p}:13: models[2].dismounted.ARM: expected a whole number, got 1.5",
+        f"{p}:14: models[2].dismounted.DEF: must be at least -20, got -40",
+        f"{p}:15: models[3].dismounted: expected a mapping of stat changes on dismounting "
+        f"(e.g. {{SPD: -2}}), got 5",
+        f"{p}:16: models[4].mounted: a mounted model cannot start Crouched: riders are dismounted "
+        f"when their model becomes Crouched",
+    ]
+
+
+def test_a_mounted_rider_reaches_the_rules_unit(tmp_path):
+    from tools.roster import units_from_scene
+    p = write(tmp_path, "s.yaml",
+              "table: [24, 24]\n"
+              "models:\n"
+              "  - {id: a, side: red, size: M, at: [3, 3], mounted: true, dismounted: {SPD: -2, ARM: 1}}\n"
+              "  - {id: b, side: blue, size: M, at: [9, 3], mounted: false}\n"
+              "  - {id: c, side: blue, size: M, at: [12, 3], mounted: true}\n")
+    scene = load_scene(p)
+    a, b, c = scene.models
+    assert (a.mounted, a.dismounted) == (True, {"SPD": -2, "ARM": 1})
+    assert (b.mounted, b.dismounted, c.mounted, c.dismounted) == (False, {}, True, {})
+    ua, ub, uc = units_from_scene(scene)
+    assert ua.extra == {"mounted": True, "dismounted": {"ARM": 1, "SPD": -2}}
+    assert ub.extra == {} and uc.extra == {"mounted": True, "dismounted": {}}

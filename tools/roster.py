@@ -33,6 +33,11 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
         # off the table until a Ritual summons it (rules/eldfall/spells.py)
         extra["reserve"] = True
         extra["tier"] = int(getattr(spec, "tier", 1))
+    if getattr(spec, "mounted", False):
+        # a rider on its mount (rules/eldfall/sequence.py: dismounted when it
+        # becomes Crouched, then ``dismounted``'s stat changes apply)
+        extra["mounted"] = True
+        extra["dismounted"] = {str(k): int(v) for k, v in sorted(getattr(spec, "dismounted", {}).items())}
     return Unit(
         id=spec.id, side=spec.side,
         name=(prof.name if prof else spec.id),

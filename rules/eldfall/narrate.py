@@ -66,6 +66,9 @@ def line(ev) -> str | None:
         if d["removed"]:
             parts.append("-" + ", -".join(d["removed"]))
         return f"    {d['model']}: {' '.join(parts)} ({d['why']})"
+    if k == "dismount":
+        ch = ", ".join(f"{v:+d} {st}" for st, v in d["changes"].items())
+        return f"    {d['model']} is dismounted{': ' + ch if ch else ''} ({d['why']})"
     if k == "check":
         return f"    {d['model']} {d['check']}: {d['die']['value']} vs {d['die']['target']} -> " \
                f"{'success' if d['die']['success'] else 'fail'}"

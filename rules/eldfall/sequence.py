@@ -97,6 +97,21 @@ def merge_settings(settings: dict | None) -> dict:
     return s
 
 
+def _check_rider(u: Unit) -> None:
+    """A rider's unit data: mounted is true, dismounted a mapping stat -> int,
+    and it does not start Crouched (it would be dismounted already)."""
+    if u.extra.get("mounted") is not True:
+        raise ValueError(f"model {u.id!r}: extra.mounted must be true or absent")
+    dm = u.extra.get("dismounted", {})
+    if not isinstance(dm, dict) or not all(isinstance(k, str) and type(v) is int and k != "HP"
+                                           for k, v in dm.items()):
+        raise ValueError(f"model {u.id!r}: extra.dismounted must map stats (not HP) to whole numbers")
+    held = sorted(set(u.states) & {"Crouched", "Incapacitated", "Dead"})
+    if held:
+        raise ValueError(f"model {u.id!r} is mounted but starts {held[0]} (riders are dismounted "
+                         "when their model becomes Crouched)")
+
+
 class EldfallGame(Game):
     game_name = "eldfall"
 
@@ -114,6 +129,9 @@ class EldfallGame(Game):
             reserve = bool(u.extra.get("reserve"))
             ms = ModelState(u, hp=u.stat("HP", 1), states=frozenset(u.states), reserve=reserve,
                             summoned_by=u.extra.get("summoned_by"))
+            if u.extra.get("mounted"):
+                _check_rider(u)
+                ms.mounted = True
             self.models[u.id] = ms
             if u.side not in self.sides:
                 self.sides.append(u.side)
@@ -231,6 +249,7 @@ class EldfallGame(Game):
             add += int(smods.get(name, 0))
         if m.boosts:
             add += sg.boost_mod(m, name)
+        add += m.dismount_mod(name)
         effects = ()
         if self.act is not None and model in self.act.surprised:
             effects = ("Surprise Attack",)
@@ -352,11 +371,23 @@ class EldfallGame(Game):
         self.set_states(model, new, why + "".join(f"; {n}" for n in shown))
         if expiry and name in new:
             m.expiry[name] = expiry
+        if m.mounted and any(n.code == "dismount_rider" for n in notes):
+            self._dismount(model, f"became Crouched ({why})")
         if not cd.causes_engagement(new) or "Dead" in new:
             self._drop_engagements_by(model)
         if not cd.can_be_engaged(new) and m.engaged_by:
             m.engaged_by = frozenset()
             self.remove_state(model, "Engaged", f"cannot be Engaged while {name}")
+
+    def _dismount(self, model: str, why: str) -> None:
+        """State Priorities: "Rider's model becomes Crouched || Rider is
+        dismounted" (eldfall-states.txt). For the rest of the game: the seeds
+        give no way back onto the mount (docs/rulings.md, "Riders")."""
+        m = self.models[model]
+        m.mounted = False
+        m.dismounted = True
+        changes = {k: int(v) for k, v in sorted((m.unit.extra.get("dismounted") or {}).items())}
+        self.emit("dismount", {"model": model, "changes": changes, "why": why})
 
     def remove_state(self, model: str, name: str, why: str) -> None:
         m = self.models[model]
@@ -641,6 +672,7 @@ class EldfallGame(Game):
             why = "Upkeep"
             if m.boosts:
                 sta += sg.boost_mod(m, "STA")
+            sta += m.dismount_mod("STA")
             ap = cd.upkeep_ap({"STA": sta}, m.states,
                               watchful=cb.has_trait(m.unit.traits, "Watchful"),
                               reactive=m.side != side)
@@ -1434,12 +1466,14 @@ class EldfallGame(Game):
 
     def _speed_with(self, model: str, states) -> int:
         m = self.models[model]
-        saved = m.states
+        saved = m.states, m.dismounted
         m.states = frozenset(states)
+        if m.mounted and "Crouched" in m.states:
+            m.dismounted = True            # crouching first dismounts it: its SPD changes too
         try:
             return self.speed(model)
         finally:
-            m.states = saved
+            m.states, m.dismounted = saved
 
     def _dodge_move(self, a: DodgeMove) -> None:
         act = self.act

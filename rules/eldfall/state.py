@@ -40,6 +40,22 @@ class ModelState:
     # lasting Stratagem effects: ((name, side, mods, until, states it gave), ...);
     # until: "turn" | "round" | "game" | "upkeep" (rules/eldfall/stratagems.py)
     boosts: tuple = ()
+    # a rider (Unit.extra["mounted"]): on its mount until it becomes Crouched,
+    # then dismounted for the rest of the game (Unit.extra["dismounted"]: the
+    # stat changes that then apply; docs/rulings.md, "Riders")
+    mounted: bool = False
+    dismounted: bool = False
+
+    @property
+    def rider(self) -> bool:
+        """Declared a rider (mounted at the start), mounted or not now."""
+        return bool(self.unit.extra.get("mounted"))
+
+    def dismount_mod(self, stat: str) -> int:
+        """The change a dismount makes to ``stat`` (0 while mounted or never a rider)."""
+        if not self.dismounted:
+            return 0
+        return int((self.unit.extra.get("dismounted") or {}).get(stat, 0))
 
     @property
     def id(self) -> str:
@@ -69,7 +85,9 @@ class ModelState:
                 "on_vertical": self.on_vertical,
                 # only when there is one: the hashes of games without Stratagems stay as they were
                 **({"boosts": [[n, sd, dict(sorted(md.items())), u, list(st)]
-                               for n, sd, md, u, st in self.boosts]} if self.boosts else {})}
+                               for n, sd, md, u, st in self.boosts]} if self.boosts else {}),
+                # only for riders: the hashes of games without them stay as they were
+                **({"mounted": self.mounted, "dismounted": self.dismounted} if self.rider else {})}
 
 
 @dataclass
