@@ -54,7 +54,7 @@ def test_a_voluntary_crouch_dismounts_for_the_rest_of_the_game():
     g.add_state("r1", "Crouched", "again")
     assert [e for e in g.events if e.kind == "dismount"] == d
     assert narrate.line(d[0]) == ("    r1 is dismounted: -1 ARM, -2 SPD, -1 STA "
-                                  "(became Crouched (entered at the end of the Movement Step))")
+                                  "(became Crouched: entered at the end of the Movement Step)")
 
 
 def test_a_model_that_is_not_mounted_is_unaffected():

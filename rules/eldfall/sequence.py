@@ -372,7 +372,7 @@ class EldfallGame(Game):
         if expiry and name in new:
             m.expiry[name] = expiry
         if m.mounted and any(n.code == "dismount_rider" for n in notes):
-            self._dismount(model, f"became Crouched ({why})")
+            self._dismount(model, f"became Crouched: {why}")
         if not cd.causes_engagement(new) or "Dead" in new:
             self._drop_engagements_by(model)
         if not cd.can_be_engaged(new) and m.engaged_by:
