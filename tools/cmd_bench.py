@@ -89,6 +89,8 @@ def run(args) -> int:
 def _print_row(row: dict) -> None:
     if row.get("target_ratio") is not None:
         fig = f"ratio {row['ratio']:.2f}  (target >= {row['target_ratio']:.2f})"
+    elif row.get("ratio") is not None:
+        fig = f"ratio {row['ratio']:.2f}"
     else:
         target = f"(target < {row['target_ms']:g} ms)" if row.get("target_ms") else ""
         fig = f"{row['median_ms']:9.2f} ms  {target}"
