@@ -1,30 +1,18 @@
-"""The seed tables this engine owns, read from the seed pages themselves:
-Spell Types, Movements (distances), the Activation Sequence order."""
-import re
-from pathlib import Path
-
+"""Seed tables checked against the game itself (scripted games): Spell Types,
+Movements (distances), the Activation Sequence order, and the effect of every
+State Priorities row. The tables' rows as data: tests/test_eldfall_seed_tables.py."""
 import pytest
 
 from rules.eldfall import spells as sp
 from rules.eldfall.actions import Activate, Declare, Move, Pass
 from tests.eldfall_scenario import setup, unit
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-if not SEEDS.exists():
-    SEEDS = Path("/work/shared/seeds")
-ACTIONS = (SEEDS / "eldfall-actions.txt").read_text()
 
-
-def _table_after(marker: str) -> list[list[str]]:
-    text = ACTIONS[ACTIONS.index(marker):]
-    body = text[text.index("{|"):text.index("|}")]
-    rows = []
-    for chunk in body.split("\n|-")[1:]:
-        line = chunk.strip().lstrip("|").strip()
-        if not line:
-            continue
-        rows.append([re.sub(r"'''|\[\[|\]\]", "", c).strip() for c in line.split("||")])
-    return rows
+def _table_after(heading: str) -> list[list[str]]:
+    """The rows of the actions page's table under ``heading`` (from the seeds beside
+    the clone, else the verbatim transcription: tests/eldfall_seed_tables.py)."""
+    from tests.eldfall_seed_tables import table
+    return [list(r) for r in table("eldfall-actions.txt", heading).rows]
 
 
 DURATIONS = {"Until end of Activation Sequence": "end-of-sequence",
@@ -34,7 +22,7 @@ DURATIONS = {"Until end of Activation Sequence": "end-of-sequence",
 
 
 def test_spell_types_table():
-    rows = _table_after("'''Spell Types:'''")
+    rows = _table_after("Spell Attack")
     assert [r[0] for r in rows] == list(sp.spell_types())
     for name, duration, role, _notes in rows:
         t = sp.spell_types()[name]
@@ -47,8 +35,8 @@ def test_spell_types_table():
 
 @pytest.mark.parametrize("spd", [3, 4, 5, 6, 7])
 def test_movement_distances(spd):
-    normal = {r[0]: r[1] for r in _table_after("=== Normal Movement ===")}
-    special = {r[0]: r[1] for r in _table_after("=== Special Movement ===")}
+    normal = {r[0]: r[1] for r in _table_after("Normal Movement")}
+    special = {r[0]: r[1] for r in _table_after("Special Movement")}
     assert normal["Idle"] == "0" and normal["Walk"] == "Up to SPD" and normal["Run"] == "Up to SPD ×2"
     assert special["Climb"].startswith("SPD ÷ 2 (rounded up)") and special["Jump"].startswith("SPD ÷ 2")
     g = setup([unit("r1", "red", 10, 5, stats={"SPD": spd}), unit("b1", "blue", 30, 30)], [])
@@ -60,7 +48,7 @@ def test_movement_distances(spd):
 
 
 def test_activation_sequence_steps_in_order():
-    rows = _table_after("== Activation Sequence ==")
+    rows = _table_after("Activation Sequence")
     assert [r[1] for r in rows] == ["Activation Step", "Movement Step", "Reaction Step",
                                     "Action Step", "Resolution Step"]
     assert [r[2] for r in rows] == ["Active Player", "Active Player", "Reactive Player",
