@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from view_fixtures import press, click_model  # noqa: E402
+from view_fixtures import press, click_model, menu_key  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -30,21 +30,10 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-
-
-
-
 def _pass_crouch(app, ctl):
     """The reactive player declines Crouched as a Reaction (P), as often as asked."""
     while ctl.game.pending[0] == "crouch":
         press(app, "p")
-
-
-def _menu_key(ctl, prefix: str) -> str:
-    labels = [label for label, _ in ctl.menu]
-    i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
-    assert i is not None, f"no menu entry {prefix!r} in {labels}"
-    return str(i + 1) if i < 9 else "0"
 
 
 def _play_opening(app, ctl):
@@ -52,12 +41,12 @@ def _play_opening(app, ctl):
     world, game = ctl.world, ctl.game
     steps = {}
     assert game.pending == ("order", "red")
-    steps["order"] = press(app, _menu_key(ctl, "order red first"))
+    steps["order"] = press(app, menu_key(ctl, "order red first"))
     assert game.pending == ("tactical", "red")
     steps["activate"] = click_model(app, world, "red-archer")
     _pass_crouch(app, ctl)
     assert game.pending == ("movement", "red-archer")
-    assert press(app, _menu_key(ctl, "Move: Walk")) == "move"
+    assert press(app, menu_key(ctl, "Move: Walk")) == "move"
     press(app, "mouse1", pixel=app.project((10.0, 13.0, 0.0)))
     assert ctl.preview is not None and ctl.preview[1] is None      # the rules call the path legal
     assert sorted(w.observer for w in ctl.path_watchers if w.had_los) == ["blue-archer", "blue-ogre"]  # both face it
@@ -65,7 +54,7 @@ def _play_opening(app, ctl):
     while game.pending[0] in ("reaction", "crouch"):
         steps["pass"] = press(app, "p")
     assert game.pending == ("action", "red-archer")
-    assert press(app, _menu_key(ctl, "Ranged Attack")) == "target"
+    assert press(app, menu_key(ctl, "Ranged Attack")) == "target"
     steps["attack"] = click_model(app, world, "blue-archer")
     return steps
 
@@ -92,10 +81,10 @@ def test_scripted_clicks_produce_the_rules_events(view_app, ctl):
 
 def test_illegal_path_is_refused_with_the_rules_reason(view_app, ctl):
     world, game = ctl.world, ctl.game
-    press(view_app, _menu_key(ctl, "order red first"))
+    press(view_app, menu_key(ctl, "order red first"))
     click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
-    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, menu_key(ctl, "Move: Walk"))
     press(view_app, "mouse1", pixel=view_app.project((10.0, 19.5, 0.0)))   # 9.5": beyond SPD 5
     action, reason = ctl.preview
     assert reason, "a 9.5 inch walk with SPD 5 must be refused"
@@ -107,11 +96,11 @@ def test_illegal_path_is_refused_with_the_rules_reason(view_app, ctl):
 
 def test_undo_restores_the_state(view_app, ctl):
     world = ctl.world
-    press(view_app, _menu_key(ctl, "order red first"))
+    press(view_app, menu_key(ctl, "order red first"))
     click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
     before_walk = ctl.game.state_hash()
-    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, menu_key(ctl, "Move: Walk"))
     press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
     press(view_app, "enter")
     while ctl.game.pending[0] in ("reaction", "crouch"):
@@ -177,10 +166,10 @@ def test_measure_tool(view_app, ctl):
 
 def test_a_bad_log_is_refused_and_the_game_kept(view_app, ctl, tmp_path):
     world = ctl.world
-    press(view_app, _menu_key(ctl, "order red first"))
+    press(view_app, menu_key(ctl, "order red first"))
     click_model(view_app, world, "red-archer")
     _pass_crouch(view_app, ctl)
-    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, menu_key(ctl, "Move: Walk"))
     press(view_app, "mouse1", pixel=view_app.project((10.0, 13.0, 0.0)))
     press(view_app, "enter")
     h = ctl.game.state_hash()
@@ -229,11 +218,11 @@ def test_attract_mode_plays_renders_and_loops(view_app, tmp_path):
 def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     from engine.view.play import CAN_REACT
     world, game = ctl.world, ctl.game
-    press(view_app, _menu_key(ctl, "order red second"))          # blue plays first
+    press(view_app, menu_key(ctl, "order red second"))          # blue plays first
     assert game.pending == ("tactical", "blue")
     click_model(view_app, world, "blue-archer")
     _pass_crouch(view_app, ctl)
-    press(view_app, _menu_key(ctl, "Move: Walk"))
+    press(view_app, menu_key(ctl, "Move: Walk"))
     press(view_app, "mouse1", pixel=view_app.project((10.0, 20.0, 0.0)))
     press(view_app, "enter")
     assert game.pending == ("reaction", "red")
@@ -243,8 +232,22 @@ def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     assert ctl.selected == "red-archer"
     labels = [label for label, _ in ctl.menu]
     assert any(label.startswith("Ranged Attack (Longbow)") for label in labels) and "pass red" in labels
-    assert press(view_app, _menu_key(ctl, "Ranged Attack")) == "target"
+    assert press(view_app, menu_key(ctl, "Ranged Attack")) == "target"
     events = click_model(view_app, world, "blue-archer")
     decl = next(e for e in events if e.kind == "declare")
     assert decl.data["model"] == "red-archer" and decl.data["role"] == "reactive"
     assert "blue-archer" in decl.data["action"]
+
+
+def test_the_crouch_window_reads_as_words_and_a_choice_crouches_the_model(view_app, ctl):
+    app, game = view_app, ctl.game
+    press(app, menu_key(ctl, "order red first"))
+    click_model(app, ctl.world, "red-archer")
+    assert game.pending[0] == "crouch" and game.pending[1] == "blue"
+    labels = [label for label, _ in ctl.menu]
+    assert any(m.startswith("Pass: no Crouched change now") for m in labels), labels
+    entry = next(m for m in labels if m.startswith("Crouched as a Reaction: crouch ") and "," not in m)
+    who = entry.rsplit(" ", 1)[1]
+    press(app, menu_key(ctl, entry))
+    assert "Crouched" in game.models[who].states
+    assert game.pending == ("movement", "red-archer")      # one change per window: it closes

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from view_fixtures import press, click_model  # noqa: E402
+from view_fixtures import press, click_model, menu_key  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -48,25 +48,14 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-
-
-
-
 def _labels(ctl):
     return [label for label, _ in ctl.menu]
-
-
-def _menu_key(ctl, prefix: str) -> str:
-    labels = _labels(ctl)
-    i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
-    assert i is not None, f"no menu entry {prefix!r} in {labels}"
-    return str(i + 1) if i < 9 else "0"
 
 
 def _open_window(app, ctl, first: str = "red"):
     """The order decision (blue chooses), then the first side's Strategic Phase."""
     other = "blue" if first == "red" else "red"
-    press(app, _menu_key(ctl, "order blue second" if first == "red" else "order blue first"))
+    press(app, menu_key(ctl, "order blue second" if first == "red" else "order blue first"))
     assert ctl.game.pending == ("stratagem", first), ctl.game.pending
     assert other
 
@@ -99,7 +88,7 @@ def test_the_window_hud_and_menu(view_app, ctl):
 def test_a_targeted_stratagem_by_clicking_a_model(view_app, ctl):
     from engine.view.play import TARGETABLE
     _open_window(view_app, ctl)
-    assert press(view_app, _menu_key(ctl, "War Horn")) == "target"
+    assert press(view_app, menu_key(ctl, "War Horn")) == "target"
     assert ctl.state == "target"
     legal = sorted(a.target for a in ctl.game.legal_actions()
                    if type(a).__name__ == "UseStratagem" and a.name == "War Horn")
@@ -124,7 +113,7 @@ def test_an_illegal_click_is_explained(view_app, tmp_path):
     c = _controller(view_app, tmp_path, tmp_path / "far.yaml")
     try:
         _open_window(view_app, c)
-        press(view_app, _menu_key(c, "War Horn"))
+        press(view_app, menu_key(c, "War Horn"))
         assert "red-scout" not in c.table.highlights                        # not offered
         n = len(c.game.events)
         assert click_model(view_app, c.world, "red-scout") is None
@@ -146,7 +135,7 @@ def test_an_illegal_click_is_explained(view_app, tmp_path):
 
 def test_an_untargeted_stratagem_applies_at_once(view_app, ctl):
     _open_window(view_app, ctl)
-    events = press(view_app, _menu_key(ctl, "Shield Wall"))
+    events = press(view_app, menu_key(ctl, "Shield Wall"))
     assert events and events[0].data["action"] == "stratagem red 'Shield Wall'"
     (st,) = _stratagem_events(events)
     w = ctl.world
@@ -171,7 +160,7 @@ def test_undo_returns_to_the_window(view_app, ctl):
     from engine.view.play import CAN_ACT
     _open_window(view_app, ctl)
     before = ctl.game.state_hash()
-    press(view_app, _menu_key(ctl, "Field Dressing"))
+    press(view_app, menu_key(ctl, "Field Dressing"))
     assert click_model(view_app, ctl.world, "red-shieldbearer")
     assert ctl.game.state_hash() != before and ctl.game.pending[0] != "stratagem"
     undone = press(view_app, "control-z")
@@ -188,10 +177,10 @@ def test_uses_left_follow_the_game_in_one_window(view_app, tmp_path):
     c = _controller(view_app, tmp_path, settings={"stratagems_per_phase": 2})
     try:
         _open_window(view_app, c)
-        press(view_app, _menu_key(c, "Shield Wall"))
+        press(view_app, menu_key(c, "Shield Wall"))
         assert c.game.pending == ("stratagem", "red")                      # a second use may follow
         assert _labels(c)[1].startswith("Shield Wall (1 use left this game)")
-        press(view_app, _menu_key(c, "War Horn"))
+        press(view_app, menu_key(c, "War Horn"))
         (st,) = _stratagem_events(click_model(view_app, c.world, "red-scout"))
         assert st.data["name"] == "War Horn" and c.game.pending == ("tactical", "red")
     finally:
@@ -205,7 +194,7 @@ def test_blue_leader_and_enemy_targets(view_app, ctl):
     labels = _labels(ctl)
     assert labels[0].startswith('Hunter\'s Mark (1 use left this game) -> click a target: an enemy model within 18"')
     assert labels[2].startswith("Second Wind (1 use left this game): on the Leader")
-    press(view_app, _menu_key(ctl, "Hunter's Mark"))
+    press(view_app, menu_key(ctl, "Hunter's Mark"))
     assert sorted(m for m, col in ctl.table.highlights.items() if col == TARGETABLE) == [
         "red-archer", "red-champion", "red-scout", "red-shieldbearer"]
     assert click_model(view_app, ctl.world, "blue-guard") is None
@@ -217,7 +206,7 @@ def test_blue_leader_and_enemy_targets(view_app, ctl):
 
 def test_leader_stratagem_applies_at_once(view_app, ctl):
     _open_window(view_app, ctl, first="blue")
-    (st,) = _stratagem_events(press(view_app, _menu_key(ctl, "Second Wind")))
+    (st,) = _stratagem_events(press(view_app, menu_key(ctl, "Second Wind")))
     assert st.data["targets"] == ["blue-warden"] and st.data["name"] == "Second Wind"
 
 
@@ -239,7 +228,7 @@ def test_a_long_window_pages_its_menu(view_app, tmp_path):
         assert press(view_app, "5") is None and _labels(c) == second      # no entry 5 on this page
         assert press(view_app, "0") == "page" and _labels(c) == first     # and back round
         press(view_app, "0")
-        (st,) = _stratagem_events(press(view_app, _menu_key(c, "Drill 8")))
+        (st,) = _stratagem_events(press(view_app, menu_key(c, "Drill 8")))
         assert st.data["name"] == "Drill 8"
     finally:
         c.close()
@@ -282,7 +271,7 @@ def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app
     try:
         _open_window(view_app, c)
         click_model(view_app, c.world, "red-archer")         # a selection: no LoS verdict in the step
-        press(view_app, _menu_key(c, "War Horn"))
+        press(view_app, menu_key(c, "War Horn"))
         rings = [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
         assert len(rings) == 1
         _hover(view_app, c.world, "red-scout")
@@ -293,7 +282,7 @@ def test_hover_says_whether_a_model_may_be_named_and_the_range_is_drawn(view_app
         press(view_app, "escape")
         assert c.hud.verdict.text == "" and not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
         # Field Dressing has no range: no ring
-        press(view_app, _menu_key(c, "Field Dressing"))
+        press(view_app, menu_key(c, "Field Dressing"))
         assert not [n for n in c.play_live.getChildren() if n.getName() == "range-ring"]
     finally:
         c.close()
@@ -303,7 +292,7 @@ def test_save_and_load_inside_the_window(view_app, ctl, tmp_path):
     _open_window(view_app, ctl)
     path = ctl.save(str(tmp_path / "window.jsonl"))
     h = ctl.game.state_hash()
-    press(view_app, _menu_key(ctl, "Shield Wall"))
+    press(view_app, menu_key(ctl, "Shield Wall"))
     assert ctl.game.pending == ("tactical", "red")
     assert ctl.load(path) == path
     assert ctl.game.state_hash() == h and ctl.game.pending == ("stratagem", "red")

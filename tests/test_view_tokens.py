@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from view_fixtures import press, stage_table  # noqa: E402
+from view_fixtures import press, stage_table, menu_key  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -191,26 +191,17 @@ def ctl(view_app, tmp_path):
     c.close()
 
 
-
-
-def _menu_key(ctl, prefix):
-    labels = [label for label, _ in ctl.menu]
-    i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
-    assert i is not None, f"no menu entry {prefix!r} in {labels}"
-    return str(i + 1) if i < 9 else "0"
-
-
 def _to_action(app, ctl, model):
     """red first; ``model`` activates (clicked), stays idle; nobody reacts."""
     g = ctl.game
     if g.pending[0] == "order":              # red plays first, whoever won the initiative
-        press(app, _menu_key(ctl, "order red first" if g.pending[1] == "red" else "order blue second"))
+        press(app, menu_key(ctl, "order red first" if g.pending[1] == "red" else "order blue second"))
     hb = ctl.world.hitbox(model)
     press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
     while g.pending[0] == "crouch":
         press(app, "p")
     assert g.pending == ("movement", model)
-    press(app, _menu_key(ctl, "Move: Idle"))
+    press(app, menu_key(ctl, "Move: Idle"))
     while g.pending[0] in ("reaction", "crouch"):
         press(app, "p")
     assert g.pending == ("action", model)
@@ -224,7 +215,7 @@ def test_a_picked_up_token_disappears_and_undo_and_load_bring_the_drawing_back(v
     # one menu entry per token to Interact with (the cache is hidden: not offered)
     entries = [label for label, _ in ctl.menu if label.startswith("Interact")]
     assert entries == ["Interact: old-relic"], entries
-    events = press(app, _menu_key(ctl, "Interact: old-relic"))
+    events = press(app, menu_key(ctl, "Interact: old-relic"))
     assert [e.data["event"] for e in events if e.kind == "token"] == ["picked up"]
     assert ctl.game.tokens["old-relic"].removed
     assert "old-relic" not in layer.ids() and "old-relic" not in layer.label_nodes
@@ -252,7 +243,7 @@ def test_perceive_by_clicking_the_hidden_disc_reveals_it(view_app, ctl):
     assert hidden[2] > hidden[0] + 30 and hidden[2] > hidden[1] + 20, hidden    # bluish (muted: below)
     assert layer.label_text("blue-cache") == "?"
     _to_action(app, ctl, "red-archer")
-    assert press(app, _menu_key(ctl, "Perceive")) == "target"
+    assert press(app, menu_key(ctl, "Perceive")) == "target"
     assert "blue-cache" in ctl.message
     assert not layer.nodes["blue-cache"].find("ring").isEmpty()          # a legal target: ringed
     # a click beside it is no target; on the disc it is

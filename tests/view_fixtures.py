@@ -45,3 +45,11 @@ def stage_table(view_app, world):
     view_app.table_camera = cam
     cam.top_view()
     return table, cam
+
+
+def menu_key(ctl, prefix: str) -> str:
+    """The number key of the controller's menu entry that starts with ``prefix``."""
+    labels = [label for label, _ in ctl.menu]
+    i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
+    assert i is not None, f"no menu entry {prefix!r} in {labels}"
+    return str(i + 1) if i < 9 else "0"

@@ -1165,6 +1165,12 @@ class PlayController(TableView):
                     menu.append((label + " -> click target", (lambda key=key: self.start_target(key))))
                 else:
                     menu.append((label, a))
+            elif kind == "Crouch":
+                # Crouched as a Reaction, at the start or end of the mover's Movement Step
+                words = [f"{'crouch' if on else 'stand up'} {mid}" for mid, on in a.changes]
+                menu.append(("Crouched as a Reaction: " + ", ".join(words), a))
+            elif kind == "Pass" and (getattr(self.game, "pending", None) or ("",))[0] == "crouch":
+                menu.append(("Pass: no Crouched change now (P)", a))
             elif kind in ("Activate",):
                 continue
             elif kind in ("Move", "Declare", "DodgeMove"):
