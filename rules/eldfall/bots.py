@@ -261,17 +261,22 @@ class GreedyBot:
             return sorted(pts, key=near)
 
         best, best_score = idle, here
-        walks = []
-        for p in candidates("walk"):
-            a = Move(model, "walk", (tuple(p),))
+        walks = [Move(model, "walk", (tuple(p),)) for p in candidates("walk")]
+        # the three nearest points are weighed first; only the winner's path is
+        # checked (the reachable grid offers hardly any point the check refuses;
+        # a refused one drops out and the next best is taken)
+        scored = [(a, self._threat(game, model, a.path[-1])) for a in walks[:3]]
+        while scored:
+            top = None
+            for i, (a, s) in enumerate(scored):
+                if s.beats(best_score if top is None else scored[top][1], 1e-9):
+                    top = i
+            if top is None:
+                break                 # none beats staying
+            a, s = scored.pop(top)
             if game.why_illegal(a) is None:
-                walks.append(a)
-            if len(walks) >= 3:
-                break
-        for a in walks:
-            s = self._threat(game, model, a.path[-1])
-            if s.beats(best_score, 1e-9):
                 best, best_score = a, s
+                break
         if best is idle and best_score.less_than(0.05):
             far = self._enemy_distance(game, model)
             if far > game.allowance(model, "walk") + 2:
@@ -279,8 +284,7 @@ class GreedyBot:
                     a = Move(model, "run", (tuple(p),))
                     if game.why_illegal(a) is None:
                         return a
-            if walks:
-                return walks[0]
+            return next((a for a in walks if game.why_illegal(a) is None), best)
         return best
 
     # harmful states put on an enemy, or taken off an own model, by a Stratagem
