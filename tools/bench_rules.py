@@ -65,10 +65,11 @@ def bench(quick: bool = False) -> list[dict]:
         k = (3 if bots == "random" else 2) if quick else 5
         t = _games(bots, k)
         med = statistics.median(t[1:])
-        out.append({"name": f"eldfall game, {bots} bots, skirmish (World geometry)",
-                    "median_ms": med * 1000.0, "target_ms": 3000.0,
-                    "note": f"{60.0 / med:.2f} games/min (target >= 20/min), median of games 2-{k} "
-                            f"on one table; the first (building the table) {t[0]:.1f} s"})
+        out.append({"name": f"eldfall game, {bots} bots, skirmish (World geometry), one process",
+                    "median_ms": med * 1000.0, "target_ms": None,
+                    "note": f"{60.0 / med:.2f} games/min in one process (the target is the machine's: "
+                            f"see the simulate rows), median of games 2-{k} on one table; the first "
+                            f"(building the table) {t[0]:.1f} s"})
     from tools.cmd_simulate import simulate
     games = 10            # a series: each worker builds its table once, then plays
     for bots in ("random", "greedy"):
