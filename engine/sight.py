@@ -600,13 +600,18 @@ class LosResult:
         }
 
 
-def _lazy_cover_reason():
+def _lazy_fields():
+    """Fields whose value may be given as a function, run on first read: the cover
+    reason's words, and what only a reader of the details needs (the blocking pieces,
+    the eye, the picture's rays: the rules never read them)."""
     from engine.cover import LazyText
-    LosResult.cover_reason = LazyText()
-    LosResult.cover_reason.__set_name__(LosResult, "cover_reason")
+    for name in ("cover_reason", "blocking", "eye", "picture_segments", "picture_clear"):
+        d = LazyText()
+        setattr(LosResult, name, d)
+        d.__set_name__(LosResult, name)
 
 
-_lazy_cover_reason()
+_lazy_fields()
 
 
 @dataclass
@@ -2428,19 +2433,23 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
             reason = f"visible area {area * MM2_PER_IN2:.1f} mm2 is below the minimum {s.min_visible_area_mm2:g} mm2"
         else:
             reason = "blocked"
-    blocking, eye = _attribute(world, q)
+    # the blocking pieces, the eye and the picture's rays: worked out when first read
+    from engine.cover import _once
+    attributed = _once(lambda: _attribute(world, q))
+    pictured = _once(lambda: _picture_rays(q, attributed()[1]))
     witness = None
     ok = np.nonzero(q.status == 1)[0]
     if len(ok):
         r = ok[0]
         witness = (tuple(float(x) for x in q.V[q.witness[r]]), tuple(float(x) for x in q.T_all[q.tidx[r]]))
-    psegs, pclear = _picture_rays(q, eye)
     exact = (q.status != 0).all() and (want_all or not geo_los or exc is not None)
-    res = LosResult(los=los_v, visible_fraction=frac, in_front_arc=front, blocking=blocking,
+    res = LosResult(los=los_v, visible_fraction=frac, in_front_arc=front,
+                    blocking=lambda: attributed()[0],
                     witness=witness, reason=reason, fraction_exact=bool(exact),
                     visible_area_mm2=area * MM2_PER_IN2, rays=q.rays, segments=q.nv * q.nt,
                     target_points=q.T_all, target_visible=vis_t, target_part=q.t_part, target_allowed=q.tmask,
-                    eye=tuple(float(x) for x in eye), picture_segments=psegs, picture_clear=pclear, **base)
+                    eye=lambda: tuple(float(x) for x in attributed()[1]),
+                    picture_segments=lambda: pictured()[0], picture_clear=lambda: pictured()[1], **base)
     if cover and los_v:
         from engine.cover import cover as _cover
         c = _cover(world, viewer, target, res, settings=s)
