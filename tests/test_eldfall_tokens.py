@@ -6,7 +6,7 @@ from rules.core.errors import IllegalAction
 from rules.core.flat import FlatGeometry
 from rules.core.log import EventLog, read_log
 from rules.core.units import spell_dict
-from rules.eldfall.actions import Activate, ChooseOrder, Declare, EndTurn, Move, Pass
+from rules.eldfall.actions import Activate, ChooseOrder, Declare, DuelAnswer, EndTurn, Move, Pass
 from rules.eldfall.sequence import EldfallGame
 from tests.eldfall_scenario import SWORD, kinds, unit
 
@@ -243,3 +243,18 @@ def test_on_the_world_perceive_in_sight():
     # the Tide Warden has Vigilance (360 degrees): turned away, it still sees the token
     g.geo.place("blue-warden", (14.0, 9.0, 0.0), 270.0)
     assert g.geo.point_sight("blue-warden", g.tokens["red-snare"].at, R)
+
+
+def test_a_duellist_may_perceive_a_token_without_interfering():
+    # a token is no model: naming it during a duel is neither interference nor an error
+    us = [unit("r1", "red", 10, 5), unit("b1", "blue", 10, 8, facing=270.0),
+          unit("b2", "blue", 30, 33, facing=90.0)]
+    g = game(us, [tok("cache", "blue", 12, 7, item="Healing Draught")], rolls=[5, 5, 5, 5])
+    act(g, "r1")
+    g.apply(Declare("r1", "Issue a Duel", targets=(("b1", 1),)))
+    g.apply(DuelAnswer("blue", True))
+    act(g, "r1")
+    assert perceive("r1", "cache") in g.legal_actions().list()
+    g.apply(perceive("r1", "cache"))
+    assert g.duel is not None and not g.is_over          # the duel goes on
+    assert not g.tokens["cache"].hidden

@@ -1364,8 +1364,9 @@ class EldfallGame(Game):
             d = Declare(d.model, "Nothing")
         act.action = d
         self.emit("declare", {"model": d.model, "role": "active", "action": str(d), "auto": auto})
+        # (a token named by Perceive or Interact is no model: never interference)
         if self.duel and d.target_ids and any(t not in self._duel_models() for t in d.target_ids
-                                              if self.models[t].side != m.side):
+                                              if t in self.models and self.models[t].side != m.side):
             self._duel_interference(d.model)
             return
         new, notes = cd.on_action_declared(m.states, d.action,
