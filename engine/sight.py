@@ -263,20 +263,38 @@ def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: 
 def _corners_through(Vc, Tc, N, D) -> np.ndarray:
     """(p,) bool: every segment between the corners Vc[i] (a, 3) and Tc[i] (b, 3) (convex sets
     holding the two nodes' points) passes through the convex body {x : N[i] @ x <= D[i]}
-    (``_through_each``); a few corner pairs first (a necessary test)."""
+    (``_through_each``). The corner pairs in stages, each on the rows every earlier stage
+    passed (a row fails at its first missing segment, so the answer is that of all a x b):
+    the extreme corners' four pairs, then the rest of the 2a pairs (corner i with target
+    corners i and b-1-i), then the rest."""
     out = np.zeros(len(Vc), dtype=bool)
     if not len(Vc):
         return out
-    a, b = Vc.shape[1], Tc.shape[1]
-    i = np.arange(a)
-    a0 = np.concatenate([Vc, Vc], axis=1)
-    a1 = np.concatenate([Tc[:, i % b], Tc[:, (b - 1 - i) % b]], axis=1)
-    live = np.nonzero(_through_each(a0, a1, N, D).all(axis=1))[0]
-    if len(live):
-        P0 = np.repeat(Vc[live], b, axis=1)
-        P1 = np.tile(Tc[live], (1, a, 1))
-        out[live] = _through_each(P0, P1, N[live], D[live]).all(axis=1)
+    live = np.arange(len(Vc))
+    for vi, ti in _corner_stages(Vc.shape[1], Tc.shape[1]):
+        ok = _through_each(Vc[live][:, vi], Tc[live][:, ti], N[live], D[live]).all(axis=1)
+        live = live[ok]
+        if not len(live):
+            return out
+    out[live] = True
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _corner_stages(a: int, b: int) -> tuple:
+    """The corner pairs of ``_corners_through`` as stages of (viewer indices, target indices),
+    together every one of the a x b pairs exactly once."""
+    i = np.arange(a)
+    first = {(0, 0), (0, b - 1), (a - 1, 0), (a - 1, b - 1)}
+    second = set(zip(i.tolist(), (i % b).tolist())) | set(zip(i.tolist(), ((b - 1 - i) % b).tolist()))
+    second -= first
+    rest = {(x, y) for x in range(a) for y in range(b)} - first - second
+    out = []
+    for st in (first, second, rest):
+        if st:
+            pr = np.array(sorted(st), dtype=np.int64)
+            out.append((pr[:, 0], pr[:, 1]))
+    return tuple(out)
 
 
 def _pad_planes(obstacles, buckets=(8, 20, 64)) -> list:
