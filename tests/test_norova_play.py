@@ -349,3 +349,13 @@ def test_a_flight_on_the_real_engine_passes_over_the_wall_a_walk_cannot():
     assert mv.distance == pytest.approx(3.0, abs=1e-6) and allowance == 12
     g.apply(Move("harpy", "fly", ((12.0, 14.5, 0.0),)))
     assert g.geometry.position("harpy") == pytest.approx((12.0, 14.5, 0.0), abs=1e-6)
+
+
+def test_simulate_runs_norova_games_on_a_reused_table(capsys):
+    from tools.cli import main
+    args = ["simulate", "scenes/norova-arena.yaml", "--game", "norova", "--games", "2", "--seed", "4",
+            "--bots", "random", "--set", "max_rounds=2", "--jobs", "1", "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "norova" and out["games"] == 2 and len(out["per_game"]) == 2
+    assert out["per_game"][0]["state_hash"] != out["per_game"][1]["state_hash"]

@@ -43,7 +43,8 @@ class Table:
         if self.world is None:
             mod, game = gameplay.new_game(self.scene_path, self.game_name, seed, log=log,
                                           settings=settings)
-            self.world, self.scene = game.geo.world, game.geo.world.scene
+            geo = game.geo if hasattr(game, "geo") else game.geometry     # Eldfall / Norova
+            self.world, self.scene = geo.world, geo.world.scene
             return mod, game
         from engine.geometry import WorldGeometry
         from tools.roster import units_from_scene
