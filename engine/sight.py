@@ -240,23 +240,25 @@ def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: 
     if step < p:      # row blocks: the temporaries stay in cache (rows are independent)
         return np.concatenate([_through_each(p0[i:i + step], p1[i:i + step], normals[i:i + step], offsets[i:i + step])
                                for i in range(0, p, step)])
-    d = p1 - p0
-    nt = np.ascontiguousarray(normals.transpose(0, 2, 1))     # (faster matmul, same values)
-    a = np.matmul(p0, nt) - offsets[:, None, :]
-    b = np.matmul(d, nt)
+    # planes along the first axis, (m, p, s): the reductions over the planes run over contiguous
+    # (p, s) blocks (a reduction over a short last axis is several times slower)
+    a = np.matmul(normals, p0.transpose(0, 2, 1))            # (p, m, s)
+    a -= offsets[:, :, None]
+    a = np.ascontiguousarray(a.transpose(1, 0, 2))
+    b = np.ascontiguousarray(np.matmul(normals, (p1 - p0).transpose(0, 2, 1)).transpose(1, 0, 2))
     # |b| <= 1e-14: parallel to the plane (as in ``_through``); b < -1e-14 entering, b > 1e-14 leaving
     neg = b < -1e-14
     pos = b > 1e-14
     with np.errstate(divide="ignore", invalid="ignore"):
         sv = np.negative(a)
         np.divide(sv, b, out=sv)
-    enter = np.where(neg, sv, -np.inf).max(axis=2)
+    enter = np.where(neg, sv, -np.inf).max(axis=0)
     np.copyto(sv, np.inf, where=~pos)
-    leave = sv.min(axis=2)
+    leave = sv.min(axis=0)
     lo = np.maximum(enter, 0.0)
     hi = np.minimum(leave, 1.0)
     np.logical_or(neg, pos, out=neg)
-    out_par = ((a > 0) > neg).any(axis=2)
+    out_par = ((a > 0) > neg).any(axis=0)
     return (hi - lo > 1e-9) & ~out_par
 
 
@@ -1799,10 +1801,8 @@ def _descend_many(queries: list) -> None:
                     members, local, N, D = cv_pad[ci_]
                     sel = np.nonzero(rnd & (cc == ci_) & ~hidden[cbn])[0]
                     b_, k_ = cbn[sel], ckn[sel]
-                    step = max(16, _EACH_CHUNK // (Vc.shape[1] * Tc.shape[1] * N.shape[1]))
-                    for c0 in range(0, len(b_), step):
-                        bb, kk = b_[c0:c0 + step], k_[c0:c0 + step]
-                        hidden[bb[_corners_through(Vc[bb], Tc[bb], N[kk], D[kk] - _SHRINK)]] = True
+                    # (``_through_each`` works in cache-sized row blocks itself)
+                    hidden[b_[_corners_through(Vc[b_], Tc[b_], N[k_], D[k_] - _SHRINK)]] = True
         if nforest.any():
             for k in np.nonzero(nforest)[0]:
                 sel = np.nonzero((fq == k) & ~hidden)[0]
