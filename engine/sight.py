@@ -2326,6 +2326,7 @@ def _make_query(world, st, viewer, target, moving, s, want_all, models, v_overri
 
 def _attribute(world, q: _Query) -> tuple[tuple[str, ...], np.ndarray | None]:
     """The pieces and models hiding target points, and the eye (viewer point that saw most)."""
+    q.gather()                  # (a question answered by the root proof did not gather them)
     if (q.witness >= 0).any():
         vals, cnt = np.unique(q.witness[q.witness >= 0], return_counts=True)
         eye_i = int(vals[np.argmax(cnt)])
@@ -2418,7 +2419,14 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     if exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0 and not q.obstacle_free_quick():
         # yes/no: the probe first; the obstacles are gathered only when it does not decide
         q.probe_all_models(world)
-    if not q.stopped:
+    if exc is None and not q.stopped and not q.done and (q.probed or q.want_all):
+        # the root bundle's hiding proof (what ``_drive`` tries next: after the yes/no probe,
+        # before any ray of a fraction) needs no gathered obstacles: a pair it proves hidden
+        # is answered without gathering them
+        q.root_tried = True
+        if _hidden_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1])], q._gather_args[2])[0]:
+            q.done = True
+    if not q.stopped and not q.done:
         q.gather()
     if exc is not None and exc[0] is False:
         q.done = True
