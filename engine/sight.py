@@ -2015,24 +2015,22 @@ def _static_convex(st: _Static):
     return st._convex_all
 
 
-def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
-    """(k,) bool: the pair is proved hidden at the root of its descent, for many pairs at once.
+_HIDING_TABLES: dict = {}
 
-    The proof a ``_Query`` makes for its first bundle (every segment between the
-    viewer's (front) lattice box and the target's lattice box): all 64 segments
-    between the two boxes' corners pass through one convex obstacle shrunk by
-    ``_SHRINK`` (a convex static solid, or another model's inscribed prism), and
-    no sample point of either hitbox lies inside that obstacle. The segments
-    meeting a convex body form a convex set in each endpoint, so the corners
-    prove it for every segment. One numpy pass over all pairs x all obstacles.
-    """
-    out = np.zeros(len(items), dtype=bool)
-    if not items:
-        return out
-    st = _static(world)
+
+def _hiding_table(st: _Static, mods: list) -> tuple:
+    """``_hidden_batch``'s obstacles: every convex static solid (``_static_convex``) and the
+    blocking models' inscribed prisms, padded for numpy: (names, N (K, m, 3), D (K, m),
+    D - _SHRINK, centres (K, 3), radii (K,), each row's number of real planes (K,), the
+    number of static rows); kept per static record and model placement."""
+    key = (id(st), tuple((mm[0], float(mm[1][0]), float(mm[1][1]), float(mm[1][2]), float(mm[2]), float(mm[3]))
+                         for mm in mods))
+    got = _HIDING_TABLES.get(key)
+    if got is not None and got[0] is st:
+        return got[1]
     names, N, D, cen, rad = _static_convex(st)
+    nstat = len(D)
     m = N.shape[1]
-    mods = [mm for mm in models] if s.models_block else []
     if mods:
         MN = np.zeros((len(mods), m, 3))
         MD = np.full((len(mods), m), 1e30)
@@ -2048,10 +2046,51 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         cen = np.concatenate([cen, np.array(mc)])
         rad = np.concatenate([rad, np.array(mr)])
         names = list(names) + [mm[0] for mm in mods]
+    # each row's number of planes (the rest of the row is padding, which every point
+    # satisfies): the tests take only as many columns as their rows need
+    sizes = (D < 1e29).sum(axis=1)
+    out = (names, N, D, D - _SHRINK, cen, rad, sizes, nstat)
+    for a in out:
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+    if len(_HIDING_TABLES) >= 64:
+        _HIDING_TABLES.clear()
+    _HIDING_TABLES[key] = (st, out)
+    return out
+
+
+def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
+    """(k,) bool: the pair is proved hidden at the root of its descent, for many pairs at once.
+
+    The proof a ``_Query`` makes for its first bundle (every segment between the
+    viewer's (front) lattice box and the target's lattice box): all 64 segments
+    between the two boxes' corners pass through one convex obstacle shrunk by
+    ``_SHRINK`` (a convex static solid, or another model's inscribed prism), and
+    no sample point of either hitbox lies inside that obstacle. The segments
+    meeting a convex body form a convex set in each endpoint, so the corners
+    prove it for every segment. One numpy pass over all pairs x all obstacles.
+    """
+    out = np.zeros(len(items), dtype=bool)
+    if not items:
+        return out
+    st = _static(world)
+    mods = [mm for mm in models] if s.models_block else []
+    names, N, D, Ds, cen, rad, sizes, nstat = _hiding_table(st, mods)
     K = len(D)
     if K == 0:
         return out
-    nstat = K - len(mods)
+
+    def by_size(f, ii_, kk_):
+        """f(ii, kk, columns) -> (len,) bool on the rows grouped by their obstacles' sizes."""
+        res = np.zeros(len(kk_), dtype=bool)
+        sz = sizes[kk_]
+        lo = 0
+        for hi in (8, 20, 64, 10 ** 9):
+            sel = np.nonzero((sz > lo) & (sz <= hi))[0]
+            lo = hi
+            if len(sel):
+                res[sel] = f(ii_[sel], kk_[sel], int(sz[sel].max()))
+        return res
     Vc = np.empty((len(items), _NC, 3))
     Tc = np.empty((len(items), _NC, 3))
     rot: dict = {}                   # root corners turned, per (tree, facing)
@@ -2068,7 +2107,6 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         Tc[i] = root(th, False)
     Vc += np.array([[vh.x, vh.y, vh.z] for vh, th, half, exclude in items])[:, None, :]
     Tc += np.array([[th.x, th.y, th.z] for vh, th, half, exclude in items])[:, None, :]
-    Ds = D - _SHRINK
     cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
     # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
     ab = ct - cv
@@ -2087,7 +2125,8 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     if not len(ii):
         return out
     # necessary: the segment between the boxes' centres passes through the obstacle
-    kp = _through_each(cv[ii][:, None, :], ct[ii][:, None, :], N[kk], Ds[kk])[:, 0]
+    kp = by_size(lambda i_, k_, c_: _through_each(cv[i_][:, None, :], ct[i_][:, None, :], N[k_, :c_], Ds[k_, :c_])[:, 0],
+                 ii, kk)
     ii, kk = ii[kp], kk[kp]
     if not len(ii):
         return out
@@ -2101,7 +2140,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         sel = np.nonzero(rnd & ~out[ii])[0]
         if not len(sel):
             continue
-        ok = _corners_through(Vc[ii[sel]], Tc[ii[sel]], N[kk[sel]], Ds[kk[sel]])
+        ok = by_size(lambda i_, k_, c_: _corners_through(Vc[i_], Tc[i_], N[k_, :c_], Ds[k_, :c_]), ii[sel], kk[sel])
         for i, k in zip(ii[sel][ok], kk[sel][ok]):
             i, k = int(i), int(k)
             if out[i]:
