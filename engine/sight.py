@@ -273,13 +273,26 @@ def _corners_through(Vc, Tc, N, D) -> np.ndarray:
     if not len(Vc):
         return out
     live = np.arange(len(Vc))
-    for vi, ti in _corner_stages(Vc.shape[1], Tc.shape[1]):
+    stages = _corner_stages(Vc.shape[1], Tc.shape[1])
+    if len(Vc) * Vc.shape[1] * Tc.shape[1] * N.shape[1] <= _ONE_STAGE:
+        stages = stages[-1:] if len(stages) == 1 else (_corner_stages_all(Vc.shape[1], Tc.shape[1]),)
+    for vi, ti in stages:
         ok = _through_each(Vc[live][:, vi], Tc[live][:, ti], N[live], D[live]).all(axis=1)
         live = live[ok]
         if not len(live):
             return out
     out[live] = True
     return out
+
+
+_ONE_STAGE = 4096     # elements (rows x corner pairs x planes) up to which one stage is cheaper
+
+
+@functools.lru_cache(maxsize=64)
+def _corner_stages_all(a: int, b: int) -> tuple:
+    """Every (viewer corner, target corner) pair of ``_corners_through`` in one stage."""
+    vi, ti = np.meshgrid(np.arange(a), np.arange(b), indexing="ij")
+    return vi.ravel(), ti.ravel()
 
 
 @functools.lru_cache(maxsize=64)
@@ -2084,6 +2097,8 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         """f(ii, kk, columns) -> (len,) bool on the rows grouped by their obstacles' sizes."""
         res = np.zeros(len(kk_), dtype=bool)
         sz = sizes[kk_]
+        if len(sz) and len(sz) * int(sz.max()) <= 512:       # few rows: one call is cheaper
+            return f(ii_, kk_, int(sz.max())) if int(sz.min()) > 0 else res
         lo = 0
         for hi in (8, 20, 64, 10 ** 9):
             sel = np.nonzero((sz > lo) & (sz <= hi))[0]
