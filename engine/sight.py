@@ -2093,11 +2093,12 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     if K == 0:
         return out
 
-    def by_size(f, ii_, kk_):
-        """f(ii, kk, columns) -> (len,) bool on the rows grouped by their obstacles' sizes."""
+    def by_size(f, ii_, kk_, small):
+        """f(ii, kk, columns) -> (len,) bool on the rows grouped by their obstacles' sizes
+        (up to ``small`` rows x columns: one call, which is cheaper)."""
         res = np.zeros(len(kk_), dtype=bool)
         sz = sizes[kk_]
-        if len(sz) and len(sz) * int(sz.max()) <= 512:       # few rows: one call is cheaper
+        if len(sz) and len(sz) * int(sz.max()) <= small:
             return f(ii_, kk_, int(sz.max())) if int(sz.min()) > 0 else res
         lo = 0
         for hi in (8, 20, 64, 10 ** 9):
@@ -2141,7 +2142,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         return out
     # necessary: the segment between the boxes' centres passes through the obstacle
     kp = by_size(lambda i_, k_, c_: _through_each(cv[i_][:, None, :], ct[i_][:, None, :], N[k_, :c_], Ds[k_, :c_])[:, 0],
-                 ii, kk)
+                 ii, kk, 8192)
     ii, kk = ii[kp], kk[kp]
     if not len(ii):
         return out
@@ -2155,7 +2156,8 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         sel = np.nonzero(rnd & ~out[ii])[0]
         if not len(sel):
             continue
-        ok = by_size(lambda i_, k_, c_: _corners_through(Vc[i_], Tc[i_], N[k_, :c_], Ds[k_, :c_]), ii[sel], kk[sel])
+        ok = by_size(lambda i_, k_, c_: _corners_through(Vc[i_], Tc[i_], N[k_, :c_], Ds[k_, :c_]), ii[sel], kk[sel],
+                     512)
         for i, k in zip(ii[sel][ok], kk[sel][ok]):
             i, k = int(i), int(k)
             if out[i]:
