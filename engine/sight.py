@@ -1391,7 +1391,7 @@ class _Query:
             c = np.array([m[1] for m in self.models])
             r = np.array([m[2] for m in self.models])
             h = np.array([m[3] for m in self.models])
-            blocked |= _segments_hit_cylinders_any(p0, p1, c, r, h).any(axis=1)
+            blocked |= _segments_blocked_by_cylinders(p0, p1, c, r, h)
         if self.forests_active:
             blocked |= _forest_counts(p0, p1, self.forests_active, self.s) >= self.s.forest_limit
         return blocked
@@ -2255,6 +2255,42 @@ def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
         if len(idx):
             t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
             out[idx, j] = np.isfinite(t_)
+    return out
+
+
+def _segments_blocked_by_cylinders(p0, p1, c, r, h) -> np.ndarray:
+    """(n,) bool: ``_segments_hit_cylinders_any(...).any(axis=1)``, each segment's exact test
+    skipped once an earlier cylinder (the ones the cull keeps for most segments first) is
+    known to block it: the same answer, fewer exact tests behind models side by side."""
+    from engine.world import segments_hit_cylinders
+    n, m = len(p0), len(c)
+    out = np.zeros(n, dtype=bool)
+    if n == 0 or m == 0:
+        return out
+    d = p1 - p0
+    L2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+    inv = np.where(L2 > 1e-30, 1.0 / np.where(L2 > 1e-30, L2, 1.0), 0.0)
+    zlo = np.minimum(p0[:, 2], p1[:, 2])
+    zhi = np.maximum(p0[:, 2], p1[:, 2])
+    cands = []
+    for j in range(m):          # the cull of ``_segments_hit_cylinders_any``
+        cand = (zhi >= c[j, 2] - 1e-6) & (zlo <= c[j, 2] + h[j] + 1e-6)
+        idx = np.nonzero(cand)[0]
+        if not len(idx):
+            continue
+        wx = c[j, 0] - p0[idx, 0]
+        wy = c[j, 1] - p0[idx, 1]
+        dx, dy = d[idx, 0], d[idx, 1]
+        t = np.clip((wx * dx + wy * dy) * inv[idx], 0.0, 1.0)
+        qx, qy = wx - t * dx, wy - t * dy
+        idx = idx[qx * qx + qy * qy <= (r[j] + 1e-6) ** 2]
+        if len(idx):
+            cands.append((len(idx), j, idx))
+    for _, j, idx in sorted(cands, key=lambda x: -x[0]):
+        idx = idx[~out[idx]]
+        if len(idx):
+            t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
+            out[idx[np.isfinite(t_)]] = True
     return out
 
 

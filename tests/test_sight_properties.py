@@ -220,3 +220,45 @@ def test_remembered_answers_survive_a_change_of_size_and_state():
     brute = _brute_visible(w, "a", "b", s)
     assert (brute == r.target_visible).all()
     assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 40), st.integers(1, 9), st.booleans())
+def test_leaf_model_test_skipping_blocked_segments_equals_testing_every_cylinder(seed, n, m, level):
+    """``_segments_blocked_by_cylinders`` (a segment's exact test skipped once a cylinder is
+    known to block it) gives exactly ``_segments_hit_cylinders_any(...).any(axis=1)``, models
+    side by side, overlapping and touching included."""
+    rng = np.random.default_rng(seed)
+    c = rng.uniform(2, 8, (m, 3))
+    c[:, 2] = rng.uniform(0, 1, m)
+    r, h = rng.uniform(0.3, 1.5, m), rng.uniform(0.5, 2.5, m)
+    p0, p1 = rng.uniform(0, 10, (n, 3)), rng.uniform(0, 10, (n, 3))
+    if level:
+        p1[:, 2] = p0[:, 2] = c[0, 2] + h[0]            # along a top face: grazing contacts
+    p0[: n // 3] = c[0] + [r[0], 0, 0.5 * h[0]]          # starting on a side
+    want = sight._segments_hit_cylinders_any(p0, p1, c, r, h).any(axis=1)
+    assert np.array_equal(sight._segments_blocked_by_cylinders(p0, p1, c, r, h), want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 30), st.sampled_from([6, 18, 50]))
+def test_staged_corner_proof_equals_every_corner_segment(seed, rows, planes):
+    """``_corners_through`` (the corner pairs in stages, or in one for a few rows) answers
+    exactly "all a x b corner segments pass through the body" tested at once."""
+    rng = np.random.default_rng(seed)
+    Vc = rng.normal(0, 1, (rows, 8, 3)) * 0.5 + [-3, 0, 0]
+    Tc = rng.normal(0, 1, (rows, 8, 3)) * 0.5 + [3, 0, 0]
+    N = rng.normal(0, 1, (rows, planes, 3))
+    N /= np.linalg.norm(N, axis=2, keepdims=True)
+    D = rng.uniform(0.3, 2.0, (rows, planes))            # bodies around the origin, between the sets
+    vi, ti = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
+    # the reference: the one-body test ``_through`` on all 64 segments of each row
+    want = np.array([sight._through(Vc[i, vi.ravel()], Tc[i, ti.ravel()], N[i], D[i]).all() for i in range(rows)])
+    assert np.array_equal(sight._through_each(Vc[:, vi.ravel()], Tc[:, ti.ravel()], N, D).all(axis=1), want)
+    for one in (0, 10 ** 9):                             # staged, and one stage
+        old = sight._ONE_STAGE
+        sight._ONE_STAGE = one
+        try:
+            assert np.array_equal(sight._corners_through(Vc, Tc, N, D), want)
+        finally:
+            sight._ONE_STAGE = old
