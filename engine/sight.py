@@ -2214,33 +2214,28 @@ def _hitboxes_outside(hb, obs) -> np.ndarray:
     return out
 
 
-def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
-    """(n, m) bool: segment i enters cylinder j (exactly engine.world.segments_hit_cylinders:
-    grazing contacts of less than 1e-9 of the segment miss), after a cheap conservative cull:
-    the segment's z range and its distance to the axis in the plane."""
-    from engine.world import segments_hit_cylinders
+def _cylinder_candidates(p0, p1, c, r, h) -> list:
+    """[(j, segment indices)]: the segments that may enter cylinder j, by a cheap
+    conservative cull (the segment's z range and its distance to the axis in the
+    plane); cylinders no segment may enter are left out."""
     n, m = len(p0), len(c)
-    out = np.zeros((n, m), dtype=bool)
     if n == 0 or m == 0:
-        return out
+        return []
     d = p1 - p0
     L2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
     inv = np.where(L2 > 1e-30, 1.0 / np.where(L2 > 1e-30, L2, 1.0), 0.0)
     zlo = np.minimum(p0[:, 2], p1[:, 2])
     zhi = np.maximum(p0[:, 2], p1[:, 2])
     if n * m <= 65536:
-        # the cull for every (segment, cylinder) at once; the exact test where it passes
+        # every (segment, cylinder) at once
         cand = (zhi[:, None] >= c[None, :, 2] - 1e-6) & (zlo[:, None] <= c[None, :, 2] + h[None, :] + 1e-6)
         wx = c[None, :, 0] - p0[:, 0:1]
         wy = c[None, :, 1] - p0[:, 1:2]
         t = np.clip((wx * d[:, 0:1] + wy * d[:, 1:2]) * inv[:, None], 0.0, 1.0)
         qx, qy = wx - t * d[:, 0:1], wy - t * d[:, 1:2]
         cand &= qx * qx + qy * qy <= (r[None, :] + 1e-6) ** 2
-        for j in np.nonzero(cand.any(axis=0))[0]:
-            idx = np.nonzero(cand[:, j])[0]
-            t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
-            out[idx, j] = np.isfinite(t_)
-        return out
+        return [(int(j), np.nonzero(cand[:, j])[0]) for j in np.nonzero(cand.any(axis=0))[0]]
+    out = []
     for j in range(m):
         cand = (zhi >= c[j, 2] - 1e-6) & (zlo <= c[j, 2] + h[j] + 1e-6)
         idx = np.nonzero(cand)[0]
@@ -2253,8 +2248,19 @@ def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
         qx, qy = wx - t * dx, wy - t * dy
         idx = idx[qx * qx + qy * qy <= (r[j] + 1e-6) ** 2]
         if len(idx):
-            t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
-            out[idx, j] = np.isfinite(t_)
+            out.append((j, idx))
+    return out
+
+
+def _segments_hit_cylinders_any(p0, p1, c, r, h) -> np.ndarray:
+    """(n, m) bool: segment i enters cylinder j (exactly engine.world.segments_hit_cylinders:
+    grazing contacts of less than 1e-9 of the segment miss), the exact test run only where
+    ``_cylinder_candidates`` keeps the pair."""
+    from engine.world import segments_hit_cylinders
+    out = np.zeros((len(p0), len(c)), dtype=bool)
+    for j, idx in _cylinder_candidates(p0, p1, c, r, h):
+        t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
+        out[idx, j] = np.isfinite(t_)
     return out
 
 
@@ -2263,30 +2269,8 @@ def _segments_blocked_by_cylinders(p0, p1, c, r, h) -> np.ndarray:
     skipped once an earlier cylinder (the ones the cull keeps for most segments first) is
     known to block it: the same answer, fewer exact tests behind models side by side."""
     from engine.world import segments_hit_cylinders
-    n, m = len(p0), len(c)
-    out = np.zeros(n, dtype=bool)
-    if n == 0 or m == 0:
-        return out
-    d = p1 - p0
-    L2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
-    inv = np.where(L2 > 1e-30, 1.0 / np.where(L2 > 1e-30, L2, 1.0), 0.0)
-    zlo = np.minimum(p0[:, 2], p1[:, 2])
-    zhi = np.maximum(p0[:, 2], p1[:, 2])
-    cands = []
-    for j in range(m):          # the cull of ``_segments_hit_cylinders_any``
-        cand = (zhi >= c[j, 2] - 1e-6) & (zlo <= c[j, 2] + h[j] + 1e-6)
-        idx = np.nonzero(cand)[0]
-        if not len(idx):
-            continue
-        wx = c[j, 0] - p0[idx, 0]
-        wy = c[j, 1] - p0[idx, 1]
-        dx, dy = d[idx, 0], d[idx, 1]
-        t = np.clip((wx * dx + wy * dy) * inv[idx], 0.0, 1.0)
-        qx, qy = wx - t * dx, wy - t * dy
-        idx = idx[qx * qx + qy * qy <= (r[j] + 1e-6) ** 2]
-        if len(idx):
-            cands.append((len(idx), j, idx))
-    for _, j, idx in sorted(cands, key=lambda x: -x[0]):
+    out = np.zeros(len(p0), dtype=bool)
+    for j, idx in sorted(_cylinder_candidates(p0, p1, c, r, h), key=lambda x: -len(x[1])):
         idx = idx[~out[idx]]
         if len(idx):
             t_ = segments_hit_cylinders(p0[idx], p1[idx], c[j:j + 1], r[j:j + 1], h[j:j + 1])[:, 0]
