@@ -2598,15 +2598,20 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
         q.probed = True
         q.root_tried = True
         queries.append(q)
-    # the second probe of every query in one call; obstacles gathered only for those left
+    _finish_probed(world, queries, models)
+    for q in queries:
+        out[q.pair] = _sees(q, s)
+    return out
+
+
+def _finish_probed(world, queries: list, models) -> None:
+    """Queries already probed once (a batch's first probe): the second probe of all of
+    them in one call, the obstacles gathered only for those left, then the descent."""
     _random_probe_many(world, queries, models)
     for q in queries:
         if not q.done:
             q.gather()
     _drive(world, queries)
-    for q in queries:
-        out[q.pair] = _sees(q, s)
-    return out
 
 
 def _sees(q, s: SightSettings) -> bool:
@@ -2762,11 +2767,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             if seeds is not None:
                 q.seed = proofs.get((obs_list[i], seeds[i]))
             queries.append(q)
-        _random_probe_many(world, queries, models)
-        for q in queries:
-            if not q.done:
-                q.gather()
-        _drive(world, queries)
+        _finish_probed(world, queries, models)
         for q in queries:
             res[q.slot] = _sees(q, s)
             if not res[q.slot] and q.proof is not None:

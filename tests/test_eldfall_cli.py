@@ -1,6 +1,8 @@
 """eldfall play / replay / simulate: outputs, logs, and one-line errors (exit 2)."""
 import json
 
+import pytest
+
 from tools.cli import main
 
 
@@ -67,3 +69,13 @@ def test_simulate_gives_the_same_bytes_on_one_or_two_workers(capsys):
     assert one == two and json.loads(one)["games"] == 3
     assert main(args + ["--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["check", "los", "aoe", "measure", "move", "reach", "play",
+                                  "replay", "simulate", "view", "demo", "bench"])
+def test_every_command_says_a_usage_error_in_one_line(name, capsys):
+    with pytest.raises(SystemExit) as ei:
+        main([name, "--no-such-flag"])
+    assert ei.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"eldfall {name}: "), err

@@ -33,11 +33,20 @@ def _module(name: str):
     return importlib.import_module(f"tools.cmd_{name}")
 
 
+def one_line_errors(parser: argparse.ArgumentParser, name: str) -> None:
+    """argparse's usage errors become one line on stderr (``eldfall NAME: ...``), exit 2."""
+    def error(message: str):
+        print(f"eldfall {name}: {message}", file=sys.stderr)
+        raise SystemExit(2)
+    parser.error = error
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eldfall", description="A 3D referee for tabletop miniature games.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        one_line_errors(p, name)
         if only is None or name == only:
             _module(name).add_arguments(p)
     return parser
@@ -50,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         build_parser(only="").print_help()
         return 0 if not argv or argv[0] in ("-h", "--help") else 2
     parser = build_parser(only=name)
+    one_line_errors(parser, name)          # arguments left over are reported by the top parser
     args = parser.parse_args(argv)
     try:
         return int(_module(name).run(args) or 0)

@@ -20,19 +20,7 @@ from engine.errors import InputError
 from tools.loading import load_world
 
 
-class _OneLineParser:
-    """Turn argparse's usage+error exit into one line and exit 2."""
-
-    @staticmethod
-    def install(parser) -> None:
-        def error(message: str):
-            print(f"eldfall {parser.prog.split()[-1]}: {message}", file=sys.stderr)
-            raise SystemExit(2)
-        parser.error = error
-
-
 def add_arguments(parser) -> None:
-    _OneLineParser.install(parser)
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--template", required=True, metavar="circle-s|circle-l|spray-s|spray-l",
                         help="the template (engine/data/templates.yaml)")

@@ -19,10 +19,6 @@ DEFAULT_SCENE = "scenes/skirmish.yaml"
 
 
 def add_arguments(parser) -> None:
-    def error(message: str):
-        print(f"eldfall demo: {message}", file=sys.stderr)
-        raise SystemExit(2)
-    parser.error = error
     parser.add_argument("scene", nargs="?", default=DEFAULT_SCENE, help=f"the scene file (default {DEFAULT_SCENE})")
     parser.add_argument("--out", default="out/demo", help="where the pictures go with no screen (default out/demo)")
     parser.add_argument("--frames", type=int, default=8, help="attract-mode frames to render with no screen")

@@ -18,10 +18,6 @@ from engine.errors import InputError
 
 
 def add_arguments(parser) -> None:
-    def error(message: str):
-        print(f"eldfall los: {message}", file=sys.stderr)
-        raise SystemExit(2)
-    parser.error = error
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("viewer", nargs="?", help="the model that looks (the attacker)")
     parser.add_argument("target", nargs="?", help="the model looked at")

@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 
 from engine.errors import InputError
-from tools.cmd_aoe import _OneLineParser
 from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:
-    _OneLineParser.install(parser)
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("a", help="the measuring model")
     parser.add_argument("b", help="the other model")

@@ -22,14 +22,6 @@ from tools.loading import load_world
 MODES = ("walk", "run", "climb", "jump")
 
 
-def one_line_errors(parser) -> None:
-    """argparse's usage errors become one line on stderr and exit 2."""
-    def error(message: str):
-        print(f"eldfall {parser.prog.split()[-1]}: {message}", file=sys.stderr)
-        raise SystemExit(2)
-    parser.error = error
-
-
 def point(text: str, flag: str, dims=(2, 3)) -> tuple[float, ...]:
     try:
         vals = tuple(float(v) for v in str(text).split(","))
@@ -57,7 +49,6 @@ def check_model(world, model: str, flag: str = "MODEL") -> None:
 
 
 def add_arguments(parser) -> None:
-    one_line_errors(parser)
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the moving model's id")
     parser.add_argument("--to", required=True, metavar="X,Y[,Z]", help="where the move ends")

@@ -19,12 +19,11 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, one_line_errors, point, positive
+from tools.cmd_move import check_model, point, positive
 from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:
-    one_line_errors(parser)
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the model's id")
     parser.add_argument("--mode", required=True, choices=("walk", "run"), help="the movement declared")

@@ -17,10 +17,6 @@ from tools.loading import load_world
 
 
 def add_arguments(parser) -> None:
-    def error(message: str):
-        print(f"eldfall view: {message}", file=sys.stderr)
-        raise SystemExit(2)
-    parser.error = error
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--attract", action="store_true", help="bots play game after game (event stand)")
     parser.add_argument("--game", choices=("eldfall", "norova"), default=None,

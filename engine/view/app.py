@@ -23,7 +23,7 @@ from typing import Callable
 
 from panda3d.core import (AmbientLight, AntialiasAttrib, BitMask32, DirectionalLight,
                           GraphicsPipeSelection, NodePath, PNMImage, Point2,
-                          Point3, Vec3, Vec4, WindowProperties,
+                          Point3, Vec4, WindowProperties,
                           loadPrcFileData)
 
 from engine.view.config import ViewConfig, prc_text

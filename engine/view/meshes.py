@@ -16,7 +16,7 @@ import numpy as np
 from panda3d.core import (BillboardEffect, Geom, GeomLines, GeomNode,
                           GeomTriangles, GeomVertexArrayFormat, GeomVertexData,
                           GeomVertexFormat, InternalName, NodePath, TextNode,
-                          TransparencyAttrib, Vec4)
+                          TransparencyAttrib)
 
 # ---------------------------------------------------------------- colours
 #: each side its own colour, in the order sides first appear in the scene

@@ -119,7 +119,6 @@ def los_rays(world, result, limit: int = 60):
     tp = _get(result, "target_points")
     vp = np.asarray(vp, float).reshape(-1, 3) if vp is not None else hitbox_lattice(hv, 12, 4)
     tp = np.asarray(tp, float).reshape(-1, 3) if tp is not None else hitbox_lattice(ht, 16, 6)
-    arc = _get(result, "in_front_arc", default=True)
     three_sixty = bool(_get(result, "three_sixty", "arc_360", default=False))
     if not three_sixty:
         front = _front_half(hv, vp)

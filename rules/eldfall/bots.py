@@ -237,7 +237,6 @@ class GreedyBot:
     def _move(self, game, model):
         """Stay when it can already attack well; else the best of the nearest
         few reachable points (attack value + cover), else run closer."""
-        m = game.models[model]
         idle = Move(model, "idle")
         if game.why_illegal(idle) is not None:
             options = game.legal_actions().list()

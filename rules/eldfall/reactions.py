@@ -29,7 +29,6 @@ EPS = 1e-6
 
 def candidates(game) -> list[str]:
     """Reactive models that could react at all (before LoS/Awareness)."""
-    act = game.act
     out = []
     for m in game.side_models(game.reactive_side):
         if m.out or m.ap < 1 or not cd.can_react(m.states):
@@ -177,18 +176,11 @@ def declare_reaction(game, d: Declare) -> None:
     m = game.models[d.model]
     act.crouch_window = None          # the end of the Movement Step is over
     game.set_ap(d.model, m.ap - 1, "Reaction")
-    if m.on_vertical and d.action != "Nothing":
-        game.fall_from_wall(d.model, d.action)
-        d = Declare(d.model, "Nothing")
+    d = game.unless_hanging(d)
     act.reactions[d.model] = d
     game.emit("declare", {"model": d.model, "role": "reactive", "action": str(d),
                           "against": act.model})
-    new, notes = cd.on_action_declared(m.states, d.action,
-                                       settings=game.settings.get("table_settings"))
-    if new != m.states:
-        if d.action in ATTACKS:
-            act.was_shrouded = act.was_shrouded | {d.model}
-        game.set_states(d.model, new, f"declared {d.action}")
+    game.declared_states(d)
     if not any_can_react(game):
         game._to_action_step()
 

@@ -29,7 +29,6 @@ EPS = 1e-6
 # ----------------------------------------------------------------------
 # declarations
 def why_not_declaration(game, d: Declare, role: str) -> str | None:
-    act = game.act
     m = game.models[d.model]
     a = d.action
     if d.point is not None and role == "active":

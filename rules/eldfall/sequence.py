@@ -1231,7 +1231,6 @@ class EldfallGame(Game):
 
     def _move(self, a: Move) -> None:
         act = self.act
-        m = self.models[a.model]
         if a.crouch_start is not None:
             act.crouch_changed_self = True
             if a.crouch_start:
@@ -1356,12 +1355,29 @@ class EldfallGame(Game):
             if not d.success:
                 self.wound(model, 1, "fall")
 
+    def unless_hanging(self, d: Declare) -> Declare:
+        """A model left on a vertical surface falls when it declares anything but
+        Nothing, and then does Nothing; else ``d`` itself (active or reactive)."""
+        if self.models[d.model].on_vertical and d.action != "Nothing":
+            self.fall_from_wall(d.model, d.action)
+            return Declare(d.model, "Nothing")
+        return d
+
+    def declared_states(self, d: Declare) -> None:
+        """The States a declaration changes (Shrouded ends, ...; conditions.on_action_declared);
+        an attacking model that was Shrouded is remembered for the reactions it allows."""
+        m = self.models[d.model]
+        new, notes = cd.on_action_declared(m.states, d.action,
+                                           settings=self.settings.get("table_settings"))
+        if new != m.states:
+            if d.action in ATTACKS:
+                self.act.was_shrouded = self.act.was_shrouded | {d.model}
+            self.set_states(d.model, new, f"declared {d.action}")
+
     def _declare_action(self, d: Declare, auto: bool = False) -> None:
         act = self.act
         m = self.models[d.model]
-        if m.on_vertical and d.action != "Nothing":
-            self.fall_from_wall(d.model, d.action)
-            d = Declare(d.model, "Nothing")
+        d = self.unless_hanging(d)
         act.action = d
         self.emit("declare", {"model": d.model, "role": "active", "action": str(d), "auto": auto})
         # (a token named by Perceive or Interact is no model: never interference)
@@ -1369,12 +1385,7 @@ class EldfallGame(Game):
                                               if t in self.models and self.models[t].side != m.side):
             self._duel_interference(d.model)
             return
-        new, notes = cd.on_action_declared(m.states, d.action,
-                                           settings=self.settings.get("table_settings"))
-        if new != m.states:
-            if d.action in ATTACKS:
-                act.was_shrouded = act.was_shrouded | {d.model}
-            self.set_states(d.model, new, f"declared {d.action}")
+        self.declared_states(d)
         if d.action in ATTACKS and (d.model in act.was_shrouded or "Flying" in m.states):
             # Reactions against Shrouded or Flying models: a Dodge or Perceive
             # may become an Attack after the Action Step (eldfall-reactions.txt)

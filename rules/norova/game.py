@@ -815,7 +815,6 @@ class NorovaGame(Game):
         why = self._why_part(f.id, a.hand, a.skill, a.target)
         if why:
             return why
-        strikes = self.data.skills[a.skill]["strikes"] if a.skill else 1
         seen = set()
         for aid in a.aid:
             if aid.ally in seen or aid.ally == f.id:
