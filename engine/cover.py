@@ -222,6 +222,18 @@ def _closest(mesh, data: _MeshData, pts: np.ndarray) -> np.ndarray:
     return out
 
 
+def _near_faces(data: _MeshData, hb) -> _MeshData:
+    """The faces that can hold the point nearest the hitbox: those whose box is no farther
+    from the cylinder than the mesh's nearest vertex (a large mesh keeps a few faces)."""
+    if len(data.triangles) <= _BRUTE_FACES:
+        return data
+    reach = float(_cyl_dist(data.vertices, hb).min())
+    keep = bounds_distance(data.face_lo, data.face_hi, hb) <= reach * (1 + 1e-9) + 1e-12
+    tri = data.triangles[keep]
+    return _MeshData(data.lo, data.hi, data.watertight, tri, data.face_lo[keep], data.face_hi[keep],
+                     np.unique(tri.reshape(-1, 3), axis=0))
+
+
 def piece_distance(mesh, hb) -> float:
     """Distance in inches between a piece's surface and a hitbox (0 when they touch or overlap).
 
@@ -235,6 +247,7 @@ def piece_distance(mesh, hb) -> float:
     inside = (pts >= lo).all(axis=1) & (pts <= hi).all(axis=1)
     if inside.any() and data.watertight and mesh.contains(pts[inside][:64]).any():
         return 0.0
+    data = _near_faces(data, hb)
     q = _closest(mesh, data, pts)
     d = _cyl_dist(q, hb)
     k = np.argsort(d)[:4]

@@ -159,3 +159,26 @@ def test_a_reason_listing_distances_is_built_when_read_and_survives_pickling():
     assert r.as_dict()["cover_reason"] == r.cover_reason
     c = C.cover(w, "a", "b", sight.los(w, "a", "b", cover=False))
     assert pickle.loads(pickle.dumps(c)).reason == c.reason and "2.50\" away" in c.reason
+
+
+def test_piece_distance_on_a_large_mesh_keeps_only_near_faces_and_the_same_answer(monkeypatch):
+    # a noisy rubble heightfield (thousands of faces): the culled search gives what the
+    # search over every face gives, at several places around and on the mound
+    import numpy as np
+    u = np.linspace(-1, 1, 40)
+    gx, gy = np.meshgrid(u, u)
+    h = 2.0 * np.clip(1 - (gx ** 2 + gy ** 2), 0, None) + np.random.default_rng(3).uniform(0, 0.1, gx.shape)
+    mound = TerrainSpec("mound", "heightfield", (12, 12, 0), size=(4, 4), heights=tuple(map(tuple, h.tolist())))
+    w = World(Scene("", (24, 24), terrain=(mound,), models=(model("b", 16, 12),)))
+    mesh = w.piece("mound").mesh
+    assert len(mesh.faces) > 1000
+    for (x, y, z) in ((14.9, 12, 0), (12, 9.2, 0), (12.5, 12.5, 2.6), (20, 20, 0)):
+        w.move_model("b", x, y, z)
+        hb = w.hitbox("b")
+        data = C._mesh_data(mesh)
+        near = C._near_faces(data, hb)
+        assert len(near.triangles) < len(data.triangles) / 4
+        culled = C.piece_distance(mesh, hb)
+        with monkeypatch.context() as m:
+            m.setattr(C, "_near_faces", lambda d, _hb: d)
+            assert culled == pytest.approx(C.piece_distance(mesh, hb), abs=1e-9), (x, y, z)
