@@ -1184,6 +1184,8 @@ class _Query:
                  gather: bool = True):
         self.vh, self.th, self.s, self.want_all = vh, th, s, want_all
         self.half = half
+        self.v_local, self.t_local = v_local, t_local
+        self.columns_tried = False   # tall prisms seen from above already tried (``hide_columns``)
         fr = _frame(vh, th, half, v_local, t_local)
         self.V, self.T_all, self.tmask, self.vorder, self.tidx, self.hints = fr
         self.nv = len(self.vorder)
@@ -1462,11 +1464,31 @@ class _Query:
         return r, v
 
     def random_pairs(self, k: int):
-        """``k`` viewer x target sample pairs drawn at random (a fixed seed: the same answer each time)."""
-        if self.nt == 0 or self.nv == 0:
+        """``k`` viewer x target sample pairs drawn at random among the open target points
+        (a fixed seed: the same answer each time)."""
+        rows = np.nonzero(self.status == 0)[0]
+        if not len(rows) or self.nv == 0:
             return None
         rng = np.random.default_rng(self.nt * 7919 + self.nv)
-        return rng.integers(0, self.nt, k), self.vorder[rng.integers(0, self.nv, k)]
+        return rows[rng.integers(0, len(rows), k)], self.vorder[rng.integers(0, self.nv, k)]
+
+    def hide_columns(self, ctx, hidden: np.ndarray | None = None) -> None:
+        """Mark hidden the open target points that tall prisms hide, seen from above
+        (``_columns_hidden``; ``hidden``: that answer for every target row, already worked out)."""
+        if self.columns_tried:
+            return
+        self.columns_tried = True
+        rows = np.nonzero(self.status == 0)[0]
+        if self.done or not len(rows):
+            return
+        if hidden is None:
+            hid = _columns_hidden(ctx, self.s, self.vh, self.th, self._gather_args[1], self.vorder, self.v_local,
+                                  self.tidx[rows], self.t_local)
+        else:
+            hid = hidden[rows]
+        self.status[rows[hid]] = 2
+        if not (self.status == 0).any():
+            self.done = True
 
     # -- proofs over bundles
     def descend(self) -> None:
@@ -2182,6 +2204,85 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     return out
 
 
+_COLUMNS: dict = {}
+
+
+def _lattice_columns(lat: _Lattice) -> tuple[np.ndarray, np.ndarray]:
+    """(column of each lattice point, the columns' local x, y): points sharing x and y."""
+    got = _COLUMNS.get(id(lat))
+    if got is not None and got[0] is lat:
+        return got[1]
+    xy, inv = np.unique(lat.points[:, :2].round(9), axis=0, return_inverse=True)
+    out = (inv.reshape(-1), xy)
+    if len(_COLUMNS) >= 64:
+        _COLUMNS.clear()
+    _COLUMNS[id(lat)] = (lat, out)
+    return out
+
+
+_PRISMS: dict = {}
+
+
+def _column_context(world, s: SightSettings, models) -> tuple:
+    """What ``_columns_hidden`` needs for one placement of the models: the tall prisms among
+    the hiding table's rows (``engine.sight_columns.Prisms``, kept per table) and each
+    blocking model's row."""
+    from engine.sight_columns import Prisms
+    mods = list(models) if s.models_block else []
+    table = _hiding_table(_static(world), mods)
+    got = _PRISMS.get(id(table))
+    if got is None or got[0] is not table:
+        if len(_PRISMS) >= 64:
+            _PRISMS.clear()
+        got = _PRISMS[id(table)] = (table, Prisms(table[1], table[3]))
+    nstat = table[7]
+    return got[1], {mm[0]: nstat + j for j, mm in enumerate(mods)}
+
+
+def _columns_hidden(ctx, s: SightSettings, vh, th, exclude, vpts: np.ndarray, v_local: _Lattice,
+                    tpts: np.ndarray, t_local: _Lattice, need_all: bool = False) -> np.ndarray:
+    """(len(tpts),) bool: target lattice points (indices into ``t_local``) hidden from every
+    viewer lattice point ``vpts`` by tall vertical prisms, seen from above
+    (``engine.sight_columns``): a column of the target hidden from every column of the viewer."""
+    from engine.sight_columns import columns_hidden
+    out = np.zeros(len(tpts), dtype=bool)
+    if not len(tpts) or not len(vpts):
+        return out
+    pr, rows = ctx
+    keep = np.ones(len(pr.ok), dtype=bool)
+    for m_ in exclude:
+        if m_ in rows:
+            keep[rows[m_]] = False
+    vcol, vxy_l = _lattice_columns(v_local)
+    tcol, txy_l = _lattice_columns(t_local)
+    vc = np.unique(vcol[vpts])
+    tc, tinv = np.unique(tcol[tpts], return_inverse=True)
+    vxy = _rotate(np.column_stack([vxy_l[vc], np.zeros(len(vc))]), vh.facing)[:, :2] + np.array([vh.x, vh.y])
+    txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + np.array([th.x, th.y])
+    zv, zt = v_local.points[vpts, 2], t_local.points[tpts, 2]
+    zlo = min(float(zv.min()) + vh.z, float(zt.min()) + th.z)
+    zhi = max(float(zv.max()) + vh.z, float(zt.max()) + th.z)
+    hid = columns_hidden(pr, np.nonzero(keep)[0], vxy, txy, (vh.x, vh.y), float(vh.radius),
+                         (th.x, th.y), float(th.radius), zlo, zhi, need_all)
+    return hid[tinv.reshape(-1)]
+
+
+def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, list]:
+    """For pairs (vh, th, half, exclude): (k,) bool, the pair is hidden by tall prisms seen
+    from above; and per pair, which of its allowed target points (rows) they hide."""
+    out = np.zeros(len(items), dtype=bool)
+    masks: list = [None] * len(items)
+    if not items:
+        return out, masks
+    ctx = _column_context(world, s, models)
+    for i, (vh, th, half, exclude) in enumerate(items):
+        v_local, t_local = _lattice_for(vh, s), _lattice_for(th, s)
+        V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, v_local, t_local)
+        masks[i] = _columns_hidden(ctx, s, vh, th, exclude, vorder, v_local, tidx, t_local, need_all=True)
+        out[i] = bool(len(tidx)) and bool(masks[i].all())
+    return out, masks
+
+
 _OCT = np.column_stack([np.cos((np.arange(8) + 0.5) * math.pi / 4), np.sin((np.arange(8) + 0.5) * math.pi / 4)]) \
     / math.cos(math.pi / 8)
 
@@ -2345,6 +2446,12 @@ def _drive(world, queries: list) -> None:
             q.root_tried = True
             if h:
                 q.done = True
+    # target points hidden by tall prisms seen from above: decided before any ray
+    cols = [q for q in queries if not q.done and not q.columns_tried]
+    if cols:
+        ctx = _column_context(world, cols[0].s, cols[0]._gather_args[2])
+        for q in cols:
+            q.hide_columns(ctx)
     # yes/no: a second, wider probe (random allowed pairs) before the descent
     _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries
                   if not q.done and not q.want_all and not getattr(q, "probed2", False)])
@@ -2589,11 +2696,16 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     probe = _probe_batch(world, s, items, models)
     und = np.nonzero(probe == 0)[0]
     probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
-    for (a, b), verdict in zip(pending, probe):
+    und = np.nonzero(probe == 0)[0]
+    hid, masks = _columns_batch(world, s, [items[k] for k in und], models)
+    probe[und[hid]] = -1
+    col_mask = dict(zip(und.tolist(), masks))
+    for j, ((a, b), verdict) in enumerate(zip(pending, probe)):
         if verdict:
             out[(a, b)] = bool(verdict > 0)
             continue
         q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models, gather=False)
+        q.hide_columns(None, col_mask[j])
         q.pair = (a, b)
         q.probed = True
         q.root_tried = True
@@ -2754,13 +2866,18 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         probe = _probe_batch(world, s, items, models)
         und = np.nonzero(probe == 0)[0]
         probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
-        for (i, vh, th, half, exclude), verdict in zip(pending, probe):
+        und = np.nonzero(probe == 0)[0]
+        hid, masks = _columns_batch(world, s, [items[k] for k in und], models)
+        probe[und[hid]] = -1
+        col_mask = dict(zip(und.tolist(), masks))
+        for j, ((i, vh, th, half, exclude), verdict) in enumerate(zip(pending, probe)):
             if verdict:
                 res[i] = bool(verdict > 0)
                 continue
             q = _Query(world, st, vh, th, want_all=s.min_visible_area_mm2 > 0, s=s, half=half,
                        v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
                        exclude=exclude, models=models, gather=False)
+            q.hide_columns(None, col_mask[j])
             q.slot = i
             q.probed = True
             q.root_tried = True
