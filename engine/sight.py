@@ -1482,8 +1482,8 @@ class _Query:
         if self.done or not len(rows):
             return
         if hidden is None:
-            hid = _columns_hidden(ctx, self.s, self.vh, self.th, self._gather_args[1], self.vorder, self.v_local,
-                                  self.tidx[rows], self.t_local)
+            hid = _columns_hidden(ctx, self.s, self.vh, self._gather_args[1], self.vorder, self.v_local,
+                                  [(self.th, self.tidx[rows], self.t_local)])[0]
         else:
             hid = hidden[rows]
         self.status[rows[hid]] = 2
@@ -2207,13 +2207,26 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
 _COLUMNS: dict = {}
 
 
-def _lattice_columns(lat: _Lattice) -> tuple[np.ndarray, np.ndarray]:
-    """(column of each lattice point, the columns' local x, y): points sharing x and y."""
+_COLUMN_CELL = 0.25      # inches: the grid cells grouping neighbouring columns
+
+
+def _lattice_columns(lat: _Lattice) -> tuple:
+    """(column of each lattice point, the columns' local x, y, each column's group, the
+    groups' local centres and radii): points sharing x and y make a column; the columns
+    of one cell of a ``_COLUMN_CELL`` grid, a group."""
     got = _COLUMNS.get(id(lat))
     if got is not None and got[0] is lat:
         return got[1]
     xy, inv = np.unique(lat.points[:, :2].round(9), axis=0, return_inverse=True)
-    out = (inv.reshape(-1), xy)
+    # groups of neighbouring columns (cells of a square grid): their centres and radii
+    cell = np.floor(xy / _COLUMN_CELL).astype(np.int64)
+    _, grp = np.unique(cell, axis=0, return_inverse=True)
+    grp = grp.reshape(-1)
+    cnt = np.bincount(grp)
+    centre = np.column_stack([np.bincount(grp, xy[:, 0]), np.bincount(grp, xy[:, 1])]) / cnt[:, None]
+    rad = np.zeros(len(cnt))
+    np.maximum.at(rad, grp, np.linalg.norm(xy - centre[grp], axis=1))
+    out = (inv.reshape(-1), xy, grp, centre, rad)
     if len(_COLUMNS) >= 64:
         _COLUMNS.clear()
     _COLUMNS[id(lat)] = (lat, out)
@@ -2225,61 +2238,98 @@ _PRISMS: dict = {}
 
 def _column_context(world, s: SightSettings, models) -> tuple:
     """What ``_columns_hidden`` needs for one placement of the models: the tall prisms among
-    the hiding table's rows (``engine.sight_columns.Prisms``, kept per table) and each
-    blocking model's row."""
+    the convex static solids (``engine.sight_columns.Prisms``, built once per static record)
+    followed by the blocking models' inscribed prisms, and each model's row."""
     from engine.sight_columns import Prisms
+    st = _static(world)
     mods = list(models) if s.models_block else []
-    table = _hiding_table(_static(world), mods)
-    got = _PRISMS.get(id(table))
-    if got is None or got[0] is not table:
-        if len(_PRISMS) >= 64:
-            _PRISMS.clear()
-        got = _PRISMS[id(table)] = (table, Prisms(table[1], table[3]))
-    nstat = table[7]
-    return got[1], {mm[0]: nstat + j for j, mm in enumerate(mods)}
+    got = getattr(st, "_prisms", None)
+    if got is None:
+        names, N, D, cen, rad = _static_convex(st)
+        got = st._prisms = Prisms(N, D - _SHRINK)
+    key = tuple((mm[0], float(mm[1][0]), float(mm[1][1]), float(mm[1][2]), float(mm[2]), float(mm[3])) for mm in mods)
+    hit = _PRISMS.get(id(st))
+    if hit is not None and hit[0] is st and hit[1] == key:
+        return hit[2]
+    pr = got
+    if mods:
+        pr = got.join(Prisms.cylinders(np.array([mm[1] for mm in mods]), np.array([mm[2] for mm in mods]),
+                                       np.array([mm[3] for mm in mods]), _SHRINK))
+    nstat = len(got.ok)
+    ctx = (pr, {mm[0]: nstat + j for j, mm in enumerate(mods)})
+    if len(_PRISMS) >= 64:
+        _PRISMS.clear()
+    _PRISMS[id(st)] = (st, key, ctx)
+    return ctx
 
 
-def _columns_hidden(ctx, s: SightSettings, vh, th, exclude, vpts: np.ndarray, v_local: _Lattice,
-                    tpts: np.ndarray, t_local: _Lattice, need_all: bool = False) -> np.ndarray:
-    """(len(tpts),) bool: target lattice points (indices into ``t_local``) hidden from every
-    viewer lattice point ``vpts`` by tall vertical prisms, seen from above
-    (``engine.sight_columns``): a column of the target hidden from every column of the viewer."""
-    from engine.sight_columns import columns_hidden
-    out = np.zeros(len(tpts), dtype=bool)
-    if not len(tpts) or not len(vpts):
-        return out
+def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_local: _Lattice, targets,
+                    need_all: bool = False) -> list:
+    """For one viewer and targets (th, tpts, t_local) each: (len(tpts),) bool per target, the
+    target lattice points (indices into ``t_local``) hidden from every viewer lattice point
+    ``vpts`` by tall vertical prisms seen from above (``engine.sight_columns``): a column of
+    the target hidden from every column of the viewer. ``exclude``: models never used (a
+    target's own prism is never used anyway: it meets the target's disk)."""
+    from engine.sight_columns import columns_hidden_many
     pr, rows = ctx
+    outs = [np.zeros(len(tp), dtype=bool) for _, tp, _ in targets]
+    if not len(vpts):
+        return outs
     keep = np.ones(len(pr.ok), dtype=bool)
     for m_ in exclude:
         if m_ in rows:
             keep[rows[m_]] = False
-    vcol, vxy_l = _lattice_columns(v_local)
-    tcol, txy_l = _lattice_columns(t_local)
+    vcol, vxy_l = _lattice_columns(v_local)[:2]
     vc = np.unique(vcol[vpts])
-    tc, tinv = np.unique(tcol[tpts], return_inverse=True)
     vxy = _rotate(np.column_stack([vxy_l[vc], np.zeros(len(vc))]), vh.facing)[:, :2] + np.array([vh.x, vh.y])
-    txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + np.array([th.x, th.y])
-    zv, zt = v_local.points[vpts, 2], t_local.points[tpts, 2]
-    zlo = min(float(zv.min()) + vh.z, float(zt.min()) + th.z)
-    zhi = max(float(zv.max()) + vh.z, float(zt.max()) + th.z)
-    hid = columns_hidden(pr, np.nonzero(keep)[0], vxy, txy, (vh.x, vh.y), float(vh.radius),
-                         (th.x, th.y), float(th.radius), zlo, zhi, need_all)
-    return hid[tinv.reshape(-1)]
+    zv = v_local.points[vpts, 2] + vh.z
+    spec, invs, where = [], [], []
+    for j, (th, tp, t_local) in enumerate(targets):
+        if not len(tp):
+            continue
+        tcol, txy_l, tgrp, gcen, grad = _lattice_columns(t_local)
+        tc, tinv = np.unique(tcol[tp], return_inverse=True)
+        at = np.array([th.x, th.y])
+        txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + at
+        gxy = _rotate(np.column_stack([gcen, np.zeros(len(gcen))]), th.facing)[:, :2] + at
+        zt = t_local.points[tp, 2] + th.z
+        spec.append((txy, (th.x, th.y), float(th.radius), min(float(zv.min()), float(zt.min())),
+                     max(float(zv.max()), float(zt.max())), (tgrp[tc], gxy, grad)))
+        invs.append(tinv.reshape(-1))
+        where.append(j)
+    if spec:
+        got = columns_hidden_many(pr, np.nonzero(keep)[0], vxy, ((vh.x, vh.y), float(vh.radius)), spec, need_all)
+        for j, g, inv in zip(where, got, invs):
+            outs[j] = g[inv]
+    return outs
 
 
 def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, list]:
     """For pairs (vh, th, half, exclude): (k,) bool, the pair is hidden by tall prisms seen
-    from above; and per pair, which of its allowed target points (rows) they hide."""
+    from above; and per pair, which of its allowed target points (rows) they hide. The pairs
+    of one viewer go together (one call of ``columns_hidden_many``)."""
     out = np.zeros(len(items), dtype=bool)
     masks: list = [None] * len(items)
     if not items:
         return out, masks
     ctx = _column_context(world, s, models)
+    groups: dict = {}
     for i, (vh, th, half, exclude) in enumerate(items):
-        v_local, t_local = _lattice_for(vh, s), _lattice_for(th, s)
-        V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, v_local, t_local)
-        masks[i] = _columns_hidden(ctx, s, vh, th, exclude, vorder, v_local, tidx, t_local, need_all=True)
-        out[i] = bool(len(tidx)) and bool(masks[i].all())
+        groups.setdefault((id(vh), bool(half)), []).append(i)
+    for idx in groups.values():
+        vh, _, half, _ = items[idx[0]]
+        v_local = _lattice_for(vh, s)
+        targets, vorder = [], None
+        for i in idx:
+            th = items[i][1]
+            t_local = _lattice_for(th, s)
+            V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, v_local, t_local)
+            targets.append((th, tidx, t_local))
+        common = set.intersection(*(set(items[i][3]) for i in idx))
+        got = _columns_hidden(ctx, s, vh, common, vorder, v_local, targets, need_all=True)
+        for i, g in zip(idx, got):
+            masks[i] = g
+            out[i] = bool(len(g)) and bool(g.all())
     return out, masks
 
 
@@ -2446,18 +2496,19 @@ def _drive(world, queries: list) -> None:
             q.root_tried = True
             if h:
                 q.done = True
-    # target points hidden by tall prisms seen from above: decided before any ray
-    cols = [q for q in queries if not q.done and not q.columns_tried]
-    if cols:
-        ctx = _column_context(world, cols[0].s, cols[0]._gather_args[2])
-        for q in cols:
-            q.hide_columns(ctx)
     # yes/no: a second, wider probe (random allowed pairs) before the descent
     _cast(world, [(q, q.random_pairs(_PROBE2)) for q in queries
                   if not q.done and not q.want_all and not getattr(q, "probed2", False)])
     # fraction: witness rounds (one segment per open target point each) before the descent
     for k in range(_GUESS_ROUNDS):
         _cast(world, [(q, q.guess_pairs(k)) for q in queries if not q.done and q.want_all])
+    # target points hidden by tall prisms seen from above, decided before the descent (not for
+    # a query seeded with an earlier proof of the pair: re-proving that is cheaper)
+    cols = [q for q in queries if not q.done and not q.columns_tried and q.seed is None]
+    if cols:
+        ctx = _column_context(world, cols[0].s, cols[0]._gather_args[2])
+        for q in cols:
+            q.hide_columns(ctx)
     _descend_many([q for q in queries if not q.done])
     for stage in (1, 2):
         pend = []
@@ -2609,6 +2660,9 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         q.root_tried = True
         if _hidden_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1])], q._gather_args[2])[0]:
             q.done = True
+    if exc is None and not q.want_all and q.probed and not q.done and q.seed is None:
+        # yes/no: tall prisms seen from above, still before the obstacles are gathered
+        q.hide_columns(_column_context(world, s, q._gather_args[2]))
     if not q.stopped and not q.done:
         q.gather()
     if exc is not None and exc[0] is False:

@@ -84,6 +84,44 @@ class Prisms:
                 self.nvert[k] = len(v)
         self.ok, self.circle, self.verts, self.cxy, self.rin, self.rout = ok, circle, verts, cxy, rin, rout
 
+    _FIELDS = ("ok", "top", "bottom", "N2", "D2", "nside", "verts", "nvert", "circle", "cxy", "rin", "rout")
+
+    @classmethod
+    def cylinders(cls, centres: np.ndarray, radii: np.ndarray, heights: np.ndarray, shrink: float,
+                  sections: int = 16) -> "Prisms":
+        """Prisms inscribed in vertical cylinders (bottom centres (k, 3)): a ``sections``-gon
+        shrunk by ``shrink`` (the hiding proofs' prism of a model), worked out directly."""
+        out = cls.__new__(cls)
+        c = np.asarray(centres, dtype=float).reshape(-1, 3)
+        r = np.asarray(radii, dtype=float)
+        h = np.asarray(heights, dtype=float)
+        k = len(c)
+        ang = (np.arange(sections) + 0.5) * (2 * math.pi / sections)
+        n2 = np.column_stack([np.cos(ang), np.sin(ang)])
+        rin = r * math.cos(math.pi / sections) - shrink
+        out.ok = rin > 0
+        out.top, out.bottom = c[:, 2] + h - shrink, c[:, 2] + shrink
+        out.N2 = np.broadcast_to(n2, (k, sections, 2)).copy()
+        out.D2 = c[:, :2] @ n2.T + rin[:, None]
+        out.nside = np.full(k, sections)
+        out.verts, out.nvert = np.zeros((k, _POLY, 2)), np.zeros(k, dtype=np.int64)
+        out.circle = np.ones(k, dtype=bool)
+        out.cxy, out.rin, out.rout = c[:, :2].copy(), rin, rin / math.cos(math.pi / sections)
+        return out
+
+    def join(self, other: "Prisms") -> "Prisms":
+        """These prisms then ``other``'s, as one table (the side planes padded to one width)."""
+        out = Prisms.__new__(Prisms)
+        m = max(self.N2.shape[1], other.N2.shape[1])
+        for name in self._FIELDS:
+            a, b = getattr(self, name), getattr(other, name)
+            if name in ("N2", "D2"):
+                fill = 0.0 if name == "N2" else 1e30
+                a, b = (np.concatenate([x, np.full((len(x), m - x.shape[1]) + x.shape[2:], fill)], axis=1)
+                        for x in (a, b))
+            setattr(out, name, np.concatenate([a, b]))
+        return out
+
 
 def _polygon(n2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
     """Vertices (ccw) of the convex polygon {x : n2 x <= d2}, or None when degenerate or
@@ -106,14 +144,16 @@ def _polygon(n2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
 
 
 def _crosses(p0: np.ndarray, p1: np.ndarray, n2: np.ndarray, d2: np.ndarray) -> np.ndarray:
-    """(s,) bool: the 2D segment p0 -> p1 meets {x : n2 x <= d2} in more than 1e-9 of its length."""
-    a = p0 @ n2.T - d2[None, :]
-    b = (p1 - p0) @ n2.T
+    """(s,) bool: the 2D segment p0[i] -> p1[i] meets the convex polygon {x : n2[i] x <= d2[i]}
+    ((s, m, 2), (s, m); rows padded with zero normals and huge offsets) in more than 1e-9
+    of its length."""
+    a = np.einsum("smk,sk->sm", n2, p0) - d2
+    b = np.einsum("smk,sk->sm", n2, p1 - p0)
     par = np.abs(b) <= 1e-14
     with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.where(par, 0.0, -a / np.where(par, 1.0, b))
-    enter = np.maximum(np.where(~par & (b < 0), s, -np.inf).max(axis=1), 0.0)
-    leave = np.minimum(np.where(~par & (b > 0), s, np.inf).min(axis=1), 1.0)
+        t = np.where(par, 0.0, -a / np.where(par, 1.0, b))
+    enter = np.maximum(np.where(~par & (b < 0), t, -np.inf).max(axis=1), 0.0)
+    leave = np.minimum(np.where(~par & (b > 0), t, np.inf).min(axis=1), 1.0)
     return (leave - enter > 1e-9) & ~(par & (a > 0)).any(axis=1)
 
 
@@ -127,125 +167,243 @@ def _pseudo(ux, uy, wx, wy) -> tuple[np.ndarray, np.ndarray]:
         return y / (np.abs(x) + np.abs(y)), x
 
 
-def _covered(lo: np.ndarray, hi: np.ndarray, beta: np.ndarray) -> np.ndarray:
-    """(n,) bool: the open intervals (lo[k, i], hi[k, i]) cover [-beta[i], beta[i]] (k: the
-    first axis, i: the columns)."""
-    o = np.argsort(lo, axis=0)
-    s = np.take_along_axis(lo, o, axis=0)
-    e = np.take_along_axis(hi, o, axis=0)
-    reach = np.maximum.accumulate(e, axis=0)
-    before = np.maximum(-beta[None, :], np.concatenate([np.full((1, lo.shape[1]), -np.inf), reach[:-1]], axis=0))
-    gap = ((s >= before) & (before <= beta[None, :])).any(axis=0)
-    return ~gap & (reach[-1] > beta)
-
-
 def columns_hidden(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, txy: np.ndarray, cv, rv: float, ct, rt: float,
                    zlo: float, zhi: float, need_all: bool = False) -> np.ndarray:
     """(len(txy),) bool: the target column at ``txy[i]`` is hidden from every viewer column
-    ``vxy`` by the prisms ``keep`` (indices into ``pr``) spanning heights ``zlo``..``zhi``.
+    ``vxy`` by the prisms ``keep`` (indices into ``pr``) spanning heights ``zlo``..``zhi``
+    (``columns_hidden_many`` for one target)."""
+    return columns_hidden_many(pr, keep, vxy, (cv, rv), [(txy, ct, rt, zlo, zhi)], need_all=need_all)[0]
 
-    ``cv``, ``rv`` and ``ct``, ``rt``: the viewer's and the target's disks (x, y, radius),
-    holding their columns. ``need_all``: stop at the first block of columns holding one
-    that is not hidden (the columns not reached are answered False: not proved). Arrays are laid out prisms first, columns
-    last (numpy's inner loops then run along the columns)."""
-    out = np.zeros(len(txy), dtype=bool)
-    cv, ct = np.asarray(cv, dtype=float)[:2], np.asarray(ct, dtype=float)[:2]
-    L = float(np.linalg.norm(ct - cv))
-    if not len(txy) or not len(vxy) or L <= rv + rt + 1e-6:
-        return out
-    k = keep[pr.ok[keep] & (pr.top[keep] > zhi + _EPS) & (pr.bottom[keep] < zlo - _EPS)]
-    if not len(k):
-        return out
-    # near the stadium holding every segment, and clear of both disks (a prism a column
-    # could stand in is left out: the proof needs every sample point outside it)
-    ab = (ct - cv) / L
-    t_ = np.clip((pr.cxy[k] - cv) @ ab, 0.0, L)
-    near = np.linalg.norm(cv + t_[:, None] * ab - pr.cxy[k], axis=1) <= pr.rout[k] + max(rv, rt) + 1e-6
-    k = k[near]
-    for c, r in ((cv, rv), (ct, rt)):
-        if len(k):
-            sd = (pr.N2[k] @ c - pr.D2[k]).max(axis=1)           # a lower bound of the distance
-            k = k[sd > r + 1e-6]
-    if not len(k):
-        return out
-    # each prism's wedge (pseudo-angles from the direction to the viewer's centre) and far
-    # distance, from each target column: (prisms, columns)
-    tx, ty = txy[:, 0], txy[:, 1]
-    w0x, w0y = cv[0] - tx, cv[1] - ty
+
+def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, targets, need_all: bool = False) -> list:
+    """For one viewer and several targets (or one target at several places): per target,
+    (len(txy),) bool, its columns hidden from every viewer column ``vxy``.
+
+    ``viewer``: (centre, radius) of the disk holding the viewer's columns; ``targets``:
+    (txy, centre, radius, zlo, zhi, groups) each, ``zlo``..``zhi`` the heights of both
+    hitboxes' sample points for that target, ``groups`` None or (group of each column,
+    the groups' centres (g, 2), their radii (g,)): neighbouring columns tried together
+    first, their wedges narrowed by the parallax. ``keep``: the prisms (indices into
+    ``pr``) that may hide. ``need_all``: a target's columns are tried in blocks, and its
+    remaining ones are left unproved (False) once one is seen. Everything runs over flat
+    (prism, column) pairs."""
+    cv = np.asarray(viewer[0], dtype=float)[:2]
+    rv = float(viewer[1])
+    S_ = len(targets)
+    counts = np.array([len(t[0]) for t in targets], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    outs = [np.zeros(int(c), dtype=bool) for c in counts]
+    if not S_ or not len(vxy) or not counts.sum():
+        return outs
+    txy = np.concatenate([np.asarray(t[0], dtype=float).reshape(-1, 2) for t in targets])
+    ct = np.array([np.asarray(t[1], dtype=float)[:2] for t in targets])
+    rt = np.array([float(t[2]) for t in targets])
+    zlo = np.array([float(t[3]) for t in targets])
+    zhi = np.array([float(t[4]) for t in targets])
+    L = np.linalg.norm(ct - cv, axis=1)
+    k0 = keep[pr.ok[keep]]
+    # prisms near some target's stadium (the segments between the two disks lie in it)
+    ab = (ct - cv) / np.maximum(L, 1e-12)[:, None]                            # (S, 2)
+    tt = np.clip((pr.cxy[k0] - cv) @ ab.T, 0.0, L[None, :])                     # (K, S)
+    gx = cv[0] + tt * ab[:, 0] - pr.cxy[k0, 0][:, None]
+    gy = cv[1] + tt * ab[:, 1] - pr.cxy[k0, 1][:, None]
+    valid = np.hypot(gx, gy) <= pr.rout[k0][:, None] + np.maximum(rv, rt)[None, :] + 1e-6
+    valid &= (L > rv + rt + 1e-6)[None, :]
+    # tall enough for both hitboxes' points
+    valid &= (pr.top[k0][:, None] > zhi[None, :] + _EPS) & (pr.bottom[k0][:, None] < zlo[None, :] - _EPS)
+    some = valid.any(axis=1)
+    k0, valid = k0[some], valid[some]
+    if not len(k0):
+        return outs
+    # clear of the viewer's disk and of each target's (a lower bound of the distance: the
+    # farthest face plane); a prism a column could stand in is never used
+    valid &= ((pr.N2[k0] @ cv - pr.D2[k0]).max(axis=1) > rv + 1e-6)[:, None]
+    sdt = (np.einsum("kmj,sj->kms", pr.N2[k0], ct) - pr.D2[k0][:, :, None]).max(axis=1)   # (K, S)
+    valid &= sdt > rt[None, :] + 1e-6
+    vk, vs = np.nonzero(valid)
+    if not len(vk):
+        return outs
+    owner = np.repeat(np.arange(S_), counts)           # target of each column
+    hidden = np.zeros(len(txy), dtype=bool)
+    # groups of neighbouring columns first: a group proved hides all its columns
+    gsets = [t[5] if len(t) > 5 else None for t in targets]
+    if any(g is not None for g in gsets):
+        gc, gr, gcount = [], [], []
+        for i, g in enumerate(gsets):
+            if g is None:
+                gcount.append(0)
+                continue
+            gcount.append(len(g[1]))
+            gc.append(np.asarray(g[1], dtype=float).reshape(-1, 2))
+            gr.append(np.asarray(g[2], dtype=float))
+        gcount = np.array(gcount, dtype=np.int64)
+        gstarts = np.concatenate([[0], np.cumsum(gcount)])
+        if gcount.sum():
+            gxy, grad = np.concatenate(gc), np.concatenate(gr)
+            pk, pc = _pairs(k0, vk, vs, gcount, gstarts)
+            gdone = _wedges(pr, pk, pc, gxy, grad, cv, rv)[5]
+            for i, g in enumerate(gsets):
+                if g is not None and gcount[i]:
+                    hidden[starts[i]:starts[i + 1]] = gdone[gstarts[i]:gstarts[i + 1]][np.asarray(g[0])]
+    # each column not yet proved, alone
+    todo = np.nonzero(~hidden)[0]
+    if not len(todo):
+        return [hidden[starts[i]:starts[i + 1]] for i in range(S_)]
+    sub_counts = np.bincount(owner[todo], minlength=S_)
+    sub_starts = np.concatenate([[0], np.cumsum(sub_counts)])
+    pk, pc = _pairs(k0, vk, vs, sub_counts, sub_starts)
+    cxy = txy[todo]
+    pk, pc, lo, hi, far, covered = _wedges(pr, pk, pc, cxy, np.zeros(len(todo)), cv, rv)
+    hidden[todo[covered]] = True
+    # column by column for the others, in blocks when one seen column settles a target
+    rest = np.nonzero(~covered)[0]
+    if len(rest):
+        order = np.argsort(pc, kind="stable")
+        pk, pc, lo, hi, far = pk[order], pc[order], lo[order], hi[order], far[order]
+        first = np.searchsorted(pc, np.arange(len(todo)))
+        last = np.searchsorted(pc, np.arange(len(todo)), side="right")
+        rown = owner[todo[rest]]
+        # each target's open columns numbered 0, 1, ... (blocks of ``_BLOCK``)
+        blocks = (np.arange(len(rest)) - np.searchsorted(rown, rown)) // _BLOCK if need_all else \
+            np.zeros(len(rest), dtype=np.int64)
+        w0 = cv - cxy
+        dist = np.hypot(w0[:, 0], w0[:, 1])
+        ux, uy = w0[:, 0] / dist, w0[:, 1] / dist
+        failed = np.zeros(S_, dtype=bool)
+        for b in range(int(blocks.max()) + 1):
+            cols = rest[(blocks == b) & ~failed[rown]]
+            if not len(cols):
+                break
+            got = _by_column(pr, cols, first, last, pk, lo, hi, far, vxy, cxy[:, 0], cxy[:, 1], ux, uy)
+            hidden[todo[cols]] = got
+            if need_all:
+                failed[owner[todo[cols[~got]]]] = True
+    return [hidden[starts[i]:starts[i + 1]] for i in range(S_)]
+
+
+def _pairs(k0, vk, vs, counts, starts) -> tuple[np.ndarray, np.ndarray]:
+    """Flat (prism, point) pairs: for each valid (prism k0[vk], target vs), every point of
+    that target (``counts``, ``starts``: the targets' points in the flat point list)."""
+    reps = counts[vs]
+    pk = np.repeat(k0[vk], reps)
+    off = np.cumsum(reps) - reps
+    pc = np.arange(int(reps.sum())) - np.repeat(off, reps) + np.repeat(starts[vs], reps)
+    return pk, pc
+
+
+def _wedges(pr: Prisms, pk, pc, pts, rad, cv, rv):
+    """Each (prism pk, point pc) pair's wedge (lo, hi: pseudo-angles from the direction from
+    the point to the viewer's centre) and far distance, valid from anywhere within ``rad``
+    of the point; and per point, whether the wedges of the prisms wholly nearer than the
+    viewer's disk cover it. The wedges are narrowed by the parallax asin(rad / distance)
+    (a pseudo-angle changes no faster than the angle); pairs that are not usable are dropped."""
+    px, py = pts[:, 0], pts[:, 1]
+    w0x, w0y = cv[0] - px, cv[1] - py
     dist_v = np.hypot(w0x, w0y)
     ux, uy = w0x / dist_v, w0y / dist_v
-    K, n = len(k), len(txy)
-    lo = np.full((K, n), np.inf)
-    hi = np.full((K, n), -np.inf)
-    far = np.full((K, n), np.inf)
-    circ = pr.circle[k]
-    pk = np.nonzero(~circ)[0]
-    if len(pk):
-        nv = int(pr.nvert[k[pk]].max())
-        wx = pr.verts[k[pk], :nv, 0].T[:, :, None] - tx                         # (v, P, n)
-        wy = pr.verts[k[pk], :nv, 1].T[:, :, None] - ty
-        a, x = _pseudo(ux, uy, wx, wy)
-        good = (x > 1e-9).all(axis=0)            # wholly in front of the column (no wrap-around)
-        lo[pk] = np.where(good, a.min(axis=0) + _EPS, np.inf)
-        hi[pk] = np.where(good, a.max(axis=0) - _EPS, -np.inf)
-        far[pk] = np.sqrt(wx * wx + wy * wy).max(axis=0)
-    ck = np.nonzero(circ)[0]
-    if len(ck):
-        wx = pr.cxy[k[ck], 0][:, None] - tx                                     # (C, n)
-        wy = pr.cxy[k[ck], 1][:, None] - ty
+    lo = np.full(len(pk), np.inf)
+    hi = np.full(len(pk), -np.inf)
+    far = np.full(len(pk), np.inf)
+    circ = pr.circle[pk]
+    sel = np.nonzero(~circ)[0]
+    if len(sel):
+        kk, cc = pk[sel], pc[sel]
+        nv = int(pr.nvert[kk].max())
+        # (v, P), C order: the reductions over the vertices then run over whole rows
+        wx = np.ascontiguousarray(pr.verts[kk, :nv, 0].T) - px[cc]
+        wy = np.ascontiguousarray(pr.verts[kk, :nv, 1].T) - py[cc]
+        a, x = _pseudo(ux[cc], uy[cc], wx, wy)
+        d = np.sqrt(wx * wx + wy * wy)
+        r = rad[cc]
+        par = np.arcsin(np.clip(r / np.maximum(d.min(axis=0), 1e-12), 0.0, 1.0))
+        good = (x > r + 1e-9).all(axis=0)      # wholly in front, from anywhere near the point
+        lo[sel] = np.where(good, a.min(axis=0) + par + _EPS, np.inf)
+        hi[sel] = np.where(good, a.max(axis=0) - par - _EPS, -np.inf)
+        far[sel] = d.max(axis=0) + r
+    sel = np.nonzero(circ)[0]
+    if len(sel):
+        kk, cc = pk[sel], pc[sel]
+        wx, wy = pr.cxy[kk, 0] - px[cc], pr.cxy[kk, 1] - py[cc]
         d = np.hypot(wx, wy)
-        ri = pr.rin[k[ck]][:, None]
+        ri = pr.rin[kk]
+        r = rad[cc]
         sn = np.clip(ri / np.maximum(d, 1e-12), 0.0, 1.0)
         cs = np.sqrt(1.0 - sn * sn)
-        # the two tangent directions: w turned by -/+ asin(ri / d)
-        a1, x1 = _pseudo(ux, uy, wx * cs + wy * sn, wy * cs - wx * sn)
-        a2, x2 = _pseudo(ux, uy, wx * cs - wy * sn, wy * cs + wx * sn)
-        good = (d > ri + 1e-9) & (x1 > 1e-9) & (x2 > 1e-9) & (ux * wx + uy * wy > ri)
-        lo[ck] = np.where(good, a1 + _EPS, np.inf)
-        hi[ck] = np.where(good, a2 - _EPS, -np.inf)
-        far[ck] = d + ri
-    # the whole viewer disk: the wedges of the prisms wholly nearer than it
-    sb = np.clip(rv / dist_v, 0.0, 1.0)
-    beta = sb / (np.sqrt(1.0 - sb * sb) + sb)                 # the disk's half-span, as a pseudo-angle
-    between = far < dist_v - rv - _EPS
-    out[:] = _covered(np.where(between, lo, np.inf), np.where(between, hi, -np.inf), beta)
-    rest = np.nonzero(~out)[0]
-    if not len(rest):
-        return out
-    # column by column for the others (in blocks when one seen column settles it)
-    step = _BLOCK if need_all else len(rest)
-    for b0 in range(0, len(rest), step):
-        blk = rest[b0:b0 + step]
-        out[blk] = _by_column(pr, k, vxy, txy[blk], ux[blk], uy[blk], lo[:, blk], hi[:, blk], far[:, blk])
-        if need_all and not out[blk].all():
-            break
-    return out
+        # the two tangent directions: w turned by -/+ asin(ri / d); the tangent points lie
+        # sqrt(d^2 - ri^2) away
+        a1, x1 = _pseudo(ux[cc], uy[cc], wx * cs + wy * sn, wy * cs - wx * sn)
+        a2, x2 = _pseudo(ux[cc], uy[cc], wx * cs - wy * sn, wy * cs + wx * sn)
+        par = np.arcsin(np.clip(r / np.maximum(d * cs, 1e-12), 0.0, 1.0))
+        good = (d > ri + r + 1e-9) & (ux[cc] * wx + uy[cc] * wy > ri + r + 1e-9)
+        lo[sel] = np.where(good, a1 + par + _EPS, np.inf)
+        hi[sel] = np.where(good, a2 - par - _EPS, -np.inf)
+        far[sel] = d + ri + r
+    usable = lo < hi
+    pk, pc, lo, hi, far = pk[usable], pc[usable], lo[usable], hi[usable], far[usable]
+    # the viewer's disk seen from anywhere near the point: within asin((rv + rad) / dist)
+    sb = np.clip((rv + rad) / dist_v, 0.0, 1.0)
+    beta = sb / (np.sqrt(1.0 - sb * sb) + sb)          # as a pseudo-angle
+    covered = _covered_flat(pc, lo, hi, far < (dist_v - rv - rad - _EPS)[pc], beta)
+    covered &= (rv + rad) < dist_v
+    return pk, pc, lo, hi, far, covered
 
 
 _BLOCK = 32
 
 
-def _by_column(pr: Prisms, k, vxy, txy, ux, uy, lo, hi, far) -> np.ndarray:
-    """(n,) bool: each target column hidden from every viewer column, one viewer column at a
-    time: in a wedge and beyond the prism, or an exact segment-polygon test."""
-    wvx = vxy[:, 0] - txy[:, 0][:, None]                                       # (n, m)
-    wvy = vxy[:, 1] - txy[:, 1][:, None]
-    phi = _pseudo(ux[:, None], uy[:, None], wvx, wvy)[0]
-    rho = np.hypot(wvx, wvy)
-    lo_, hi_, far_ = lo[:, :, None], hi[:, :, None], far[:, :, None]
-    inw = (lo_ < phi) & (phi < hi_)                                            # (K, n, m)
-    hid = (inw & (rho > far_ + _EPS)).any(axis=0)
-    alive = inw.any(axis=0).all(axis=1)       # a viewer column in no wedge: the target column is seen
-    amb = inw & ~hid & alive[:, None]
-    if amb.any():
-        kk, ii, jj = np.nonzero(amb)
-        for q in np.unique(kk):
-            sel = np.nonzero(kk == q)[0]
-            sel = sel[~hid[ii[sel], jj[sel]]]
-            if not len(sel):
-                continue
-            kq = k[q]
-            ns = int(pr.nside[kq])
-            got = _crosses(txy[ii[sel]], vxy[jj[sel]], pr.N2[kq, :ns], pr.D2[kq, :ns])
-            hid[ii[sel][got], jj[sel][got]] = True
-    return alive & hid.all(axis=1)
+def _covered_flat(pc, lo, hi, between, beta) -> np.ndarray:
+    """(columns,) bool: the open intervals (lo, hi) of the ``between`` pairs of each column
+    ``pc`` cover [-beta, beta] of that column (one sort: the column's number, times 4, is
+    added to its pseudo-angles, which lie within [-1, 1])."""
+    n = len(beta)
+    out = np.zeros(n, dtype=bool)
+    c = pc[between]
+    if not len(c):
+        return out
+    s = lo[between] + 4.0 * c
+    e = hi[between] + 4.0 * c
+    o = np.argsort(s, kind="stable")
+    s, e, c = s[o], e[o], c[o]
+    reach = np.maximum.accumulate(e)
+    base = 4.0 * c
+    before = np.maximum(base - beta[c], np.concatenate([[-np.inf], reach[:-1]]))
+    gap = np.zeros(n, dtype=bool)
+    gap[c[(s >= before) & (before <= base + beta[c])]] = True
+    last = np.nonzero(np.concatenate([c[1:] != c[:-1], [True]]))[0]
+    out[c[last]] = reach[last] > base[last] + beta[c[last]]
+    return out & ~gap
+
+
+def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, vxy, tx, ty, ux, uy) -> np.ndarray:
+    """(len(cols),) bool: each target column hidden from every viewer column, one viewer
+    column at a time: in a prism's wedge and beyond it, or an exact segment-polygon test.
+    The (prism, column) pairs are sorted by column: ``first``/``last`` bound each column's."""
+    a, b = first[cols], last[cols]
+    cnt = b - a
+    idx = np.repeat(a - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))   # the columns' pairs
+    row = np.repeat(np.arange(len(cols)), cnt)                                    # their column (in cols)
+    out = np.zeros(len(cols), dtype=bool)
+    if not len(idx):
+        return out
+    c = cols[row]
+    wvx = vxy[:, 0][None, :] - tx[c][:, None]                                   # (pairs, m)
+    wvy = vxy[:, 1][None, :] - ty[c][:, None]
+    phi = _pseudo(ux[c][:, None], uy[c][:, None], wvx, wvy)[0]
+    inw = (lo[idx][:, None] < phi) & (phi < hi[idx][:, None])
+    beyond = inw & (np.hypot(wvx, wvy) > far[idx][:, None] + _EPS)
+    starts = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+    has = cnt > 0
+    hid = np.zeros((len(cols), len(vxy)), dtype=bool)
+    anyw = np.zeros((len(cols), len(vxy)), dtype=bool)
+    hid[has] = np.logical_or.reduceat(beyond, starts[has], axis=0)
+    anyw[has] = np.logical_or.reduceat(inw, starts[has], axis=0)
+    alive = anyw.all(axis=1)               # a viewer column in no wedge: the target column is seen
+    amb = inw & ~hid[row] & alive[row][:, None]
+    pi, vj = np.nonzero(amb)
+    if len(pi):
+        k = pk[idx[pi]]
+        ns = int(pr.nside[k].max())
+        got = _crosses(np.column_stack([tx[c[pi]], ty[c[pi]]]), vxy[vj], pr.N2[k, :ns], pr.D2[k, :ns])
+        hid[row[pi[got]], vj[got]] = True
+    out[:] = alive & hid.all(axis=1)
+    return out

@@ -7,7 +7,7 @@ import pytest
 
 from engine import sight
 from engine.scene import ModelSpec, Profile, Scene, TerrainSpec
-from engine.sight_columns import Prisms, _covered, _polygon
+from engine.sight_columns import Prisms, _covered_flat, _polygon
 from engine.synth import dense_scene
 from engine.world import World, segments_hit_cylinders
 
@@ -36,7 +36,7 @@ def _proved(world, a, b):
     vl, tl = sight._lattice_for(vh, S), sight._lattice_for(th, S)
     V, T_all, tmask, vorder, tidx, hints = sight._frame(vh, th, half, vl, tl)
     ctx = sight._column_context(world, S, sight._model_records(world, S))
-    hid = sight._columns_hidden(ctx, S, vh, th, {a, b}, vorder, vl, tidx, tl)
+    hid = sight._columns_hidden(ctx, S, vh, {a, b}, vorder, vl, [(th, tidx, tl)])[0]
     return V[vorder], T_all[tidx], hid
 
 
@@ -50,14 +50,15 @@ def _wall(wid, x, y, length, height, turn=90.0):
 
 
 def test_covered_takes_open_intervals():
-    lo = np.array([[-0.5], [0.1]])
-    hi = np.array([[0.2], [0.6]])
-    assert _covered(lo, hi, np.array([0.4]))[0]
-    # touching ends leave the point between them uncovered (the intervals are open)
-    assert not _covered(np.array([[-0.5], [0.2]]), hi, np.array([0.4]))[0]
-    # the span's ends must be inside too
-    assert not _covered(lo, hi, np.array([0.5]))[0]
-    assert not _covered(np.array([[np.inf]]), np.array([[-np.inf]]), np.array([0.1]))[0]
+    # column 0: (-0.5, 0.2) and (0.1, 0.6) cover [-0.4, 0.4]; column 1: touching ends leave
+    # the point between them uncovered (the intervals are open); column 2: the span's end
+    # is not inside; column 3: nothing; column 4: an interval that is not between
+    pc = np.array([0, 0, 1, 1, 2, 2, 4])
+    lo = np.array([-0.5, 0.1, -0.5, 0.2, -0.5, 0.1, -0.9])
+    hi = np.array([0.2, 0.6, 0.2, 0.6, 0.2, 0.6, 0.9])
+    between = np.array([True] * 6 + [False])
+    beta = np.array([0.4, 0.4, 0.6, 0.1, 0.1])
+    assert _covered_flat(pc, lo, hi, between, beta).tolist() == [True, False, False, False, False]
 
 
 def test_polygon_of_a_box_and_the_prism_table():
