@@ -2660,9 +2660,6 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         q.root_tried = True
         if _hidden_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1])], q._gather_args[2])[0]:
             q.done = True
-    if exc is None and not q.want_all and q.probed and not q.done and q.seed is None:
-        # yes/no: tall prisms seen from above, still before the obstacles are gathered
-        q.hide_columns(_column_context(world, s, q._gather_args[2]))
     if not q.stopped and not q.done:
         q.gather()
     if exc is not None and exc[0] is False:
