@@ -132,3 +132,24 @@ def test_a_tall_wall_behind_the_viewer_hides_nothing():
     V, T, hid = _proved(w, "a", "b")
     assert len(T) and not hid.any()
     assert sight.los(w, "a", "b", cover=False).visible_fraction > 0.3
+
+
+def test_matrix_and_fractions_on_a_cluttered_table_equal_casting_every_pair():
+    # the whole pipeline (probes, root proofs, column proofs, descent, rays) against the
+    # brute force, on a coarser lattice to keep it quick
+    s = S.replace(patch_mm=6.0)
+    w = World(dense_scene(seed=7, mounds=3, grid=14, walls=45, trunks=15, models=6, table=18.0))
+    ids = w.model_ids()
+    matrix = sight.los_matrix(w, ids, settings=s)
+    for a in ids:
+        va = w.hitbox(a)
+        lat = sight._lattice_for(va, s)
+        V = (sight._rotate(lat.points, va.facing) + va.center)[lat.points[:, 0] >= -1e-9]
+        for b in ids:
+            if a == b:
+                continue
+            r = sight.los(w, a, b, cover=False, settings=s)
+            T = r.target_points
+            seen = ~_blocked_every(w, a, b, V, T) & r.target_allowed
+            assert (seen == r.target_visible).all(), (a, b)
+            assert matrix[(a, b)] == bool(seen.any()) == r.los, (a, b)
