@@ -1470,7 +1470,16 @@ class _Query:
         if not len(rows) or self.nv == 0:
             return None
         rng = np.random.default_rng(self.nt * 7919 + self.nv)
-        return rows[rng.integers(0, len(rows), k)], self.vorder[rng.integers(0, self.nv, k)]
+        r = rows[rng.integers(0, len(rows), k)]
+        v = self.vorder[rng.integers(0, self.nv, k)]
+        # half of them between the upper points of both (what low walls leave in sight)
+        h = k // 2
+        tz, vz = self.T_all[self.tidx[rows], 2], self.V[self.vorder, 2]
+        up_t = rows[tz >= tz.max() - _UPPER]
+        up_v = self.vorder[vz >= vz.max() - _UPPER]
+        r[:h] = up_t[rng.integers(0, len(up_t), h)]
+        v[:h] = up_v[rng.integers(0, len(up_v), h)]
+        return r, v
 
     def hide_columns(self, ctx, hidden: np.ndarray | None = None) -> None:
         """Mark hidden the open target points that tall prisms hide, seen from above
@@ -2545,6 +2554,7 @@ def _drive(world, queries: list) -> None:
 _WAVE = 4                        # los_along_path: the first wave of samples, every this many
 _GUESS_ROUNDS = 4                # fraction questions: witness rounds before the descent
 _PROBE2 = 512                    # random pairs of the second yes/no probe
+_UPPER = 0.25                    # inches: the upper points of a hitbox the second probe favours
 _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunks of these ends
 
 
@@ -2730,7 +2740,7 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     st = _static(world)
     models = _model_records(world, s)
     out: dict[tuple[str, str], bool] = {}
-    queries, pending = [], []
+    pending = []
     for a in ids:
         for b in ids:
             if a == b:
@@ -2744,27 +2754,43 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     # the cheap stage for every pair in one call; queries only for the undecided ones
     hbs = {m: world.hitbox(m) for m in ids}
     items = [(hbs[a], hbs[b], not _is_360(hbs[a], a in moving, s), {a, b}) for a, b in pending]
-    probe = _probe_batch(world, s, items, models)
-    und = np.nonzero(probe == 0)[0]
-    probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
-    und = np.nonzero(probe == 0)[0]
-    hid, masks = _columns_batch(world, s, [items[k] for k in und], models)
-    probe[und[hid]] = -1
-    col_mask = dict(zip(und.tolist(), masks))
-    for j, ((a, b), verdict) in enumerate(zip(pending, probe)):
+    def make(j):
+        a, b = pending[j]
+        q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models, gather=False)
+        q.pair = (a, b)
+        return q
+    probe, queries = _settle(world, s, items, models, make)
+    for (a, b), verdict in zip(pending, probe):
         if verdict:
             out[(a, b)] = bool(verdict > 0)
-            continue
-        q = _make_query(world, st, a, b, a in moving, s, s.min_visible_area_mm2 > 0, models, gather=False)
-        q.hide_columns(None, col_mask[j])
-        q.pair = (a, b)
-        q.probed = True
-        q.root_tried = True
-        queries.append(q)
-    _finish_probed(world, queries, models)
     for q in queries:
         out[q.pair] = _sees(q, s)
     return out
+
+
+def _settle(world, s: SightSettings, items, models, make) -> tuple[np.ndarray, list]:
+    """Many yes/no pairs (vh, th, half, exclude) at once, the cheap stages batched: the probe
+    of every pair in one call, the root hiding proof, then for the pairs left a query each
+    (``make(j)``), their second (random) probe in one call, the tall prisms seen from above
+    for those still open (one call per viewer), and the rest (``_finish_probed``). Returns
+    (per pair: 1 LoS, -1 no LoS, 0 decided by its query) and the queries, resolved."""
+    probe = _probe_batch(world, s, items, models)
+    und = np.nonzero(probe == 0)[0]
+    probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
+    queries = []
+    for j in np.nonzero(probe == 0)[0]:
+        q = make(int(j))
+        q.probed = True
+        q.root_tried = True
+        queries.append(q)
+    _random_probe_many(world, queries, models)
+    left = [q for q in queries if not q.done]
+    if left:
+        hid, masks = _columns_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in left], models)
+        for q, m in zip(left, masks):
+            q.hide_columns(None, m)
+    _finish_probed(world, queries, models)
+    return probe, queries
 
 
 def _finish_probed(world, queries: list, models) -> None:
@@ -2899,7 +2925,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         """LoS yes/no for (observer, distance along path) pairs, batched. ``seeds``: for each
         pair, the distance of a nearby sample whose proof (if any) starts its descent."""
         res = [None] * len(obs_list)
-        queries, pending = [], []
+        pending = []
         ps = _at(path, cum, np.asarray(d_list, dtype=float)) if len(d_list) else np.zeros((0, 3))
         for i, (o, p) in enumerate(zip(obs_list, ps)):
             th = _MovedHitbox(mh, p)
@@ -2912,30 +2938,20 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                 res[i] = exc
                 continue
             pending.append((i, vh, th, not _is_360(vh, False, s), {o, mover}))
-        # the probe of every (observer, path point) pair in one call; queries for the rest
-        items = [it[1:] for it in pending]
-        probe = _probe_batch(world, s, items, models)
-        und = np.nonzero(probe == 0)[0]
-        probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
-        und = np.nonzero(probe == 0)[0]
-        hid, masks = _columns_batch(world, s, [items[k] for k in und], models)
-        probe[und[hid]] = -1
-        col_mask = dict(zip(und.tolist(), masks))
-        for j, ((i, vh, th, half, exclude), verdict) in enumerate(zip(pending, probe)):
-            if verdict:
-                res[i] = bool(verdict > 0)
-                continue
+        # every (observer, path point) pair at once (``_settle``); queries for the rest
+        def make(j):
+            i, vh, th, half, exclude = pending[j]
             q = _Query(world, st, vh, th, want_all=s.min_visible_area_mm2 > 0, s=s, half=half,
                        v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
                        exclude=exclude, models=models, gather=False)
-            q.hide_columns(None, col_mask[j])
             q.slot = i
-            q.probed = True
-            q.root_tried = True
             if seeds is not None:
                 q.seed = proofs.get((obs_list[i], seeds[i]))
-            queries.append(q)
-        _finish_probed(world, queries, models)
+            return q
+        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make)
+        for (i, *_), verdict in zip(pending, probe):
+            if verdict:
+                res[i] = bool(verdict > 0)
         for q in queries:
             res[q.slot] = _sees(q, s)
             if not res[q.slot] and q.proof is not None:
