@@ -2445,7 +2445,7 @@ def _random_probe_many(world, queries: list, models) -> None:
     the segments, so no gathering is needed. Marks the probed queries (``probed2``)."""
     batch = []
     for q in queries:
-        if q.done or q.want_all or q.stopped:
+        if q.done or q.want_all or q.stopped or getattr(q, "probed2", False):
             continue
         pr = q.random_pairs(_PROBE2)
         q.probed2 = True
