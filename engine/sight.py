@@ -164,9 +164,18 @@ def _rotate(local: np.ndarray, facing_deg: float) -> np.ndarray:
     return out
 
 
+_LATTICE_FOR: dict = {}
+
+
 def _lattice_for(hb, settings: SightSettings) -> _Lattice:
-    return _local_lattice(round(float(hb.radius), 9), round(float(hb.height), 9),
-                          round(settings.spacing_in, 9), round(settings.inset_in, 9))
+    key = (hb.radius, hb.height, settings.spacing_in, settings.inset_in)
+    got = _LATTICE_FOR.get(key)
+    if got is None:
+        if len(_LATTICE_FOR) >= 256:
+            _LATTICE_FOR.clear()
+        got = _LATTICE_FOR[key] = _local_lattice(round(float(hb.radius), 9), round(float(hb.height), 9),
+                                                 round(settings.spacing_in, 9), round(settings.inset_in, 9))
+    return got
 
 
 def hitbox_lattice(hitbox, spacing: float | None = None, inset: float = 0.0) -> np.ndarray:
