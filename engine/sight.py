@@ -2331,9 +2331,34 @@ def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, 
     if not items:
         return out, masks
     ctx = _column_context(world, s, models)
+    # a pair asked both ways: first every point of one hitbox against every point of the
+    # other (the segments of both questions and more), both proved at once
+    ask = {(id(it[0]), id(it[1])): i for i, it in enumerate(items)}
+    twice: dict = {}
+    for i, (vh, th, half, exclude) in enumerate(items):
+        j = ask.get((id(th), id(vh)))
+        if j is not None and i < j:
+            twice.setdefault(id(vh), []).append((i, j))
+    settled = np.zeros(len(items), dtype=bool)
+    for lst in twice.values():
+        vh = items[lst[0][0]][0]
+        v_local = _lattice_for(vh, s)
+        everyone = [(items[i][1], np.arange(len(_lattice_for(items[i][1], s).points)), _lattice_for(items[i][1], s))
+                    for i, _ in lst]
+        got = _columns_hidden(ctx, s, vh, set(items[lst[0][0]][3]) & set(items[lst[0][1]][3]),
+                              np.arange(len(v_local.points)), v_local, everyone, need_all=True)
+        for (i, j), g in zip(lst, got):
+            if len(g) and g.all():
+                for k in (i, j):
+                    a, b, half_k = items[k][0], items[k][1], items[k][2]
+                    tidx = _frame(a, b, half_k, _lattice_for(a, s), _lattice_for(b, s))[4]
+                    masks[k] = np.ones(len(tidx), dtype=bool)
+                    out[k] = bool(len(tidx))
+                    settled[k] = True
     groups: dict = {}
     for i, (vh, th, half, exclude) in enumerate(items):
-        groups.setdefault((id(vh), bool(half)), []).append(i)
+        if not settled[i]:
+            groups.setdefault((id(vh), bool(half)), []).append(i)
     for idx in groups.values():
         vh, _, half, _ = items[idx[0]]
         v_local = _lattice_for(vh, s)
