@@ -20,6 +20,11 @@ Method
     between the two hitboxes; with none, every segment is clear, no ray cast;
   - a yes/no question first casts a probe (16 spread target points x the 2
     viewer points facing the target);
+  - before the descent, target points hidden by tall vertical prisms seen
+    from above are decided together (``engine.sight_columns``: a prism
+    spanning the heights of both hitboxes blocks every segment whose shadow
+    on the table crosses its footprint, so whole columns of sample points are
+    decided at once, the union of many prisms taken in 2D);
   - then a descent over pairs of k-d tree nodes of the two lattices: a
     "bundle" is every segment between two boxes of sample points. It is
     clear when a face plane of each nearby obstacle's convex hull separates
@@ -59,9 +64,11 @@ Method
   undecided ones at once (``_hidden_batch``); only what is left becomes a
   query. The queries' bundle descents run together (``_descend_many``: one
   numpy pass per level). A yes/no query also casts 512 random allowed pairs
-  before the descent (for the matrix and the path: all queries' in one call,
-  before their obstacles are gathered), and its leaf segments shuffled, in
-  growing chunks.
+  before the descent, half of them between the upper points of both hitboxes
+  (for the matrix and the path: all queries' in one call, before their
+  obstacles are gathered, then the column proofs of the pairs still open, one
+  call per viewer: ``_settle``), and its leaf segments shuffled, in growing
+  chunks.
   ``los`` for yes/no casts the probe before gathering the obstacles.
 
 All lengths are inches; points are (x, y, z) with z up.
