@@ -860,9 +860,18 @@ def _tree_groups(tree: _Tree, sizes: tuple = (8, 64)) -> np.ndarray:
     return out
 
 
+_TREE_FOR: dict = {}
+
+
 def _tree_for(hb, s: SightSettings, half: bool) -> _Tree:
-    return _tree(round(float(hb.radius), 9), round(float(hb.height), 9), round(s.spacing_in, 9),
-                 round(s.inset_in, 9), half)
+    key = (hb.radius, hb.height, s.spacing_in, s.inset_in, bool(half))
+    got = _TREE_FOR.get(key)
+    if got is None:
+        if len(_TREE_FOR) >= 256:
+            _TREE_FOR.clear()
+        got = _TREE_FOR[key] = _tree(round(float(hb.radius), 9), round(float(hb.height), 9),
+                                     round(s.spacing_in, 9), round(s.inset_in, 9), half)
+    return got
 
 
 def _ranges(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1062,6 +1071,12 @@ def _probe_frames(items, s: SightSettings):
         ok |= ~half[:, None]
         total = ok.sum(axis=1)
         short = (total < 16) & (len(sub) < len(lt.order))      # look beyond the first 64
+        # a target wholly behind the viewer's front line has no allowed point at all
+        ct = np.array([[items[k][1].x, items[k][1].y] for k in ks])
+        rt = np.array([float(items[k][1].radius) for k in ks])
+        behind = half & (np.einsum("gj,gj->g", ct - cv, fv) + rt < -_ARC_TOL)
+        none[ks[short & behind]] = True
+        short &= ~behind
         slow.extend(int(k) for k in ks[short])
         cum = np.cumsum(ok, axis=1)
         sel = ok & (cum <= 16) & ~short[:, None]
