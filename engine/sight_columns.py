@@ -15,7 +15,9 @@ different depths, which the 3D proofs (one convex obstacle per bundle) cannot:
 * a target column is hidden at once when the wedges of the footprints lying
   wholly nearer than the viewer's disk cover the disk's span of directions;
 * otherwise each viewer column is tried: in a wedge and beyond the footprint,
-  or (in a wedge but not beyond it) an exact segment-polygon test.
+  or (in a wedge but not beyond it) an exact segment-polygon test;
+* neighbouring target columns are first tried together, from their group's
+  centre, each wedge narrowed by the parallax (a group proved hides them all).
 
 A target column hidden from every viewer column is hidden: every segment
 between its points and the viewer's points passes through a prism shrunk by
@@ -124,9 +126,8 @@ class Prisms:
 
 
 def _polygon(n2: np.ndarray, d2: np.ndarray) -> np.ndarray | None:
-    """Vertices (ccw) of the convex polygon {x : n2 x <= d2}, or None when degenerate or
-    when a plane is redundant (the polygon is then built from the others by its caller's
-    rules; here it is simply not used)."""
+    """Vertices (ccw) of the convex polygon {x : n2 x <= d2}, or None when it is degenerate
+    or one of the planes is redundant (the prism is then not used: a proof only loses it)."""
     ang = np.arctan2(n2[:, 1], n2[:, 0])
     o = np.argsort(ang)
     n2, d2 = n2[o], d2[o]
@@ -167,20 +168,12 @@ def _pseudo(ux, uy, wx, wy) -> tuple[np.ndarray, np.ndarray]:
         return y / (np.abs(x) + np.abs(y)), x
 
 
-def columns_hidden(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, txy: np.ndarray, cv, rv: float, ct, rt: float,
-                   zlo: float, zhi: float, need_all: bool = False) -> np.ndarray:
-    """(len(txy),) bool: the target column at ``txy[i]`` is hidden from every viewer column
-    ``vxy`` by the prisms ``keep`` (indices into ``pr``) spanning heights ``zlo``..``zhi``
-    (``columns_hidden_many`` for one target)."""
-    return columns_hidden_many(pr, keep, vxy, (cv, rv), [(txy, ct, rt, zlo, zhi)], need_all=need_all)[0]
-
-
 def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, targets, need_all: bool = False) -> list:
     """For one viewer and several targets (or one target at several places): per target,
     (len(txy),) bool, its columns hidden from every viewer column ``vxy``.
 
     ``viewer``: (centre, radius) of the disk holding the viewer's columns; ``targets``:
-    (txy, centre, radius, zlo, zhi, groups) each, ``zlo``..``zhi`` the heights of both
+    (txy, centre, radius, zlo, zhi[, groups]) each, ``zlo``..``zhi`` the heights of both
     hitboxes' sample points for that target, ``groups`` None or (group of each column,
     the groups' centres (g, 2), their radii (g,)): neighbouring columns tried together
     first, their wedges narrowed by the parallax. ``keep``: the prisms (indices into
