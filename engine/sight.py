@@ -2333,12 +2333,12 @@ def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_loca
         txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + at
         gxy = _rotate(np.column_stack([gcen, np.zeros(len(gcen))]), th.facing)[:, :2] + at
         zt = t_local.points[tp, 2] + th.z
-        spec.append((txy, (th.x, th.y), float(th.radius), min(float(zv.min()), float(zt.min())),
-                     max(float(zv.max()), float(zt.max())), (tgrp[tc], gxy, grad)))
+        spec.append((txy, (th.x, th.y), float(th.radius), float(zt.min()), float(zt.max()), (tgrp[tc], gxy, grad)))
         invs.append(tinv.reshape(-1))
         where.append(j)
     if spec:
-        got = columns_hidden_many(pr, np.nonzero(keep)[0], vxy, ((vh.x, vh.y), float(vh.radius)), spec, need_all)
+        got = columns_hidden_many(pr, np.nonzero(keep)[0], vxy, ((vh.x, vh.y), float(vh.radius), float(zv.min()),
+                                                                   float(zv.max())), spec, need_all)
         for j, g, inv in zip(where, got, invs):
             outs[j] = g[inv]
     return outs

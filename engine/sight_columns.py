@@ -1,10 +1,11 @@
 """Proofs of hiding seen from above: tall vertical prisms hide whole columns of sample points.
 
 A convex obstacle that is a vertical prism (a box turned about z, a pillar, a
-model's inscribed prism, a block inside a rubble heightfield) and spans the
-whole height of both hitboxes' sample points blocks every segment whose
-projection on the table passes through its footprint: at that place the
-segment's height lies between its ends' heights, so inside the prism. Such a
+model's inscribed prism, a block inside a rubble heightfield) blocks every
+segment whose projection on the table passes through its footprint, when it
+spans the heights the segments can have there: between the two ends' heights,
+weighed by how far along the segment the footprint lies (a prism near the
+viewer needs to reach about the viewer's heights, not the target's). Such a
 question is a 2D one, about the columns of the two lattices (points sharing
 x and y), and 2D is cheap enough to take the union of many obstacles at
 different depths, which the 3D proofs (one convex obstacle per bundle) cannot:
@@ -172,9 +173,9 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
     """For one viewer and several targets (or one target at several places): per target,
     (len(txy),) bool, its columns hidden from every viewer column ``vxy``.
 
-    ``viewer``: (centre, radius) of the disk holding the viewer's columns; ``targets``:
-    (txy, centre, radius, zlo, zhi[, groups]) each, ``zlo``..``zhi`` the heights of both
-    hitboxes' sample points for that target, ``groups`` None or (group of each column,
+    ``viewer``: (centre, radius, zlo, zhi): the disk holding the viewer's columns and the
+    heights of its sample points; ``targets``: (txy, centre, radius, zlo, zhi[, groups])
+    each, ``zlo``..``zhi`` the heights of that target's points, ``groups`` None or (group of each column,
     the groups' centres (g, 2), their radii (g,)): neighbouring columns tried together
     first, their wedges narrowed by the parallax. ``keep``: the prisms (indices into
     ``pr``) that may hide. ``need_all``: a target's columns are tried in blocks, and its
@@ -182,6 +183,7 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
     (prism, column) pairs."""
     cv = np.asarray(viewer[0], dtype=float)[:2]
     rv = float(viewer[1])
+    zv = (float(viewer[2]), float(viewer[3]))
     S_ = len(targets)
     counts = np.array([len(t[0]) for t in targets], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(counts)])
@@ -202,8 +204,19 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
     gy = cv[1] + tt * ab[:, 1] - pr.cxy[k0, 1][:, None]
     valid = np.hypot(gx, gy) <= pr.rout[k0][:, None] + np.maximum(rv, rt)[None, :] + 1e-6
     valid &= (L > rv + rt + 1e-6)[None, :]
-    # tall enough for both hitboxes' points
-    valid &= (pr.top[k0][:, None] > zhi[None, :] + _EPS) & (pr.bottom[k0][:, None] < zlo[None, :] - _EPS)
+    # tall enough where the segments cross it: from a target column, the crossing lies at a
+    # share u of the way to the viewer column, between the nearest and the farthest point of
+    # the footprint over the distance, so the segment's height there lies between the
+    # target's and the viewer's heights weighed by u (the parallax)
+    dc = np.hypot(pr.cxy[k0, 0][:, None] - ct[None, :, 0], pr.cxy[k0, 1][:, None] - ct[None, :, 1])
+    reach = pr.rout[k0][:, None] + rt[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        umin = np.clip(np.maximum(dc - reach, 0.0) / (L + rv + rt)[None, :], 0.0, 1.0)
+        lmin = (L - rv - rt)[None, :]
+        umax = np.where(lmin > 0, np.clip((dc + reach) / np.where(lmin > 0, lmin, 1.0), 0.0, 1.0), 1.0)
+    need_hi = np.maximum(zhi + umin * (zv[1] - zhi), zhi + umax * (zv[1] - zhi))
+    need_lo = np.minimum(zlo + umin * (zv[0] - zlo), zlo + umax * (zv[0] - zlo))
+    valid &= (pr.top[k0][:, None] > need_hi + _EPS) & (pr.bottom[k0][:, None] < need_lo - _EPS)
     some = valid.any(axis=1)
     k0, valid = k0[some], valid[some]
     if not len(k0):

@@ -103,6 +103,23 @@ def test_low_walls_are_not_used_and_the_answer_stays_exact():
     assert r.visible_fraction == pytest.approx(seen.mean())
 
 
+@pytest.mark.parametrize("raise_by,hidden", [(0.002, True), (0.3, False)])
+def test_a_prism_near_the_viewer_counts_for_a_slightly_higher_target(raise_by, hidden):
+    # a wall as tall as the hitboxes stands right in front of the viewer; the target stands
+    # a little higher: its top points are above the wall's top, but segments to them cross
+    # the wall near the viewer's end, where they are still lower than its top (the parallax)
+    h = 45 / 25.4
+    w = World(Scene("", (24, 24), terrain=(_wall("w", 5.0, 12, 2.6, h),),
+                    models=(_medium("a", 4, 12, 0), _medium("b", 20, 12, 180, "blue"))))
+    w.hitbox("b").z = raise_by
+    V, T, hid = _proved(w, "a", "b")
+    assert T[:, 2].max() > h
+    assert hid.all() == hidden
+    assert _blocked_every(w, "a", "b", V, T[hid]).all()
+    if hidden:
+        assert not sight.los(w, "a", "b", cover=False).los
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_column_proof_on_a_cluttered_table_holds_against_every_segment(seed):
     # walls (tall and low), pillars, rubble and other models; each proved target point is

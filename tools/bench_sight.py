@@ -13,7 +13,8 @@ On scenes/skirmish.yaml and on a generated dense table (engine.synth:
 * the full fraction re-asked after the target moved 0.1" and turned 5
   degrees (a bot's pattern: the question starts from the first answer);
 * the LoS matrix of all the models (target < 100 ms);
-* LoS along a 12" path against 10 enemies (target < 50 ms);
+* LoS along a 12" path against 10 enemies (target < 50 ms): a straight walk the
+  model could make (``walk_path``: no solid scenery crossed);
 * the effective ray rate: the viewer x target segments the fraction answers
   decide per second (most by proofs, without a ray) as a ratio to raw Embree
   segment occlusion of the same segments (``embreex run(...,
@@ -129,21 +130,34 @@ def _matrix(name, world, quick: bool) -> dict:
             "target_ms": 100.0, "note": f"{len(ids) * (len(ids) - 1)} ordered pairs, one batched cast per stage"}
 
 
+def walk_path(world, mover: str, length: float = 12.0) -> np.ndarray:
+    """A straight walk of ``length`` inches a model could really make (engine.motion.check_path:
+    no solid scenery crossed, no overlap): towards the table's centre, turned by the smallest
+    multiple of 10 degrees that makes it legal; the route's points (on the surfaces walked)."""
+    import math
+    from engine import motion
+    hb = world.hitbox(mover)
+    at = np.array([hb.x, hb.y])
+    d = np.array(world.table, dtype=float) / 2 - at
+    a0 = math.atan2(d[1], d[0])
+    for k in (0, *(s * i for i in range(1, 19) for s in (1, -1))):
+        a = a0 + math.radians(10 * k)
+        end = at + length * np.array([math.cos(a), math.sin(a)])
+        if not (0.7 <= end[0] <= world.table[0] - 0.7 and 0.7 <= end[1] <= world.table[1] - 0.7):
+            continue
+        r = motion.check_path(world, mover, [tuple(end)], "walk", speed=3 * length)
+        if r.legal:
+            return np.asarray(r.path, dtype=float)
+    raise RuntimeError(f"no legal {length:g}\" walk for {mover}")
+
+
 def _path(name, world, quick: bool) -> dict:
     from engine import sight
     ids = world.model_ids()
     mover = ids[0]
     side = world.hitbox(mover).side
     enemies = [i for i in ids if world.hitbox(i).side != side][:10]
-    hb = world.hitbox(mover)
-    # 12" straight towards the table's centre, on the surface under it
-    c = np.array([world.table[0] / 2, world.table[1] / 2])
-    d = c - np.array([hb.x, hb.y])
-    d = d / (np.linalg.norm(d) or 1.0)
-    xy = np.array([hb.x, hb.y]) + np.linspace(0, 12, 25)[:, None] * d
-    xy = np.clip(xy, 0.7, np.array(world.table) - 0.7)
-    z = world.surface_height(xy, below=hb.z + 1.0)
-    path = np.column_stack([xy, np.where(np.isfinite(z), z, 0.0)])
+    path = walk_path(world, mover)
     sight.los_along_path(world, mover, path, enemies)
     times = _time(lambda: sight.los_along_path(world, mover, path, enemies), 2 if quick else 5)
     return {"name": f"sight {name}: LoS along a 12\" path against {len(enemies)} enemies",
