@@ -2507,6 +2507,29 @@ def _random_probe_many(world, queries: list, models) -> None:
         q.probed2 = True
         if pr is not None and len(pr[0]):
             batch.append((q, pr))
+    _probe_many(world, batch, models)
+
+
+def _prior_probe_many(world, queries: list, models) -> None:
+    """Yes/no queries given ``prior`` witnesses (a nearby answer's, lattice indices): those
+    segments first, for all of them in one Embree call (``_probe_many``)."""
+    batch = []
+    for q in queries:
+        if q.done or q.want_all or q.stopped or q.prior is None:
+            continue
+        pw = q.prior[q.tidx]
+        ok = (pw >= 0) & (pw < len(q.V))
+        ok[ok] = q.v_allowed[pw[ok]]
+        rows = np.nonzero(ok)[0]
+        if len(rows):
+            batch.append((q, (rows, pw[rows])))
+    _probe_many(world, batch, models)
+
+
+def _probe_many(world, batch: list, models) -> None:
+    """Cast (query, (rows, viewer points)) segments of many ungathered queries in one Embree
+    call, then test them against every model (each query's own excluded) and each query's
+    Forest areas; the clear ones are witnesses."""
     if not batch:
         return
     s = batch[0][0].s
@@ -2839,6 +2862,7 @@ def _settle(world, s: SightSettings, items, models, make) -> tuple[np.ndarray, l
         q.probed = True
         q.root_tried = True
         queries.append(q)
+    _prior_probe_many(world, queries, models)
     _random_probe_many(world, queries, models)
     left = [q for q in queries if not q.done]
     if left:
@@ -2976,10 +3000,12 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     vhs = {o: world.hitbox(o) for o in observers}
 
     proofs: dict = {}            # (observer, distance) -> the descent's partition where it had no LoS
+    witnesses: dict = {}         # (observer, distance) -> per target lattice point, a viewer point that saw it
 
-    def los_at(obs_list, d_list, seeds=None):
+    def los_at(obs_list, d_list, seeds=None, near_seen=None):
         """LoS yes/no for (observer, distance along path) pairs, batched. ``seeds``: for each
-        pair, the distance of a nearby sample whose proof (if any) starts its descent."""
+        pair, the distance of a nearby sample whose proof (if any) starts its descent;
+        ``near_seen``: of a nearby sample with LoS, whose witnesses are tried first."""
         res = [None] * len(obs_list)
         pending = []
         ps = _at(path, cum, np.asarray(d_list, dtype=float)) if len(d_list) else np.zeros((0, 3))
@@ -3003,15 +3029,23 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             q.slot = i
             if seeds is not None:
                 q.seed = proofs.get((obs_list[i], seeds[i]))
+            if near_seen is not None and near_seen[i] is not None:
+                q.prior = witnesses.get((obs_list[i], near_seen[i]))
             return q
         probe, queries = _settle(world, s, [it[1:] for it in pending], models, make)
         for (i, *_), verdict in zip(pending, probe):
             if verdict:
                 res[i] = bool(verdict > 0)
         for q in queries:
+            key = (obs_list[q.slot], float(d_list[q.slot]))
             res[q.slot] = _sees(q, s)
             if not res[q.slot] and q.proof is not None:
-                proofs[(obs_list[q.slot], float(d_list[q.slot]))] = q.proof
+                proofs[key] = q.proof
+            seen = q.status == 1
+            if res[q.slot] and seen.any():
+                wit = np.full(len(q.T_all), -1, dtype=np.int64)
+                wit[q.tidx[seen]] = q.witness[seen]
+                witnesses[key] = wit
         return res
 
     obs = list(observers)
@@ -3037,7 +3071,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             continue
         seeds = None if wave is first else \
             [float(dists[f[np.abs(j - f).argmin()]]) for _, j in pairs]
-        flat = los_at([obs[i] for i, _ in pairs], [float(dists[j]) for _, j in pairs], seeds)
+        flat = los_at([obs[i] for i, _ in pairs], [float(dists[j]) for _, j in pairs], seeds, seeds)
         for (i, j), v in zip(pairs, flat):
             grid[i, j] = bool(v)
     out = []
@@ -3058,9 +3092,11 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         if not todo:
             break
         mids = [((lo_first[o] + hi_first[o]) / 2 if k == "f" else (lo_last[o] + hi_last[o]) / 2) for o, k in todo]
-        # each midpoint's descent starts from the proof at its interval's hidden end
+        # each midpoint's descent starts from the proof at its interval's hidden end, and the
+        # witnesses at its seen end are tried first
         ans = los_at([o for o, _ in todo], mids,
-                     [float(lo_first[o]) if k == "f" else float(hi_last[o]) for o, k in todo])
+                     [float(lo_first[o]) if k == "f" else float(hi_last[o]) for o, k in todo],
+                     [float(hi_first[o]) if k == "f" else float(lo_last[o]) for o, k in todo])
         for (o, k), m, a in zip(todo, mids, ans):
             if k == "f":
                 if a:
