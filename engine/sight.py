@@ -3054,10 +3054,11 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     from engine import sight_sweep
     known = np.zeros((len(obs), len(dists)), dtype=bool)
     if s.flying_state not in mh.states:
-        for i, o in enumerate(obs):
-            if o == mover or {s.flying_state, s.engaged_state} & set(vhs[o].states):
-                continue
-            known[i] = sight_sweep.hidden_samples(world, o, mh.radius, mh.height, pts, inset=s.inset_in)
+        ask = [i for i, o in enumerate(obs)
+               if o != mover and not ({s.flying_state, s.engaged_state} & set(vhs[o].states))]
+        if ask:
+            known[ask] = sight_sweep.hidden_samples_many(world, [obs[i] for i in ask], mh.radius, mh.height, pts,
+                                                         inset=s.inset_in)
     # two waves: every _WAVE-th sample (and the last), then the others, each of whose descents
     # starts from the proof of the nearest sample of the first wave (when it had no LoS)
     grid = np.zeros((len(obs), len(dists)), dtype=bool)

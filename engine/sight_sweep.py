@@ -92,17 +92,17 @@ def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
         return out
 
     def apart(lo, hi, j):       # (P,): a face plane of solid j[p] has box p wholly outside
-        C = _corners(lo, hi)                                        # (P, 8, 3)
-        s = np.einsum("pvc,pmc->pmv", C, N[j]) - D[j][:, :, None]   # (P, m, 8)
-        return np.any(np.all(s > 1e-6, axis=2), axis=1)
+        C = _corners(lo, hi)                                                # (P, 8, 3)
+        s = np.matmul(C, np.swapaxes(N[j], 1, 2)) - D[j][:, None, :]        # (P, 8, m)
+        return np.any(np.all(s > 1e-6, axis=1), axis=1)
     ca = 0.5 * (a_lo + a_hi)
     cb = 0.5 * (b_lo + b_hi)
     # necessary: the segment between the centres passes near the solid (its sphere)
     ab = cb - ca
     L2 = np.maximum(np.einsum("kc,kc->k", ab, ab), 1e-30)
-    t = np.clip(((cen[None] - ca[:, None, :]) * ab[:, None, :]).sum(axis=2) / L2[:, None], 0.0, 1.0)
+    t = np.clip((ab @ cen.T - np.einsum("kc,kc->k", ca, ab)[:, None]) / L2[:, None], 0.0, 1.0)   # (k, j)
     gap = ca[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
-    cand = np.einsum("kjc,kjc->kj", gap, gap) <= rad[None, :] ** 2
+    cand = (gap * gap).sum(axis=2) <= rad[None, :] ** 2
     kk, jj = np.nonzero(cand)
     if len(kk) == 0:
         return out
@@ -111,16 +111,17 @@ def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
     kk, jj = kk[live], jj[live]
     if len(kk) == 0:
         return out
+    A = _corners(a_lo, a_hi)                                     # (k, 8, 3)
+    B = _corners(b_lo, b_hi)
+    # then the 8 corner-to-corner segments of the same index
+    live = _segments_meet(A[kk], B[kk], N[jj], D[jj]).all(axis=1)
+    kk, jj = kk[live], jj[live]
+    if len(kk) == 0:
+        return out
     # no point of either box inside the solid (a segment from inside proves nothing)
     keep = apart(a_lo[kk], a_hi[kk], jj) & apart(b_lo[kk], b_hi[kk], jj)
     kk, jj = kk[keep], jj[keep]
-    if len(kk) == 0:
-        return out
-    A = _corners(a_lo, a_hi)                                     # (k, 8, 3)
-    B = _corners(b_lo, b_hi)
-    # then the 8 corner-to-corner segments of the same index, then all 64
-    live = _segments_meet(A[kk], B[kk], N[jj], D[jj]).all(axis=1)
-    kk, jj = kk[live], jj[live]
+    # then all 64
     if len(kk):
         p0 = np.broadcast_to(A[kk][:, :, None, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
         p1 = np.broadcast_to(B[kk][:, None, :, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
@@ -153,26 +154,35 @@ def hidden_samples(world, observer: str, radius: float, height: float, positions
     bounding box widened by the hitbox, ``inset`` inside like the lattices'
     sample points) against the observer's; a run not proved is halved, down
     to ``min_run`` samples. False: not proved (maybe seen)."""
+    return hidden_samples_many(world, [observer], radius, height, positions, inset, min_run)[0]
+
+
+def hidden_samples_many(world, observers, radius: float, height: float, positions,
+                        inset: float = 0.001, min_run: int = 2) -> np.ndarray:
+    """``hidden_samples`` for several observers, (len(observers), n) bool: the runs of every
+    observer at one level of halving go through one numpy pass."""
     P = np.asarray(positions, dtype=float).reshape(-1, 3)
-    out = np.zeros(len(P), dtype=bool)
+    out = np.zeros((len(observers), len(P)), dtype=bool)
     solids = convex_solids(world)
-    if len(P) == 0 or len(solids[1]) == 0:
+    if len(P) == 0 or len(solids[1]) == 0 or not len(observers):
         return out
-    a_lo, a_hi = _observer_box(world.hitbox(observer), inset)
+    boxes = [_observer_box(world.hitbox(o), inset) for o in observers]
     e = float(inset)
     w_lo = np.array([radius - e, radius - e, -e])
     w_hi = np.array([radius - e, radius - e, height - e])
-    runs = [(0, len(P))]
+    runs = [(k, 0, len(P)) for k in range(len(observers))]
     while runs:
-        lo = np.array([P[i:j].min(axis=0) for i, j in runs]) - w_lo
-        hi = np.array([P[i:j].max(axis=0) for i, j in runs]) + w_hi
-        ok = boxes_hidden(a_lo, a_hi, lo, hi, solids)
+        a_lo = np.array([boxes[k][0] for k, _, _ in runs])
+        a_hi = np.array([boxes[k][1] for k, _, _ in runs])
+        lo = np.array([P[i:j].min(axis=0) for _, i, j in runs]) - w_lo
+        hi = np.array([P[i:j].max(axis=0) for _, i, j in runs]) + w_hi
+        ok = _pairs_hidden(a_lo, a_hi, lo, hi, solids)
         nxt = []
-        for (i, j), k in zip(runs, ok):
-            if k:
-                out[i:j] = True
+        for (k, i, j), h in zip(runs, ok):
+            if h:
+                out[k, i:j] = True
             elif j - i >= 2 * min_run:
                 m = (i + j) // 2
-                nxt += [(i, m), (m, j)]
+                nxt += [(k, i, m), (k, m, j)]
         runs = nxt
     return out
