@@ -2847,11 +2847,13 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     return out
 
 
-def _settle(world, s: SightSettings, items, models, make) -> tuple[np.ndarray, list]:
+def _settle(world, s: SightSettings, items, models, make, columns_first: bool = False) -> tuple[np.ndarray, list]:
     """Many yes/no pairs (vh, th, half, exclude) at once, the cheap stages batched: the probe
     of every pair in one call, the root hiding proof, then for the pairs left a query each
-    (``make(j)``), their second (random) probe in one call, the tall prisms seen from above
-    for those still open (one call per viewer), and the rest (``_finish_probed``). Returns
+    (``make(j)``), the witnesses of a nearby answer (``prior``) and their second (random)
+    probe in one call each, the tall prisms seen from above for those still open (one call
+    per viewer), and the rest (``_finish_probed``). ``columns_first``: the prisms before
+    the random probe (where the pairs left are mostly hidden: a path's samples). Returns
     (per pair: 1 LoS, -1 no LoS, 0 decided by its query) and the queries, resolved."""
     probe = _probe_batch(world, s, items, models)
     und = np.nonzero(probe == 0)[0]
@@ -2863,7 +2865,8 @@ def _settle(world, s: SightSettings, items, models, make) -> tuple[np.ndarray, l
         q.root_tried = True
         queries.append(q)
     _prior_probe_many(world, queries, models)
-    _random_probe_many(world, queries, models)
+    if not columns_first:
+        _random_probe_many(world, queries, models)
     left = [q for q in queries if not q.done]
     if left:
         hid, masks = _columns_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in left], models)
@@ -3032,7 +3035,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             if near_seen is not None and near_seen[i] is not None:
                 q.prior = witnesses.get((obs_list[i], near_seen[i]))
             return q
-        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make)
+        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make, columns_first=True)
         for (i, *_), verdict in zip(pending, probe):
             if verdict:
                 res[i] = bool(verdict > 0)
