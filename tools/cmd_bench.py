@@ -56,6 +56,25 @@ def bench_world(quick: bool = False) -> list[dict]:
     ]
 
 
+def bench_machine(quick: bool = False) -> dict:
+    """A fixed piece of small-array numpy work, like the proofs' (no target): the same code
+    times differently as the machine's load changes, so runs are compared by this row."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    a, b = rng.random((64, 8, 3)), rng.random((64, 3, 18))
+    v = rng.random(4096)
+
+    def work():
+        for _ in range(200):
+            c = np.matmul(a, b)
+            (c > 0.5).all(axis=1).any(axis=1)
+            np.argsort(v[:512])
+            np.nonzero(v > 0.5)[0]
+    return {"name": "machine reference: fixed small-array numpy work (compare runs by it)",
+            "median_ms": median_ms(work, 5 if quick else 11), "target_ms": None,
+            "note": "no target; the figures below scale with it"}
+
+
 def _area_rows(area: str, quick: bool) -> list[dict]:
     if area == "world":
         return bench_world(quick)
@@ -75,7 +94,9 @@ def _verdict(row: dict) -> str:
 
 
 def run(args) -> int:
-    rows = []
+    rows = [{"area": "machine", **bench_machine(args.quick), "verdict": ""}]
+    if not args.json:
+        _print_row(rows[-1])
     for area in args.only or AREAS:
         for row in _area_rows(area, args.quick):
             rows.append({"area": area, **row, "verdict": _verdict(row)})
