@@ -2977,7 +2977,7 @@ def _at(path, cum, d):
 
 
 def los_along_path(world, mover: str, path_points, observers: Sequence[str],
-                   settings: SightSettings | None = None) -> list[PathLos]:
+                   settings: SightSettings | None = None, every_sample: bool = False) -> list[PathLos]:
     """For each observer: where along the mover's path it had LoS to the mover.
 
     ``path_points`` (n, 3): the base-bottom centre along the path, inches.
@@ -2985,6 +2985,11 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     points with LoS are refined by bisection to ``settings.path_refine_in``.
     Also: whether the mover's hitbox ever came within the observer's Awareness,
     and the first point where it did (refined the same way).
+
+    Every fourth sample is asked first; then the others before the first and
+    after the last of those with LoS (the ones between cannot move the first
+    or the last point), or all of them with ``every_sample``. ``seen`` lists
+    the samples asked that had LoS (with ``every_sample``: every sample with LoS).
     """
     from engine.world import CONTACT_TOLERANCE, cylinder_distance
     s = _settings(settings)
@@ -3070,7 +3075,14 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     first[-1] = True
     f = np.nonzero(first)[0]
     for wave in (first, ~first):
-        pairs = [(i, int(j)) for i in range(len(obs)) for j in np.nonzero(wave)[0] if not known[i, j]]
+        ask = wave[None, :] & ~known
+        if wave is not first and not every_sample:
+            # between an observer's first and last sample with LoS nothing changes the answer
+            for i in range(len(obs)):
+                got = np.nonzero(grid[i])[0]
+                if len(got):
+                    ask[i, got[0]:got[-1]] = False
+        pairs = [(i, int(j)) for i, j in zip(*np.nonzero(ask))]
         if not pairs:
             continue
         seeds = None if wave is first else \

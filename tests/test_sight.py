@@ -310,7 +310,7 @@ def test_path_first_last_and_awareness():
     mover = _medium("m", 6, 14, 0)
     w = World(Scene("", (24, 24), terrain=(wall,), models=(obs, mover)))
     path = np.array([[6, 14, 0], [6, 2, 0]], dtype=float)       # walks south along x = 6
-    (p,) = sight.los_along_path(w, "m", path, ["obs"])
+    (p,) = sight.los_along_path(w, "m", path, ["obs"], every_sample=True)
     assert p.had_los
     assert p.first == pytest.approx((6, 14, 0))
     assert p.last == pytest.approx((6, 2, 0))

@@ -76,7 +76,13 @@ def test_path_equals_every_sample_cast_alone(world, seed):
         xy = np.linspace(start[:2], end_xy, 6)
         z = world.surface_height(xy, below=hb.z + 1.0)
         path = np.column_stack([xy, np.where(np.isfinite(z), z, 0.0)])
-        res = sight.los_along_path(world, mover, path, observers)
+        res = sight.los_along_path(world, mover, path, observers, every_sample=True)
+        # asking only the samples that can move the first or the last point: the same answer
+        quick = sight.los_along_path(world, mover, path, observers)
+        for r, qk in zip(res, quick):
+            assert (qk.had_los, qk.first, qk.last) == (r.had_los, r.first, r.last), r.observer
+            assert set(qk.seen) <= set(r.seen)
+            assert qk.seen[:1] == r.seen[:1] and qk.seen[-1:] == r.seen[-1:]
         samples, _ = sight._resample(path, sight.default_settings().path_step_in)
         for r in res:
             alone = []
