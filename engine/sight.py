@@ -672,7 +672,7 @@ class PathLos:
     last: tuple[float, float, float] | None
     entered_awareness: bool
     awareness_point: tuple[float, float, float] | None
-    seen: list = field(default_factory=list)        # sampled path points with LoS, in order
+    seen: list = field(default_factory=list)        # sampled path points asked that had LoS, in order
     first_distance: float | None = None             # along the path, inches
     last_distance: float | None = None
 
