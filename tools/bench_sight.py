@@ -125,7 +125,7 @@ def _matrix(name, world, quick: bool) -> dict:
     from engine import sight
     ids = world.model_ids()
     sight.los_matrix(world, ids)
-    times = _time(lambda: sight.los_matrix(world, ids), 2 if quick else 5)
+    times = _time(lambda: sight.los_matrix(world, ids), 3 if quick else 7)
     return {"name": f"sight {name}: LoS matrix of {len(ids)} models", "median_ms": statistics.median(times),
             "target_ms": 100.0, "note": f"{len(ids) * (len(ids) - 1)} ordered pairs, one batched cast per stage"}
 
@@ -159,7 +159,7 @@ def _path(name, world, quick: bool) -> dict:
     enemies = [i for i in ids if world.hitbox(i).side != side][:10]
     path = walk_path(world, mover)
     sight.los_along_path(world, mover, path, enemies)
-    times = _time(lambda: sight.los_along_path(world, mover, path, enemies), 2 if quick else 5)
+    times = _time(lambda: sight.los_along_path(world, mover, path, enemies), 3 if quick else 7)
     return {"name": f"sight {name}: LoS along a 12\" path against {len(enemies)} enemies",
             "median_ms": statistics.median(times), "target_ms": 50.0,
             "note": f"sampled every {sight.default_settings().path_step_in:g}\", first/last refined to "
