@@ -2630,6 +2630,7 @@ def _drive(world, queries: list) -> None:
         q.finish()
 
 
+_SPLITS = 2                      # los_along_path: points asked per interval and round of the refinement
 _WAVE = 4                        # los_along_path: the first wave of samples, every this many
 _GUESS_ROUNDS = 4                # fraction questions: witness rounds before the descent
 _PROBE2 = 512                    # random pairs of the second yes/no probe
@@ -2982,7 +2983,9 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
 
     ``path_points`` (n, 3): the base-bottom centre along the path, inches.
     The path is sampled every ``settings.path_step_in``; the first and last
-    points with LoS are refined by bisection to ``settings.path_refine_in``.
+    points with LoS are refined to ``settings.path_refine_in`` (each round asks
+    ``_SPLITS`` points cutting each interval into equal parts, the last round
+    its middle; three rounds from 0.25" to 0.02" instead of bisection's four).
     Also: whether the mover's hitbox ever came within the observer's Awareness,
     and the first point where it did (refined the same way).
 
@@ -3091,7 +3094,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         for (i, j), v in zip(pairs, flat):
             grid[i, j] = bool(v)
     out = []
-    # refinement by bisection, batched over observers
+    # refinement, batched over observers
     lo_first, hi_first, lo_last, hi_last = {}, {}, {}, {}
     for i, o in enumerate(obs):
         seen = np.nonzero(grid[i])[0]
@@ -3107,23 +3110,36 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                [(o, "l") for o in lo_last if hi_last[o] - lo_last[o] > s.path_refine_in]
         if not todo:
             break
-        mids = [((lo_first[o] + hi_first[o]) / 2 if k == "f" else (lo_last[o] + hi_last[o]) / 2) for o, k in todo]
-        # each midpoint's descent starts from the proof at its interval's hidden end, and the
+        flat = []
+        for o, k in todo:
+            lo, hi = (lo_first[o], hi_first[o]) if k == "f" else (lo_last[o], hi_last[o])
+            n = _SPLITS if hi - lo > 2 * s.path_refine_in else 1
+            flat += [(o, k, lo + (hi - lo) * (j + 1) / (n + 1)) for j in range(n)]
+        # each point's descent starts from the proof at its interval's hidden end, and the
         # witnesses at its seen end are tried first
-        ans = los_at([o for o, _ in todo], mids,
-                     [float(lo_first[o]) if k == "f" else float(hi_last[o]) for o, k in todo],
-                     [float(hi_first[o]) if k == "f" else float(lo_last[o]) for o, k in todo])
-        for (o, k), m, a in zip(todo, mids, ans):
-            if k == "f":
-                if a:
-                    hi_first[o] = m
+        ans = los_at([o for o, _, _ in flat], [m for _, _, m in flat],
+                     [float(lo_first[o]) if k == "f" else float(hi_last[o]) for o, k, _ in flat],
+                     [float(hi_first[o]) if k == "f" else float(lo_last[o]) for o, k, _ in flat])
+        got: dict = {}
+        for (o, k, m), a in zip(flat, ans):
+            got.setdefault((o, k), []).append((m, bool(a)))
+        for (o, k), ma in got.items():
+            ma.sort()
+            yes = [j for j, (_, a) in enumerate(ma) if a]
+            if k == "f":             # (no LoS, LoS): the first point with LoS
+                if yes:
+                    hi_first[o] = ma[yes[0]][0]
+                    if yes[0] > 0:
+                        lo_first[o] = ma[yes[0] - 1][0]
                 else:
-                    lo_first[o] = m
-            else:
-                if a:
-                    lo_last[o] = m
+                    lo_first[o] = ma[-1][0]
+            else:                    # (LoS, no LoS): the last point with LoS
+                if yes:
+                    lo_last[o] = ma[yes[-1]][0]
+                    if yes[-1] < len(ma) - 1:
+                        hi_last[o] = ma[yes[-1] + 1][0]
                 else:
-                    hi_last[o] = m
+                    hi_last[o] = ma[0][0]
     for i, o in enumerate(obs):
         vh = world.hitbox(o)
         seen = np.nonzero(grid[i])[0]
