@@ -986,13 +986,12 @@ def _frame_new(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     T_all = _placed(t_local, th)
     f = vh.facing_vector
     if half:
-        vmask = v_local.points[:, 0] >= -_ARC_TOL
         tmask = (T_all[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL
+        tidx = t_local.order[tmask[t_local.order]]
     else:
-        vmask = np.ones(len(V), dtype=bool)
         tmask = np.ones(len(T_all), dtype=bool)
-    vorder = v_local.order[vmask[v_local.order]]
-    tidx = t_local.order[tmask[t_local.order]]
+        tidx = t_local.order
+    vorder = _front_order(v_local, half)
     # viewer points facing the target first
     dirv = (centre_t - centre_v)[:2]
     nrm = np.linalg.norm(dirv)
@@ -1003,6 +1002,24 @@ def _frame_new(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     else:
         hints = []
     return V, T_all, tmask, vorder, tidx, hints
+
+
+_FRONT: dict = {}
+
+
+def _front_order(lat: _Lattice, half: bool) -> np.ndarray:
+    """The lattice's spread-out order, only its front half (local x >= 0) when ``half``."""
+    if not half:
+        return lat.order
+    got = _FRONT.get(id(lat))
+    if got is not None and got[0] is lat:
+        return got[1]
+    out = lat.order[(lat.points[:, 0] >= -_ARC_TOL)[lat.order]]
+    out.setflags(write=False)
+    if len(_FRONT) >= 64:
+        _FRONT.clear()
+    _FRONT[id(lat)] = (lat, out)
+    return out
 
 
 def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcache: dict):
@@ -2303,6 +2320,14 @@ def _column_context(world, s: SightSettings, models) -> tuple:
     return ctx
 
 
+def _unique_small(a: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(a, return_inverse=True)`` for integers in [0, n), by counting (no sort)."""
+    seen = np.zeros(n, dtype=bool)
+    seen[a] = True
+    rank = np.cumsum(seen) - 1
+    return np.nonzero(seen)[0], rank[a]
+
+
 def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_local: _Lattice, targets,
                     need_all: bool = False) -> list:
     """For one viewer and targets (th, tpts, t_local) each: (len(tpts),) bool per target, the
@@ -2320,7 +2345,7 @@ def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_loca
         if m_ in rows:
             keep[rows[m_]] = False
     vcol, vxy_l = _lattice_columns(v_local)[:2]
-    vc = np.unique(vcol[vpts])
+    vc = _unique_small(vcol[vpts], len(vxy_l))[0]
     vxy = _rotate(np.column_stack([vxy_l[vc], np.zeros(len(vc))]), vh.facing)[:, :2] + np.array([vh.x, vh.y])
     zv = v_local.points[vpts, 2] + vh.z
     spec, invs, where = [], [], []
@@ -2328,7 +2353,7 @@ def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_loca
         if not len(tp):
             continue
         tcol, txy_l, tgrp, gcen, grad = _lattice_columns(t_local)
-        tc, tinv = np.unique(tcol[tp], return_inverse=True)
+        tc, tinv = _unique_small(tcol[tp], len(txy_l))
         at = np.array([th.x, th.y])
         txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + at
         gxy = _rotate(np.column_stack([gcen, np.zeros(len(gcen))]), th.facing)[:, :2] + at
@@ -3088,9 +3113,16 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         pairs = [(i, int(j)) for i, j in zip(*np.nonzero(ask))]
         if not pairs:
             continue
-        seeds = None if wave is first else \
-            [float(dists[f[np.abs(j - f).argmin()]]) for _, j in pairs]
-        flat = los_at([obs[i] for i, _ in pairs], [float(dists[j]) for _, j in pairs], seeds, seeds)
+        seeds = near = None
+        if wave is not first:
+            # the nearest first-wave sample whose descent left a proof starts the descent,
+            # and the nearest one with LoS lends its witnesses
+            seeds, near = [], []
+            for i, j in pairs:
+                for got, lst in ((proofs, seeds), (witnesses, near)):
+                    have = [k for k in f if (obs[i], float(dists[k])) in got]
+                    lst.append(float(dists[min(have, key=lambda k: abs(k - j))]) if have else None)
+        flat = los_at([obs[i] for i, _ in pairs], [float(dists[j]) for _, j in pairs], seeds, near)
         for (i, j), v in zip(pairs, flat):
             grid[i, j] = bool(v)
     out = []

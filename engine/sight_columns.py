@@ -392,11 +392,12 @@ def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, vxy, tx, ty, ux, 
     if not len(idx):
         return out
     c = cols[row]
-    wvx = vxy[:, 0][None, :] - tx[c][:, None]                                   # (pairs, m)
-    wvy = vxy[:, 1][None, :] - ty[c][:, None]
-    phi = _pseudo(ux[c][:, None], uy[c][:, None], wvx, wvy)[0]
+    # directions and distances to the viewer columns, once per target column (not per pair)
+    wvx = vxy[:, 0][None, :] - tx[cols][:, None]                                # (columns, m)
+    wvy = vxy[:, 1][None, :] - ty[cols][:, None]
+    phi = _pseudo(ux[cols][:, None], uy[cols][:, None], wvx, wvy)[0][row]       # (pairs, m)
     inw = (lo[idx][:, None] < phi) & (phi < hi[idx][:, None])
-    beyond = inw & (np.hypot(wvx, wvy) > far[idx][:, None] + _EPS)
+    beyond = inw & (np.hypot(wvx, wvy)[row] > far[idx][:, None] + _EPS)
     starts = np.concatenate([[0], np.cumsum(cnt)[:-1]])
     has = cnt > 0
     hid = np.zeros((len(cols), len(vxy)), dtype=bool)
