@@ -916,6 +916,7 @@ def _forest_planes(f: _Forest, s: SightSettings):
 
 
 _MAX_FRONTIER = 1024
+_SPLIT_BOTH = 32         # frontiers of at most this many bundles split both boxes of a bundle
 _RAY_BUNDLE = 512        # bundles of at most this many sample pairs are cast, not proved
 
 
@@ -1662,6 +1663,26 @@ def _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt) -> np.ndarray:
     return out[inv]
 
 
+_FREE = -1       # a proof's bundle settled otherwise (clear, decided, hidden by forests)
+_RAYS = -2       # a proof's bundle left to rays
+
+
+def _seed_kinds(seed, convex: list, offset: int) -> np.ndarray:
+    """Per bundle of a seed (``q.proof`` of a nearby query): the index (``offset`` + its place in
+    ``convex``) of the obstacle that hid it there when this query has that obstacle too, else
+    ``_RAYS`` for a bundle that went to rays, else ``_FREE``."""
+    if len(seed) < 5:
+        return np.full(len(seed[2]), _FREE)
+    keys = seed[4]
+    out = np.where(keys == _RAYS, _RAYS, _FREE)
+    obs = keys > 0
+    if obs.any():
+        where = {id(o[1]): offset + j for j, o in enumerate(convex)}
+        got = np.array([where.get(int(x), _FREE) for x in keys[obs]], dtype=np.int64)
+        out[obs] = got
+    return out
+
+
 def _descend_many(queries: list) -> None:
     """The bundle descent of several queries at once (each query's bundles tested only
     against its own obstacles): one numpy pass per level for all of them.
@@ -1753,7 +1774,7 @@ def _descend_many(queries: list) -> None:
 
     # the first frontier: each query's root bundle, or the bundles of a proof it was seeded
     # with (a partition of the same two trees' pairs, from a nearby query: ``q.seed``)
-    fv, ft, fq = [], [], []
+    fv, ft, fq, fk = [], [], [], []
     cap = np.full(nq, _MAX_FRONTIER)
     for k, q in enumerate(qs):
         seed = getattr(q, "seed", None)
@@ -1761,12 +1782,43 @@ def _descend_many(queries: list) -> None:
             fv.append(seed[2] + voff[k])
             ft.append(seed[3] + toff[k])
             fq.append(np.full(len(seed[2]), k))
+            fk.append(_seed_kinds(seed, q.convex, int(cv_off[k])))
             cap[k] = max(_MAX_FRONTIER, 2 * len(seed[2]))
         else:
             fv.append(voff[k:k + 1])
             ft.append(toff[k:k + 1])
             fq.append(np.array([k]))
-    fv, ft, fq = np.concatenate(fv), np.concatenate(ft), np.concatenate(fq)
+            fk.append(np.array([_FREE]))
+    fv, ft, fq, fk = np.concatenate(fv), np.concatenate(ft), np.concatenate(fq), np.concatenate(fk)
+    parts = []                  # every bundle that left the frontier (for the queries' ``proof``), with its kind
+    leaves_v, leaves_t, leaves_q = [], [], []
+    if (fk != _FREE).any():
+        # a seed's bundles as they were settled nearby: one proved hidden by an obstacle this
+        # query has too is tried against that obstacle alone first (no obstacle lists); one
+        # that went to rays goes to rays again
+        open_pt = TROW >= 0
+        open_pt[open_pt] = status[TROW[open_pt]] == 0
+        cs = np.concatenate([[0], np.cumsum(open_pt)])
+        sel = np.nonzero((fk >= 0) & (cs[TE[ft]] - cs[TS[ft]] > 0))[0]
+        hid = np.zeros(len(sel), dtype=bool)
+        if len(sel):
+            Vc = VC[fv[sel]]
+            Tc = _open_corners(ft[sel], TC, TL, TS, TE, TROW, TPTS, open_pt)
+            g = fk[sel]
+            for members, local, N, D in cv_pad:
+                m = np.nonzero(members[g])[0]
+                if len(m):
+                    lk = local[g[m]]
+                    hid[m] = _corners_through(Vc[m], Tc[m], N[lk], D[lk] - _SHRINK)
+        go = np.zeros(len(fv), dtype=bool)
+        go[sel[hid]] = True
+        parts.append((fv[go], ft[go], fq[go], fk[go]))
+        ray = fk == _RAYS
+        leaves_v.append(fv[ray])
+        leaves_t.append(ft[ray])
+        leaves_q.append(fq[ray])
+        rest = ~go & ~ray
+        fv, ft, fq = fv[rest], ft[rest], fq[rest]
     # obstacle lists per bundle, as (bundle, obstacle) pairs: a child bundle's segments are
     # some of its parent's, so an obstacle the parent's segments all miss (far from their
     # capsule, outside a face of its box, or a separating plane) is dropped for the children
@@ -1779,8 +1831,6 @@ def _descend_many(queries: list) -> None:
         new = np.cumsum(mask) - 1
         k1, k2 = mask[cb], mask[hb]
         cb, ck, hb, hk = new[cb[k1]], ck[k1], new[hb[k2]], hk[k2]
-    parts = []                  # every bundle that left the frontier (for the queries' ``proof``)
-    leaves_v, leaves_t, leaves_q = [], [], []
     depth = 0
     while len(fv):
         depth += 1
@@ -1794,7 +1844,7 @@ def _descend_many(queries: list) -> None:
         cs = np.concatenate([[0], np.cumsum(open_pt)])
         keep = cs[TE[ft]] - cs[TS[ft]] > 0
         if not keep.all():
-            parts.append((fv[~keep], ft[~keep], fq[~keep]))
+            parts.append((fv[~keep], ft[~keep], fq[~keep], np.full(int((~keep).sum()), _FREE)))
             sub(keep)
         fv, ft, fq = fv[keep], ft[keep], fq[keep]
         if not len(fv):
@@ -1833,7 +1883,7 @@ def _descend_many(queries: list) -> None:
                     continue
                 b_, k_ = bi[sel], local[ki[sel]]
                 kp = _through_each(cvm[b_][:, None, :], ctm[b_][:, None, :], N[k_], D[k_] - _SHRINK)[:, 0]
-                cand.append((ci_, b_[kp], k_[kp], cv_r[ki[sel][kp]]))
+                cand.append((ci_, b_[kp], k_[kp], cv_r[ki[sel][kp]], ki[sel][kp]))
                 blocked[b_[kp]] = True
         # clear: every near obstacle of the bundle's query separated by one of its planes
         clear = ~blocked
@@ -1863,7 +1913,7 @@ def _descend_many(queries: list) -> None:
             clear &= np.bincount(cb, minlength=len(fv)) == 0
         if clear.any():
             ok = np.nonzero(clear)[0]
-            parts.append((fv[ok], ft[ok], fq[ok]))
+            parts.append((fv[ok], ft[ok], fq[ok], np.full(len(ok), _FREE)))
             pos, owner = _ranges(TS[ft[ok]], TE[ft[ok]])
             rows = TROW[pos]
             good = rows >= 0
@@ -1872,20 +1922,22 @@ def _descend_many(queries: list) -> None:
             rest = ~clear & ~done[fq]
             sub(rest)
             new_i = np.cumsum(rest) - 1
-            cand = [(ci_, new_i[b_[rest[b_]]], k_[rest[b_]], r_[rest[b_]]) for ci_, b_, k_, r_ in cand]
+            cand = [(ci_, new_i[b_[rest[b_]]], k_[rest[b_]], r_[rest[b_]], g_[rest[b_]]) for ci_, b_, k_, r_, g_ in cand]
             fv, ft, fq, Vc, Tc = fv[rest], ft[rest], fq[rest], Vc[rest], Tc[rest]
             if not len(fv):
                 break
         # hidden: one convex obstacle holds every corner segment (or enough Forest areas)
         hidden = np.zeros(len(fv), dtype=bool)
+        hider = np.full(len(fv), _FREE)          # the obstacle (index into CV) that hides it
         if cand:
             # the largest candidate of each bundle first, then the others of the bundles left
-            cc = np.concatenate([np.full(len(b_), ci_) for ci_, b_, k_, r_ in cand])
-            cbn = np.concatenate([b_ for ci_, b_, k_, r_ in cand])
-            ckn = np.concatenate([k_ for ci_, b_, k_, r_ in cand])
-            crn = np.concatenate([r_ for ci_, b_, k_, r_ in cand])
+            cc = np.concatenate([np.full(len(b_), ci_) for ci_, b_, k_, r_, g_ in cand])
+            cbn = np.concatenate([b_ for ci_, b_, k_, r_, g_ in cand])
+            ckn = np.concatenate([k_ for ci_, b_, k_, r_, g_ in cand])
+            crn = np.concatenate([r_ for ci_, b_, k_, r_, g_ in cand])
+            cgn = np.concatenate([g_ for ci_, b_, k_, r_, g_ in cand])
             o = np.lexsort((-crn, cbn))
-            cc, cbn, ckn = cc[o], cbn[o], ckn[o]
+            cc, cbn, ckn, cgn = cc[o], cbn[o], ckn[o], cgn[o]
             head = np.ones(len(cbn), dtype=bool)
             head[1:] = cbn[1:] != cbn[:-1]
             for rnd in (head, ~head):
@@ -1894,7 +1946,9 @@ def _descend_many(queries: list) -> None:
                     sel = np.nonzero(rnd & (cc == ci_) & ~hidden[cbn])[0]
                     b_, k_ = cbn[sel], ckn[sel]
                     # (``_through_each`` works in cache-sized row blocks itself)
-                    hidden[b_[_corners_through(Vc[b_], Tc[b_], N[k_], D[k_] - _SHRINK)]] = True
+                    ok = _corners_through(Vc[b_], Tc[b_], N[k_], D[k_] - _SHRINK)
+                    hidden[b_[ok]] = True
+                    hider[b_[ok]] = cgn[sel][ok]
         if nforest.any():
             for k in np.nonzero(nforest)[0]:
                 sel = np.nonzero((fq == k) & ~hidden)[0]
@@ -1909,7 +1963,7 @@ def _descend_many(queries: list) -> None:
                     cnt += _through(P0, P1, n, d - _SHRINK).reshape(len(sel), na * nb).all(axis=1)
                 hidden[sel[cnt >= q.s.forest_limit]] = True
         if hidden.any():
-            parts.append((fv[hidden], ft[hidden], fq[hidden]))
+            parts.append((fv[hidden], ft[hidden], fq[hidden], hider[hidden]))
             sub(~hidden)
             fv, ft, fq = fv[~hidden], ft[~hidden], fq[~hidden]
             if not len(fv):
@@ -1923,30 +1977,33 @@ def _descend_many(queries: list) -> None:
             leaves_v.append(fv[both])
             leaves_t.append(ft[both])
             leaves_q.append(fq[both])
-        split_t = ~both & ~tleaf & (vleaf | (TZ[ft] >= VZ[fv]))
-        split_v = ~both & ~split_t
-        # the children's obstacle pairs: each parent's, twice (parents in the children's order)
-        par = np.concatenate([np.nonzero(split_t)[0], np.nonzero(split_v)[0]])
-        nt_, npar = int(split_t.sum()), len(par)
-        slot = np.full(len(fv), -1, dtype=np.int64)
-        slot[par] = np.arange(npar)
-        # children's order: [split_t (left), split_t (right), split_v (left), split_v (right)]
-        first_c = np.where(np.arange(npar) < nt_, np.arange(npar), 2 * nt_ + (np.arange(npar) - nt_))
-        second_c = np.where(np.arange(npar) < nt_, nt_ + np.arange(npar), 2 * nt_ + (npar - nt_) + (np.arange(npar) - nt_))
+        # split the larger box; while the frontier is small, both boxes (four children: the
+        # levels where a handful of bundles is tested cost numpy's overhead, not work)
+        split_b = ~both & ~vleaf & ~tleaf & (len(fv) <= _SPLIT_BOTH)
+        split_t = ~both & ~split_b & ~tleaf & (vleaf | (TZ[ft] >= VZ[fv]))
+        split_v = ~both & ~split_b & ~split_t
+        nchild = 2 * split_t + 2 * split_v + 4 * split_b
+        cstart = np.cumsum(nchild) - nchild
+        # the children's obstacle pairs: each parent's, once per child
         for which in ("c", "h"):
             b_, k_ = (cb, ck) if which == "c" else (hb, hk)
-            s_ = slot[b_]
-            ok = s_ >= 0
-            s_, k_ = s_[ok], k_[ok]
-            nb_ = np.concatenate([first_c[s_], second_c[s_]])
-            nk_ = np.concatenate([k_, k_])
+            ok = nchild[b_] > 0
+            b_, k_ = b_[ok], k_[ok]
+            nb_, owner = _ranges(cstart[b_], cstart[b_] + nchild[b_])
             if which == "c":
-                cb, ck = nb_, nk_
+                cb, ck = nb_, k_[owner]
             else:
-                hb, hk = nb_, nk_
-        fv = np.concatenate([fv[split_t], fv[split_t], VL[fv[split_v]], VR[fv[split_v]]])
-        ft = np.concatenate([TL[ft[split_t]], TR[ft[split_t]], ft[split_v], ft[split_v]])
-        fq = np.concatenate([fq[split_t], fq[split_t], fq[split_v], fq[split_v]])
+                hb, hk = nb_, k_[owner]
+        # children in their parents' order: (v, t-left), (v, t-right) for a target split,
+        # (v-left, t), (v-right, t) for a viewer split, the four combinations for both
+        par = np.repeat(np.arange(len(fv)), nchild)
+        j = np.arange(len(par)) - cstart[par]
+        pv_, pt_ = fv[par], ft[par]
+        sv_, st_, sb_ = split_v[par], split_t[par], split_b[par]
+        fv = np.where(st_, pv_, np.where((sv_ & (j == 0)) | (sb_ & (j < 2)), VL[pv_],
+                                         np.where(sv_ | sb_, VR[pv_], pv_)))
+        ft = np.where(sv_, pt_, np.where((st_ & (j == 0)) | (sb_ & (j % 2 == 0)), TL[pt_], TR[pt_]))
+        fq = fq[par]
     lv = np.concatenate(leaves_v) if leaves_v else np.zeros(0, np.int64)
     lt = np.concatenate(leaves_t) if leaves_t else np.zeros(0, np.int64)
     lq = np.concatenate(leaves_q) if leaves_q else np.zeros(0, np.int64)
@@ -1954,8 +2011,13 @@ def _descend_many(queries: list) -> None:
     pv = np.concatenate([lv] + [p_[0] for p_ in parts])
     pt = np.concatenate([lt] + [p_[1] for p_ in parts])
     pq = np.concatenate([lq] + [p_[2] for p_ in parts])
+    pk = np.concatenate([np.full(len(lv), _RAYS)] + [p_[3] for p_ in parts])
     porder = np.argsort(pq, kind="stable")
-    pv, pt, pq = pv[porder], pt[porder], pq[porder]
+    pv, pt, pq, pk = pv[porder], pt[porder], pq[porder], pk[porder]
+    # the kinds as kept in a proof: an obstacle by its planes' identity (another query's
+    # obstacle list numbers them differently), else the markers
+    cv_ids = np.array([id(o[1]) for o in CV] + [0], dtype=np.int64)
+    pk = np.where(pk >= 0, cv_ids[np.maximum(pk, 0)], pk)
     pbounds = np.searchsorted(pq, np.arange(nq + 1))
     order = np.argsort(lq, kind="stable")
     lv, lt, lq = lv[order], lt[order], lq[order]
@@ -1968,7 +2030,8 @@ def _descend_many(queries: list) -> None:
         # a complete partition (the descent ran to its end) seeds a later query of the same trees
         q.proof = None if done[k] else (q.vtree, q.ttree,
                                         (pv[pbounds[k]:pbounds[k + 1]] - voff[k]).astype(np.int32),
-                                        (pt[pbounds[k]:pbounds[k + 1]] - toff[k]).astype(np.int32))
+                                        (pt[pbounds[k]:pbounds[k + 1]] - toff[k]).astype(np.int32),
+                                        pk[pbounds[k]:pbounds[k + 1]])
         if done[k]:
             q.done = True
             q.leaves = None

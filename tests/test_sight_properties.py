@@ -204,6 +204,76 @@ def test_an_answer_started_from_the_last_one_equals_brute_force(boxes, extra, fa
     assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
 
 
+def _partly_hidden_pair():
+    """Two models with a low wall and a pillar between them: the descent runs, and some of
+    its bundles are proved hidden by one obstacle."""
+    boxes = [(12.0, 12.3, 0.4, 4.0, 1.1, 90.0), (15.0, 11.2, 0.6, 0.6, 3.0, 10.0), (13.2, 13.4, 1.0, 0.4, 2.2, 30.0)]
+    w = world(boxes, a=(5.0, 12.0, 0.0), b=(19.0, 12.0, 180.0))
+    return w, sight.default_settings().replace(patch_mm=6.0)
+
+
+def test_a_proof_names_the_obstacle_of_each_hidden_bundle_and_a_nearby_query_reuses_it():
+    """A proof (a descent's partition) records, for a bundle proved hidden, which obstacle
+    hid it; a nearby question of the same pair finds those obstacles among its own and
+    proves those bundles with them alone first; the answer still equals the brute force."""
+    w, s = _partly_hidden_pair()
+    sight.forget()
+    seen = []
+    real = sight._descend_many
+
+    def spy(queries):
+        real(queries)
+        seen.extend(queries)
+    sight._descend_many = spy
+    try:
+        sight.los(w, "a", "b", cover=False, settings=s)
+        first = [q for q in seen if q.proof is not None]
+        assert first, "the descent ran to its end"
+        proof = first[-1].proof
+        convex_ids = {id(o[1]) for o in first[-1].convex}
+        named = proof[4][proof[4] > 0]
+        assert len(named) and set(named.tolist()) <= convex_ids
+        assert (proof[4] == sight._RAYS).any() or (proof[4] == sight._FREE).any()
+        hb = w.hitbox("b")
+        w.move_model("b", hb.x + 0.05, hb.y - 0.03, None, hb.facing)
+        seen.clear()
+        r = sight.los(w, "a", "b", cover=False, settings=s)
+        again = [q for q in seen if getattr(q, "seed", None) is not None]
+        assert again, "the second question started from the first one's proof"
+        q = again[-1]
+        kinds = sight._seed_kinds(q.seed, q.convex, 0)
+        assert (kinds >= 0).any()                 # obstacles found again, by identity
+    finally:
+        sight._descend_many = real
+    brute = _brute_visible(w, "a", "b", s)
+    assert (brute == r.target_visible).all()
+
+
+def test_a_seed_that_names_the_wrong_obstacles_changes_no_answer():
+    """The obstacles a seed names are only a guess: pointing every bundle of the remembered
+    proof at an obstacle that hides none of them, or at one the new query lacks, still gives
+    the brute force's visible set (a bundle not proved with it goes through the descent)."""
+    w, s = _partly_hidden_pair()
+    for wrong in ("pillar", "unknown"):
+        sight.forget()
+        sight.los(w, "a", "b", cover=False, settings=s)
+        mem = sight._MEMORY[w]
+        key = next(k for k in mem if k[0] == "a" and k[1] == "b")
+        wit, proof = mem[key]
+        if wrong == "pillar":
+            obs = sight._static(w).pieces[[p.id for p in sight._static(w).pieces].index("box-1")]
+            tag = id(obs.normals)
+        else:
+            tag = 12345
+        mem[key] = (wit, proof[:4] + (np.full(len(proof[2]), tag, dtype=np.int64),))
+        hb = w.hitbox("b")
+        w.move_model("b", hb.x, hb.y + 0.04, None, hb.facing)
+        r = sight.los(w, "a", "b", cover=False, settings=s)
+        brute = _brute_visible(w, "a", "b", s)
+        assert (brute == r.target_visible).all(), wrong
+        w.move_model("b", hb.x, hb.y, None, hb.facing)
+
+
 def test_remembered_answers_survive_a_change_of_size_and_state():
     """The memory of an earlier answer is only a guess: after the viewer is Crouched (a
     smaller lattice) and the target turns, the answers still equal the brute force."""
