@@ -2828,16 +2828,24 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         # partition of the same trees' pairs, re-proved here) starts the descent
         q.prior = mem[0] if len(mem[0]) == len(q.T_all) else None
         q.seed = mem[1]
-    if exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0 and not q.obstacle_free_quick():
-        # yes/no: the probe first; the obstacles are gathered only when it does not decide
-        q.probe_all_models(world)
-    if exc is None and not q.stopped and not q.done and (q.probed or q.want_all):
-        # the root bundle's hiding proof (what ``_drive`` tries next: after the yes/no probe,
-        # before any ray of a fraction) needs no gathered obstacles: a pair it proves hidden
-        # is answered without gathering them
+    def root_proof():
+        # the root bundle's hiding proof (what ``_drive`` tries after the yes/no probe,
+        # before any ray of a fraction) needs no gathered obstacles: a pair it proves
+        # hidden is answered without gathering them
         q.root_tried = True
         if _hidden_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1])], q._gather_args[2])[0]:
             q.done = True
+    yes_no = exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0
+    if yes_no and (q.prior is None or not (q.prior >= 0).any()) and _centres_blocked(world, vh, th):
+        # yes/no with terrain between the two hitboxes' centres (and no remembered witness):
+        # most such pairs are hidden by one solid, so the root proof goes before the probe
+        root_proof()
+    if yes_no and not q.done and not q.obstacle_free_quick():
+        # yes/no: the probe; the obstacles are gathered only when it does not decide
+        q.probe_all_models(world)
+    if exc is None and not q.stopped and not q.done and not getattr(q, "root_tried", False) \
+            and (q.probed or q.want_all):
+        root_proof()
     if not q.stopped and not q.done:
         q.gather()
     if exc is not None and exc[0] is False:
@@ -2897,6 +2905,13 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     elif cover:
         res.cover_reason = "no LoS"
     return res
+
+
+def _centres_blocked(world, vh, th) -> bool:
+    """Terrain cuts the segment between the two hitboxes' centres (one ray)."""
+    p0 = np.array([[vh.x, vh.y, vh.z + vh.height / 2]])
+    p1 = np.array([[th.x, th.y, th.z + th.height / 2]])
+    return bool(world.rays.occluded(p0, p1)[0])
 
 
 def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings | None = None,
