@@ -916,7 +916,7 @@ def _forest_planes(f: _Forest, s: SightSettings):
 
 
 _MAX_FRONTIER = 1024
-_SPLIT_BOTH = 32         # frontiers of at most this many bundles split both boxes of a bundle
+_SPLIT_BOTH = 256        # frontiers of at most this many bundles split both boxes of a bundle
 _RAY_BUNDLE = 512        # bundles of at most this many sample pairs are cast, not proved
 
 
