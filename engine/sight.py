@@ -987,7 +987,7 @@ def _frame_new(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     T_all = _placed(t_local, th)
     f = vh.facing_vector
     if half:
-        tmask = (T_all[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL
+        tmask = _in_front(T_all, centre_v, f)
         tidx = t_local.order[tmask[t_local.order]]
     else:
         tmask = np.ones(len(T_all), dtype=bool)
@@ -997,12 +997,27 @@ def _frame_new(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice):
     dirv = (centre_t - centre_v)[:2]
     nrm = np.linalg.norm(dirv)
     dirv = dirv / nrm if nrm > 1e-12 else f
-    if len(vorder):
-        sc = (V[vorder, :2] - centre_v[:2]) @ dirv + 0.5 * (V[vorder, 2] - vh.z)
-        hints = [int(i) for i in vorder[np.argsort(-sc)[:2]]]
-    else:
-        hints = []
+    hints = [int(i) for i in vorder[_top2(V[vorder] @ np.array([dirv[0], dirv[1], 0.5]))]] if len(vorder) else []
     return V, T_all, tmask, vorder, tidx, hints
+
+
+def _top2(score: np.ndarray) -> np.ndarray:
+    """Per row of ``score`` (g, n), the columns of the (up to) two highest scores, highest
+    first (of equal ones, the first); a 1D ``score`` gives one row's (up to 2,)."""
+    sc = np.atleast_2d(score)
+    i = sc.argmax(axis=1)
+    if sc.shape[1] < 2:
+        out = i[:, None]
+    else:
+        j = np.where(np.arange(sc.shape[1])[None, :] == i[:, None], -np.inf, sc).argmax(axis=1)
+        out = np.column_stack([i, j])
+    return out[0] if np.ndim(score) == 1 else out
+
+
+def _in_front(P: np.ndarray, centre_xy: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """(n,) bool: points P (n, 3) in the front half-space of a viewer at ``centre_xy`` facing
+    ``f`` (unit 2D), within ``_ARC_TOL``: (P - centre) . f >= -tol, as one product."""
+    return P @ np.array([f[0], f[1], 0.0]) >= float(np.asarray(centre_xy)[:2] @ f) - _ARC_TOL
 
 
 _FRONT: dict = {}
@@ -1036,9 +1051,9 @@ def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcach
             vorder = v_local.order[(v_local.points[:, 0] >= -_ARC_TOL)[v_local.order]]
         else:
             vorder = v_local.order
-        got = (V, vorder, V[vorder, :2] - centre_v[:2], 0.5 * (V[vorder, 2] - vh.z))
+        got = (V, vorder, V[vorder])
         vcache[key] = got
-    V, vorder, rel_xy, rel_z = got
+    V, vorder, Vo = got
     if not len(vorder):
         return None
     centre_t = np.array([th.x, th.y, th.z])
@@ -1048,7 +1063,7 @@ def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcach
     for k in (64, len(order)):
         sub = order[:k]
         T = _rotate(t_local.points[sub], th.facing) + centre_t
-        ok = (T[:, :2] - centre_v[:2]) @ f >= -_ARC_TOL if half else np.ones(len(sub), dtype=bool)
+        ok = _in_front(T, centre_v, f) if half else np.ones(len(sub), dtype=bool)
         if ok.sum() >= 16 or k == len(order):
             rows = T[ok][:16]
             break
@@ -1057,8 +1072,7 @@ def _probe_frame(vh, th, half: bool, v_local: _Lattice, t_local: _Lattice, vcach
     dirv = (centre_t - centre_v)[:2]
     nrm = np.linalg.norm(dirv)
     dirv = dirv / nrm if nrm > 1e-12 else f
-    sc = rel_xy @ dirv + rel_z
-    h = vorder[np.argsort(-sc)[:2]]
+    h = vorder[_top2(Vo @ np.array([dirv[0], dirv[1], 0.5]))]        # as ``_frame`` scores them
     return np.tile(V[h], (len(rows), 1)), np.repeat(rows, len(h), axis=0)
 
 
@@ -1085,7 +1099,8 @@ def _probe_frames(items, s: SightSettings):
         cv = np.array([[items[k][0].x, items[k][0].y] for k in ks])
         fv = np.array([items[k][0].facing_vector for k in ks])
         half = np.array([bool(items[k][2]) for k in ks])
-        ok = np.einsum("gpj,gj->gp", T[:, :, :2] - cv[:, None, :], fv) >= -_ARC_TOL
+        f3 = np.column_stack([fv, np.zeros(len(fv))])
+        ok = np.einsum("gpj,gj->gp", T, f3) >= np.einsum("gj,gj->g", cv, fv)[:, None] - _ARC_TOL   # as _in_front
         ok |= ~half[:, None]
         total = ok.sum(axis=1)
         short = (total < 16) & (len(sub) < len(lt.order))      # look beyond the first 64
@@ -1128,14 +1143,13 @@ def _probe_frames(items, s: SightSettings):
         if not len(vorder):
             none[ks] = True
             continue
-        rel_xy, rel_z = V[vorder, :2] - centre_v[:2], 0.5 * (V[vorder, 2] - vh.z)
         f = vh.facing_vector
         ct = np.array([[items[k][1].x, items[k][1].y] for k in ks])
         dirv = ct - centre_v[:2]
         nrm = np.linalg.norm(dirv, axis=1, keepdims=True)
         dirv = np.where(nrm > 1e-12, dirv / np.where(nrm > 1e-12, nrm, 1.0), f[None, :])
-        sc = dirv @ rel_xy.T + rel_z[None, :]                              # (g, nv)
-        h = vorder[np.argsort(-sc, axis=1)[:, :2]]                        # (g, nh)
+        sc = np.column_stack([dirv, np.full(len(dirv), 0.5)]) @ V[vorder].T     # (g, nv), as _frame scores them
+        h = vorder[_top2(sc)]                                                  # (g, nh)
         nh = h.shape[1]
         # segment (row r, hint j) of item g: V[h[g, j]] -> R[g, r], rows first (as _probe_frame)
         p0 = np.broadcast_to(V[h][:, None, :, :], (len(ks), 16, nh, 3))

@@ -147,3 +147,35 @@ def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch
             assert (f.target_visible == g.target_visible).all()
     finally:
         _restore(world, old)
+
+
+@FEW
+@given(seed=st.integers(0, 10_000))
+def test_the_batched_probe_casts_each_query_s_own_probe(world, seed):
+    """``_probe_frames`` (every pair of a matrix or a path at once) gives each pair exactly
+    the segments its query's own probe would cast (``_Query.probe_pairs``): the same
+    target points in the same order, from the same two viewer points facing the target."""
+    ids = world.model_ids()
+    old = _layout(world, seed, ids)
+    try:
+        s = sight.default_settings()
+        items, queries = [], []
+        for a in ids[:5]:
+            for b in ids:
+                if a == b:
+                    continue
+                vh, th = world.hitbox(a), world.hitbox(b)
+                for half in (True, False):
+                    items.append((vh, th, half, {a, b}))
+                    queries.append(sight._Query(world, sight._static(world), vh, th, want_all=False, s=s, half=half,
+                                                v_local=sight._lattice_for(vh, s), t_local=sight._lattice_for(th, s),
+                                                exclude={a, b}, models=[], gather=False))
+        P0, P1, owner, none = sight._probe_frames(items, s)
+        for k, q in enumerate(queries):
+            if q.done:
+                assert none[k] or not (owner == k).any()
+                continue
+            r, v = q.probe_pairs()
+            assert np.allclose(P0[owner == k], q.V[v]) and np.allclose(P1[owner == k], q.T_all[q.tidx[r]]), k
+    finally:
+        _restore(world, old)
