@@ -33,7 +33,8 @@ Method
     piece, another model's inscribed prism, a box inside a heightfield): the
     segments meeting a convex body form a convex set in each endpoint, so
     the corners prove it for all. Two convex Forest areas crossed this way
-    hide it too. Undecided bundles are split; bundles of at most
+    hide it too. Undecided bundles are split (the larger box; both boxes while
+    the frontier is small, ``_SPLIT_BOTH``); bundles of at most
     ``_RAY_BUNDLE`` sample pairs are cast instead (one viewer point per
     target point first, then the rest), all queries' rays in one Embree
     call per stage.
@@ -52,11 +53,14 @@ Method
   with hidden points.
 * Reuse (never a changed answer: every seed is proved again): ``los``
   remembers its last answer per pair (per target lattice point, a viewer
-  lattice point that saw it; the descent's final partition of the pairs) and
-  the next question for the pair tries those witnesses first and starts its
-  descent from that partition (``forget()`` drops it). ``los_along_path``
-  runs its samples in two waves, the second wave's descents (and each
-  refinement midpoint's) starting from a nearby hidden sample's partition.
+  lattice point that saw it; the descent's final partition of the pairs, with
+  the obstacle that hid each bundle) and the next question for the pair tries
+  those witnesses first and starts its descent from that partition: a bundle
+  is first tried against the obstacle that hid it there alone (when the new
+  question has that obstacle too), a bundle that went to rays goes to rays
+  (``forget()`` drops it). ``los_along_path`` runs its samples in two waves,
+  the second wave's descents (and each refinement point's) starting from a
+  nearby hidden sample's partition.
 * Batching (the same answers, fewer Python passes): ``los_matrix`` and
   ``los_along_path`` probe ALL their pairs (pairs of models; path points x
   observers) in one Embree call plus one vectorised model test
@@ -69,7 +73,9 @@ Method
   obstacles are gathered, then the column proofs of the pairs still open, one
   call per viewer: ``_settle``), and its leaf segments shuffled, in growing
   chunks.
-  ``los`` for yes/no casts the probe before gathering the obstacles.
+  ``los`` for yes/no casts the probe before gathering the obstacles, and
+  tries the root hiding proof before the probe when terrain cuts the segment
+  between the two centres.
 
 All lengths are inches; points are (x, y, z) with z up.
 """
