@@ -2067,14 +2067,33 @@ class _HB:
         self.radius, self.height = float(r), float(h)
 
 
+class _Records(list):
+    """The blocking models as (id, base centre (3,), radius, height), with ``key``: the same
+    as plain values (what the tables built from them are kept by)."""
+    key: tuple = ()
+
+
 def _model_records(world, s: SightSettings):
-    out = []
+    out = _Records()
+    key = []
     for mid in world.model_ids():
         hb = world.hitbox(mid)
+        h = float(hb.height)
         if not s.crouched_and_dead_block and hb.height < hb.full_height:
             continue
-        out.append((mid, np.array([hb.x, hb.y, hb.z]), float(hb.radius), float(hb.height)))
+        x, y, z, r = float(hb.x), float(hb.y), float(hb.z), float(hb.radius)
+        out.append((mid, np.array([x, y, z]), r, h))
+        key.append((mid, x, y, z, r, h))
+    out.key = tuple(key)
     return out
+
+
+def _records_key(mods) -> tuple:
+    """``_Records.key`` of a list of model records (worked out for a plain list)."""
+    got = getattr(mods, "key", None)
+    if got is not None:
+        return got
+    return tuple((mm[0], float(mm[1][0]), float(mm[1][1]), float(mm[1][2]), float(mm[2]), float(mm[3])) for mm in mods)
 
 
 def _cast(world, batch) -> None:
@@ -2198,8 +2217,7 @@ def _hiding_table(st: _Static, mods: list) -> tuple:
     blocking models' inscribed prisms, padded for numpy: (names, N (K, m, 3), D (K, m),
     D - _SHRINK, centres (K, 3), radii (K,), each row's number of real planes (K,), the
     number of static rows); kept per static record and model placement."""
-    key = (id(st), tuple((mm[0], float(mm[1][0]), float(mm[1][1]), float(mm[1][2]), float(mm[2]), float(mm[3]))
-                         for mm in mods))
+    key = (id(st), _records_key(mods))
     got = _HIDING_TABLES.get(key)
     if got is not None and got[0] is st:
         return got[1]
@@ -2249,7 +2267,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     if not items:
         return out
     st = _static(world)
-    mods = [mm for mm in models] if s.models_block else []
+    mods = models if s.models_block else []
     names, N, D, Ds, cen, rad, sizes, nstat = _hiding_table(st, mods)
     K = len(D)
     if K == 0:
@@ -2269,29 +2287,23 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
             if len(sel):
                 res[sel] = f(ii_[sel], kk_[sel], int(sz[sel].max()))
         return res
-    Vc = np.empty((len(items), _NC, 3))
-    Tc = np.empty((len(items), _NC, 3))
-    rot: dict = {}                   # root corners turned, per (tree, facing)
-
-    def root(hb, half):
-        t = _tree_for(hb, s, half)
-        key = (id(t), float(hb.facing))
-        got = rot.get(key)
-        if got is None:
-            got = rot[key] = _rotate(t.corners[0], hb.facing)
-        return got
-    for i, (vh, th, half, exclude) in enumerate(items):
-        Vc[i] = root(vh, half)
-        Tc[i] = root(th, False)
+    # the root bundles' corners: each tree's root turned (kept per tree and facing), placed
+    Vc = np.stack([_turned(_tree_for(vh, s, half), vh.facing)[0] for vh, th, half, exclude in items])
+    Tc = np.stack([_turned(_tree_for(th, s, False), th.facing)[0] for vh, th, half, exclude in items])
     Vc += np.array([[vh.x, vh.y, vh.z] for vh, th, half, exclude in items])[:, None, :]
     Tc += np.array([[th.x, th.y, th.z] for vh, th, half, exclude in items])[:, None, :]
     cv, ct = Vc.mean(axis=1), Tc.mean(axis=1)
     # necessary (cheap): the segment between the boxes' centres meets the bounding sphere
     ab = ct - cv
     L2 = np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-30)
-    t = np.clip((cen @ ab.T - np.einsum("ij,ij->i", cv, ab)[None, :]) / L2[None, :], 0, 1).T      # (I, K)
-    gap = cv[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
-    cand = np.einsum("ikj,ikj->ik", gap, gap) <= (rad[None, :] + 1e-6) ** 2
+    if len(items) == 1:                   # (one pair: plain vector operations are cheaper)
+        d = cen - cv[0]
+        g = d - np.clip(d @ ab[0] / L2[0], 0, 1)[:, None] * ab[0]
+        cand = (np.einsum("kj,kj->k", g, g) <= (rad + 1e-6) ** 2)[None, :]
+    else:
+        t = np.clip((cen @ ab.T - np.einsum("ij,ij->i", cv, ab)[None, :]) / L2[None, :], 0, 1).T      # (I, K)
+        gap = cv[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
+        cand = np.einsum("ikj,ikj->ik", gap, gap) <= (rad[None, :] + 1e-6) ** 2
     if mods:                                                    # a pair's own models never hide it
         col = {mm[0]: nstat + j for j, mm in enumerate(mods)}
         for i, (vh, th, half, exclude) in enumerate(items):
@@ -2382,12 +2394,12 @@ def _column_context(world, s: SightSettings, models) -> tuple:
     followed by the blocking models' inscribed prisms, and each model's row."""
     from engine.sight_columns import Prisms
     st = _static(world)
-    mods = list(models) if s.models_block else []
+    mods = models if s.models_block else []
     got = getattr(st, "_prisms", None)
     if got is None:
         names, N, D, cen, rad = _static_convex(st)
         got = st._prisms = Prisms(N, D - _SHRINK)
-    key = tuple((mm[0], float(mm[1][0]), float(mm[1][1]), float(mm[1][2]), float(mm[2]), float(mm[3])) for mm in mods)
+    key = _records_key(mods)
     hit = _PRISMS.get(id(st))
     if hit is not None and hit[0] is st and hit[1] == key:
         return hit[2]
