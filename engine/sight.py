@@ -2073,18 +2073,27 @@ class _Records(list):
     key: tuple = ()
 
 
+_RECORDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()     # world -> (key, records)
+
+
 def _model_records(world, s: SightSettings):
-    out = _Records()
+    """The blocking models (``_Records``), the same object while they stand where they did
+    (callers only read it)."""
     key = []
-    for mid in world.model_ids():
-        hb = world.hitbox(mid)
+    for hb in world.models.values():
         h = float(hb.height)
-        if not s.crouched_and_dead_block and hb.height < hb.full_height:
+        if not s.crouched_and_dead_block and h < hb.full_height:
             continue
-        x, y, z, r = float(hb.x), float(hb.y), float(hb.z), float(hb.radius)
-        out.append((mid, np.array([x, y, z]), r, h))
-        key.append((mid, x, y, z, r, h))
-    out.key = tuple(key)
+        key.append((hb.id, float(hb.x), float(hb.y), float(hb.z), float(hb.radius), h))
+    key = tuple(key)
+    got = _RECORDS.get(world)
+    if got is not None and got[0] == key:
+        return got[1]
+    out = _Records((mid, np.array([x, y, z]), r, h) for mid, x, y, z, r, h in key)
+    out.key = key
+    for mm in out:
+        mm[1].setflags(write=False)
+    _RECORDS[world] = (key, out)
     return out
 
 
@@ -2825,6 +2834,36 @@ def forget() -> None:
     _MEMORY.clear()
 
 
+class _HiddenPair:
+    """A pair the root hiding proof settled before any query: what ``los`` reports of it
+    (every allowed target point hidden, no ray cast), and ``query()``, the full query
+    answered the same way, built only for a reader of the blocking pieces or the picture."""
+
+    def __init__(self, world, st, vh, th, half, s, exclude, models, moving):
+        self._args = (world, st, vh, th, half, s, exclude, models, moving)
+        v_local, t_local = _lattice_for(vh, s), _lattice_for(th, s)
+        self.T_all = _placed(t_local, th)
+        self.tmask = _in_front(self.T_all, np.array([vh.x, vh.y]), vh.facing_vector) if half \
+            else np.ones(len(self.T_all), dtype=bool)
+        self.tidx = t_local.order[self.tmask[t_local.order]]
+        self.nv, self.nt = len(_front_order(v_local, half)), len(self.tidx)
+        self.t_part, self.t_weight = t_local.part, t_local.weight
+        self.status = np.full(self.nt, 2, dtype=np.int8)
+        self.witness = np.full(self.nt, -1, dtype=np.int64)
+        self.rays, self.proof, self.done, self.stopped = 0, None, True, False
+
+    def finish(self) -> None:
+        """(Already settled.)"""
+
+    def query(self) -> "_Query":
+        world, st, vh, th, half, s, exclude, models, moving = self._args
+        q = _Query(world, st, vh, th, want_all=False, s=s, half=half, v_local=_lattice_for(vh, s),
+                   t_local=_lattice_for(th, s), exclude=exclude, models=models, gather=False)
+        q.root_tried = True
+        q.finish()
+        return q
+
+
 def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool = True,
         settings: SightSettings | None = None, engaged_with: Iterable[str] | None = None,
         cover: bool = True) -> LosResult:
@@ -2847,19 +2886,32 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     exc = _exception(world, viewer, target, moving, s, engaged_with)
     if viewer == target:
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
-    q = _make_query(world, st, viewer, target, moving, s, want_all or exc is not None, _model_records(world, s),
-                    gather=False)
+    models = _model_records(world, s)
+    q_want = want_all or exc is not None
     # keyed by the two lattices too: a Crouched (or uncrouched) model changes its lattice,
     # and the remembered witnesses and proof index those lattices' points and trees
-    mkey = (viewer, target, bool(half), q.want_all, s, float(vh.radius), float(vh.height),
+    mkey = (viewer, target, bool(half), q_want, s, float(vh.radius), float(vh.height),
             float(th.radius), float(th.height))
     wmem = _MEMORY.setdefault(world, {}) if _REUSE else {}
     mem = wmem.get(mkey)
-    if mem is not None:
+    yes_no = exc is None and not q_want and s.min_visible_area_mm2 <= 0
+    q = None
+    if yes_no and (mem is None or not (mem[0] >= 0).any()) and _centres_blocked(world, vh, th):
+        # yes/no with terrain between the two hitboxes' centres (and no remembered witness):
+        # most such pairs are hidden by one solid, so the root proof goes before the probe;
+        # a pair it proves hidden needs no query (only what the result reports of it)
+        q = _HiddenPair(world, st, vh, th, half, s, {viewer, target}, models, moving)
+        if not q.nt or not q.nv or not _hidden_batch(world, s, [(vh, th, half, {viewer, target})], models)[0]:
+            q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False)
+            q.root_tried = True
+    if q is None:
+        q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False)
+    if mem is not None and not q.done:
         # the last answer for this pair: its witnesses are tried first and its proof (a
         # partition of the same trees' pairs, re-proved here) starts the descent
         q.prior = mem[0] if len(mem[0]) == len(q.T_all) else None
         q.seed = mem[1]
+
     def root_proof():
         # the root bundle's hiding proof (what ``_drive`` tries after the yes/no probe,
         # before any ray of a fraction) needs no gathered obstacles: a pair it proves
@@ -2867,12 +2919,8 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         q.root_tried = True
         if _hidden_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1])], q._gather_args[2])[0]:
             q.done = True
-    yes_no = exc is None and not q.want_all and not q.done and s.min_visible_area_mm2 <= 0
-    if yes_no and (q.prior is None or not (q.prior >= 0).any()) and _centres_blocked(world, vh, th):
-        # yes/no with terrain between the two hitboxes' centres (and no remembered witness):
-        # most such pairs are hidden by one solid, so the root proof goes before the probe
-        root_proof()
-    if yes_no and not q.done and not q.obstacle_free_quick():
+    yes_no = yes_no and not q.done
+    if yes_no and not q.obstacle_free_quick():
         # yes/no: the probe; the obstacles are gathered only when it does not decide
         q.probe_all_models(world)
     if exc is None and not q.stopped and not q.done and not getattr(q, "root_tried", False) \
@@ -2913,8 +2961,9 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
             reason = "blocked"
     # the blocking pieces, the eye and the picture's rays: worked out when first read
     from engine.cover import _once
-    attributed = _once(lambda: _attribute(world, q))
-    pictured = _once(lambda: _picture_rays(q, attributed()[1]))
+    full = _once(lambda: q.query() if isinstance(q, _HiddenPair) else q)
+    attributed = _once(lambda: _attribute(world, full()))
+    pictured = _once(lambda: _picture_rays(full(), attributed()[1]))
     witness = None
     ok = np.nonzero(q.status == 1)[0]
     if len(ok):

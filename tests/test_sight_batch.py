@@ -140,11 +140,15 @@ def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch
             m.setattr(sight, "_centres_blocked", lambda *a: False)
             probe = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
         assert any(blocked)
+        assert any(b and not f.los for b, f in zip(blocked, first))   # some settled by the root proof alone
         for f, g in zip(first, probe):
             fd, gd = f.as_dict(), g.as_dict()
             fd.pop("rays"), gd.pop("rays")
             assert fd == gd
-            assert (f.target_visible == g.target_visible).all()
+            for name in ("target_visible", "target_points", "target_part", "target_allowed",
+                         "picture_segments", "picture_clear"):
+                assert np.array_equal(getattr(f, name), getattr(g, name)), name
+            assert f.eye == g.eye and f.segments == g.segments
     finally:
         _restore(world, old)
 
