@@ -101,34 +101,12 @@ def test_path_equals_every_sample_cast_alone(world, seed):
         _restore(world, old)
 
 
-@FEW
-@given(seed=st.integers(0, 10_000))
-def test_yes_no_probe_first_equals_the_gathered_route(world, seed, monkeypatch):
-    """los(fraction=False) probes before gathering the obstacles: the same result as
-    gathering first (the whole LosResult a yes/no question gives; both asked without the
-    memory of earlier answers, which changes what is cast, not the answer)."""
-    ids = world.model_ids()
-    old = _layout(world, seed, ids)
-    try:
-        pairs = [(a, b) for a in ids[:6] for b in ids if a != b]
-        with monkeypatch.context() as m:
-            m.setattr(sight, "_REUSE", False)
-            fast = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
-            m.setattr(sight._Query, "obstacle_free_quick", lambda self: True)
-            slow = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
-        for f, g in zip(fast, slow):
-            assert f.as_dict() == g.as_dict()
-            assert (f.target_visible == g.target_visible).all()
-    finally:
-        _restore(world, old)
-
-
-@FEW
-@given(seed=st.integers(0, 10_000))
-def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch):
-    """los(fraction=False) tries the root hiding proof before the probe when terrain cuts
-    the segment between the two centres: the same answer (every field but the count of
-    rays cast) as always probing first; and it does run for some pairs."""
+def _yes_no_two_routes(world, seed, monkeypatch, owner, name, value, check):
+    """``check(first, second, blocked)`` on los(fraction=False) for pairs of a random layout,
+    as it is and with ``owner.name`` set to ``value`` (both without the memory of earlier
+    answers, which changes what is cast, not the answer), and per pair whether terrain cuts
+    the segment between the centres; run before the layout is put back (the results'
+    details are worked out when first read)."""
     ids = world.model_ids()
     old = _layout(world, seed, ids)
     try:
@@ -137,8 +115,32 @@ def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch
             m.setattr(sight, "_REUSE", False)
             blocked = [sight._centres_blocked(world, world.hitbox(a), world.hitbox(b)) for a, b in pairs]
             first = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
-            m.setattr(sight, "_centres_blocked", lambda *a: False)
-            probe = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
+            m.setattr(owner, name, value)
+            second = [sight.los(world, a, b, fraction=False, cover=False) for a, b in pairs]
+        check(first, second, blocked)
+    finally:
+        _restore(world, old)
+
+
+@FEW
+@given(seed=st.integers(0, 10_000))
+def test_yes_no_probe_first_equals_the_gathered_route(world, seed, monkeypatch):
+    """los(fraction=False) probes before gathering the obstacles: the same result as
+    gathering first (the whole LosResult a yes/no question gives)."""
+    def check(fast, slow, _):
+        for f, g in zip(fast, slow):
+            assert f.as_dict() == g.as_dict()
+            assert (f.target_visible == g.target_visible).all()
+    _yes_no_two_routes(world, seed, monkeypatch, sight._Query, "obstacle_free_quick", lambda self: True, check)
+
+
+@FEW
+@given(seed=st.integers(0, 10_000))
+def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch):
+    """los(fraction=False) tries the root hiding proof before the probe when terrain cuts
+    the segment between the two centres: the same answer (every field but the count of
+    rays cast) as always probing first; and it does run for some pairs."""
+    def check(first, probe, blocked):
         assert any(blocked)
         assert any(b and not f.los for b, f in zip(blocked, first))   # some settled by the root proof alone
         for f, g in zip(first, probe):
@@ -149,8 +151,7 @@ def test_yes_no_root_proof_first_equals_the_probe_first(world, seed, monkeypatch
                          "picture_segments", "picture_clear"):
                 assert np.array_equal(getattr(f, name), getattr(g, name)), name
             assert f.eye == g.eye and f.segments == g.segments
-    finally:
-        _restore(world, old)
+    _yes_no_two_routes(world, seed, monkeypatch, sight, "_centres_blocked", lambda *a: False, check)
 
 
 @FEW
