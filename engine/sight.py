@@ -1647,11 +1647,10 @@ def _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt) -> np.ndarray:
     axis-aligned box around the open ones."""
     un, inv = np.unique(ft, return_inverse=True)
     pos, owner = _ranges(TS[un], TE[un])
-    pos0 = pos
+    allowed = np.bincount(owner[TROW[pos] >= 0], minlength=len(un))
     ok = open_pt[pos]
     pos, owner = pos[ok], owner[ok]
     cnt = np.bincount(owner, minlength=len(un))
-    allowed = np.bincount(_ranges(TS[un], TE[un])[1][TROW[pos0] >= 0], minlength=len(un))
     first = np.concatenate([[0], np.cumsum(cnt)[:-1]])
     pts = TPTS[pos]
     nc = TC.shape[1]
@@ -1674,13 +1673,13 @@ def _open_corners(ft, TC, TL, TS, TE, TROW, TPTS, open_pt) -> np.ndarray:
         hidx = np.nonzero(has)[0]
         sel = inner[hidx]
         lo, hi, ii = lo[sel], hi[sel], hidx[sel]
-        for c, (a, b, d) in enumerate([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)] * 2):
-            if c >= nc:
-                break
-            out[ii, c, 0] = (lo, hi)[a][:, 0]
-            out[ii, c, 1] = (lo, hi)[b][:, 1]
-            out[ii, c, 2] = (lo, hi)[d][:, 2]
+        out[ii] = np.where(_BOX_CORNERS[:nc][None], hi[:, None, :], lo[:, None, :])
     return out[inv]
+
+
+# which coordinates of a box's corner are its upper ones: the 8 corners (then again, for
+# more than 8 corner slots)
+_BOX_CORNERS = np.array([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)] * 2, dtype=bool)
 
 
 _FREE = -1       # a proof's bundle settled otherwise (clear, decided, hidden by forests)
