@@ -2838,8 +2838,8 @@ class _HiddenPair:
     (every allowed target point hidden, no ray cast), and ``query()``, the full query
     answered the same way, built only for a reader of the blocking pieces or the picture."""
 
-    def __init__(self, world, st, vh, th, half, s, exclude, models, moving):
-        self._args = (world, st, vh, th, half, s, exclude, models, moving)
+    def __init__(self, world, st, vh, th, half, s, exclude, models):
+        self._args = (world, st, vh, th, half, s, exclude, models)
         v_local, t_local = _lattice_for(vh, s), _lattice_for(th, s)
         self.T_all = _placed(t_local, th)
         self.tmask = _in_front(self.T_all, np.array([vh.x, vh.y]), vh.facing_vector) if half \
@@ -2855,7 +2855,7 @@ class _HiddenPair:
         """(Already settled.)"""
 
     def query(self) -> "_Query":
-        world, st, vh, th, half, s, exclude, models, moving = self._args
+        world, st, vh, th, half, s, exclude, models = self._args
         q = _Query(world, st, vh, th, want_all=False, s=s, half=half, v_local=_lattice_for(vh, s),
                    t_local=_lattice_for(th, s), exclude=exclude, models=models, gather=False)
         q.root_tried = True
@@ -2899,7 +2899,7 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         # yes/no with terrain between the two hitboxes' centres (and no remembered witness):
         # most such pairs are hidden by one solid, so the root proof goes before the probe;
         # a pair it proves hidden needs no query (only what the result reports of it)
-        q = _HiddenPair(world, st, vh, th, half, s, {viewer, target}, models, moving)
+        q = _HiddenPair(world, st, vh, th, half, s, {viewer, target}, models)
         if not q.nt or not q.nv or not _hidden_batch(world, s, [(vh, th, half, {viewer, target})], models)[0]:
             q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False)
             q.root_tried = True
