@@ -125,7 +125,7 @@ def _matrix(name, world, quick: bool) -> dict:
     from engine import sight
     ids = world.model_ids()
     sight.los_matrix(world, ids)
-    times = _time(lambda: sight.los_matrix(world, ids), 3 if quick else 7)
+    times = _time(lambda: sight.los_matrix(world, ids), 5 if quick else 9)
     return {"name": f"sight {name}: LoS matrix of {len(ids)} models", "median_ms": statistics.median(times),
             "target_ms": 100.0, "note": f"{len(ids) * (len(ids) - 1)} ordered pairs, one batched cast per stage"}
 
@@ -163,7 +163,7 @@ def _path(name, world, quick: bool) -> dict:
     # nothing kept per pose of the mover (its placed lattice, the pairs' frames) is reused
     runs = iter(range(1, 100))
     times = _time(lambda: sight.los_along_path(world, mover, path + [0.001 * next(runs), 0.0, 0.0], enemies),
-                  3 if quick else 7)
+                  5 if quick else 9)
     return {"name": f"sight {name}: LoS along a 12\" path against {len(enemies)} enemies",
             "median_ms": statistics.median(times), "target_ms": 50.0,
             "note": f"sampled every {sight.default_settings().path_step_in:g}\", first/last refined to "
