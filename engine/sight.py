@@ -81,6 +81,7 @@ All lengths are inches; points are (x, y, z) with z up.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import weakref
@@ -2839,7 +2840,8 @@ class _HiddenPair:
     answered the same way, built only for a reader of the blocking pieces or the picture."""
 
     def __init__(self, world, st, vh, th, half, s, exclude, models):
-        self._args = (world, st, vh, th, half, s, exclude, models)
+        # the two hitboxes as they stand now (the query may be built after they moved)
+        self._args = (world, st, copy.copy(vh), copy.copy(th), half, s, exclude, models)
         v_local, t_local = _lattice_for(vh, s), _lattice_for(th, s)
         self.T_all = _placed(t_local, th)
         self.tmask = _in_front(self.T_all, np.array([vh.x, vh.y]), vh.facing_vector) if half \
@@ -2958,7 +2960,8 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
             reason = f"visible area {area * MM2_PER_IN2:.1f} mm2 is below the minimum {s.min_visible_area_mm2:g} mm2"
         else:
             reason = "blocked"
-    # the blocking pieces, the eye and the picture's rays: worked out when first read
+    # the blocking pieces, the eye and the picture's rays: worked out when first read (from
+    # the sample points placed now; a _HiddenPair keeps copies of the hitboxes)
     from engine.cover import _once
     full = _once(lambda: q.query() if isinstance(q, _HiddenPair) else q)
     attributed = _once(lambda: _attribute(world, full()))

@@ -184,3 +184,33 @@ def test_the_batched_probe_casts_each_query_s_own_probe(world, seed):
             assert np.allclose(P0[owner == k], q.V[v]) and np.allclose(P1[owner == k], q.T_all[q.tidx[r]]), k
     finally:
         _restore(world, old)
+
+
+@pytest.mark.parametrize("kind", ["settled by the root proof", "partly visible"])
+def test_the_details_of_an_answer_describe_the_table_as_it_was_asked(world, kind):
+    """The blocking pieces, the eye and the picture of an answer are worked out when first
+    read, from the table as it stood when asked: moving a model afterwards changes none of
+    them (a pair the root proof settled before any query, and a pair seen in part)."""
+    s = sight.default_settings()
+    blocked = sight._centres_blocked
+    ids = world.model_ids()
+
+    def wanted(a, b):
+        r = sight.los(world, a, b, fraction=False, cover=False, settings=s)
+        if kind == "partly visible":
+            return r.los and sight.los(world, a, b, cover=False, settings=s).visible_fraction < 0.9
+        return blocked(world, world.hitbox(a), world.hitbox(b)) and not r.los
+    a, b = next((a, b) for a in ids for b in ids if a != b and wanted(a, b))
+    sight.forget()
+    late = sight.los(world, a, b, fraction=False, cover=False, settings=s)
+    now = sight.los(world, a, b, fraction=False, cover=False, settings=s)
+    expect = (now.blocking, now.eye, now.picture_segments.copy())
+    assert kind == "partly visible" or expect[0]
+    hb = world.hitbox(b)
+    old = (hb.x, hb.y, hb.z, hb.facing)
+    try:
+        world.move_model(b, hb.x + 3.0, hb.y + 2.0, None, hb.facing + 90)
+        assert late.blocking == expect[0] and late.eye == expect[1]
+        assert np.array_equal(late.picture_segments, expect[2])
+    finally:
+        world.move_model(b, *old)
