@@ -2225,7 +2225,7 @@ def _hiding_table(st: _Static, mods: list) -> tuple:
     """``_hidden_batch``'s obstacles: every convex static solid (``_static_convex``) and the
     blocking models' inscribed prisms, padded for numpy: (names, N (K, m, 3), D (K, m),
     D - _SHRINK, centres (K, 3), radii (K,), each row's number of real planes (K,), the
-    number of static rows); kept per static record and model placement."""
+    number of static rows, each model's row); kept per static record and model placement."""
     key = (id(st), _records_key(mods))
     got = _HIDING_TABLES.get(key)
     if got is not None and got[0] is st:
@@ -2251,7 +2251,8 @@ def _hiding_table(st: _Static, mods: list) -> tuple:
     # each row's number of planes (the rest of the row is padding, which every point
     # satisfies): the tests take only as many columns as their rows need
     sizes = (D < 1e29).sum(axis=1)
-    out = (names, N, D, D - _SHRINK, cen, rad, sizes, nstat)
+    model_row = {mm[0]: nstat + j for j, mm in enumerate(mods)}
+    out = (names, N, D, D - _SHRINK, cen, rad, sizes, nstat, model_row)
     for a in out:
         if isinstance(a, np.ndarray):
             a.setflags(write=False)
@@ -2277,7 +2278,7 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         return out
     st = _static(world)
     mods = models if s.models_block else []
-    names, N, D, Ds, cen, rad, sizes, nstat = _hiding_table(st, mods)
+    names, N, D, Ds, cen, rad, sizes, nstat, model_row = _hiding_table(st, mods)
     K = len(D)
     if K == 0:
         return out
@@ -2314,10 +2315,9 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         gap = cv[:, None, :] + t[..., None] * ab[:, None, :] - cen[None]
         cand = np.einsum("ikj,ikj->ik", gap, gap) <= (rad[None, :] + 1e-6) ** 2
     if mods:                                                    # a pair's own models never hide it
-        col = {mm[0]: nstat + j for j, mm in enumerate(mods)}
         for i, (vh, th, half, exclude) in enumerate(items):
             for m_ in exclude:
-                j = col.get(m_)
+                j = model_row.get(m_)
                 if j is not None:
                     cand[i, j] = False
     ii, kk = np.nonzero(cand)
@@ -2329,12 +2329,40 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
     ii, kk = ii[kp], kk[kp]
     if not len(ii):
         return out
+    frames = {}
+
+    def clear_of_points(i: int, k: int) -> bool:
+        """No sample point of pair i inside obstacle k (which would break the proof, as in
+        _Query._gather): none is when one face plane has the whole hitbox (a prism around
+        it) outside, else each point is tested."""
+        vh, th, half, exclude = items[i]
+        real = D[k] < 1e29
+        touch = False
+        for h_ in (vh, th):
+            c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
+            if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
+                if not _hitbox_outside(h_, N[k][real], D[k][real]):
+                    touch = True
+        if not touch:
+            return True
+        if i not in frames:
+            V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
+            frames[i] = np.vstack([V[vorder], T_all])
+        return bool(_outside(frames[i], N[k][real], D[k][real]).all())
+    if len(items) == 1:
+        # one pair: its candidates one at a time, the largest first (what the rounds below
+        # do for many pairs at once; the same answer: any candidate that proves it)
+        for k in kk[np.argsort(-rad[kk], kind="stable")]:
+            c_ = int(sizes[k])
+            if c_ and _corners_through(Vc, Tc, N[k:k + 1, :c_], Ds[k:k + 1, :c_])[0] and clear_of_points(0, int(k)):
+                out[0] = True
+                break
+        return out
     # each pair's largest candidate first, the others only for the pairs left
     o = np.lexsort((-rad[kk], ii))
     ii, kk = ii[o], kk[o]
     head = np.ones(len(ii), dtype=bool)
     head[1:] = ii[1:] != ii[:-1]
-    frames = {}
     for rnd in (head, ~head):
         sel = np.nonzero(rnd & ~out[ii])[0]
         if not len(sel):
@@ -2342,26 +2370,8 @@ def _hidden_batch(world, s: SightSettings, items, models) -> np.ndarray:
         ok = by_size(lambda i_, k_, c_: _corners_through(Vc[i_], Tc[i_], N[k_, :c_], Ds[k_, :c_]), ii[sel], kk[sel],
                      512)
         for i, k in zip(ii[sel][ok], kk[sel][ok]):
-            i, k = int(i), int(k)
-            if out[i]:
-                continue
-            vh, th, half, exclude = items[i]
-            # a sample point inside the obstacle would break the proof (as in _Query._gather);
-            # none is when one face plane has the whole hitbox (a prism around it) outside
-            real = D[k] < 1e29
-            touch = False
-            for h_ in (vh, th):
-                c_ = np.array([h_.x, h_.y, h_.z + h_.height / 2])
-                if np.linalg.norm(cen[k] - c_) <= rad[k] + math.hypot(h_.radius, h_.height / 2) + 1e-6:
-                    if not _hitbox_outside(h_, N[k][real], D[k][real]):
-                        touch = True
-            if touch:
-                if i not in frames:
-                    V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, _lattice_for(vh, s), _lattice_for(th, s))
-                    frames[i] = np.vstack([V[vorder], T_all])
-                if not _outside(frames[i], N[k][real], D[k][real]).all():
-                    continue
-            out[i] = True
+            if not out[i] and clear_of_points(int(i), int(k)):
+                out[i] = True
     return out
 
 

@@ -214,3 +214,22 @@ def test_the_details_of_an_answer_describe_the_table_as_it_was_asked(world, kind
         assert np.array_equal(late.picture_segments, expect[2])
     finally:
         world.move_model(b, *old)
+
+
+@FEW
+@given(seed=st.integers(0, 10_000))
+def test_the_root_proof_of_one_pair_equals_the_batched_one(world, seed):
+    """``_hidden_batch`` for one pair (its candidates one at a time) proves exactly the pairs
+    it proves for all pairs at once (the rounds of largest candidates first)."""
+    ids = world.model_ids()
+    old = _layout(world, seed, ids)
+    try:
+        s = sight.default_settings()
+        models = sight._model_records(world, s)
+        items = [(world.hitbox(a), world.hitbox(b), half, {a, b})
+                 for a in ids for b in ids if a != b for half in (True, False)]
+        batch = sight._hidden_batch(world, s, items, models)
+        alone = [bool(sight._hidden_batch(world, s, [it], models)[0]) for it in items]
+        assert list(batch) == alone and batch.any() and not batch.all()
+    finally:
+        _restore(world, old)
