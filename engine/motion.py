@@ -1404,8 +1404,12 @@ class _Graph:
         order = np.argsort(self.dst, kind="stable")
         self.in_order = order.astype(np.int32)
         self.in_indptr = np.searchsorted(self.dst[order], np.arange(n + 2)).astype(np.int64)
-        xy = np.vstack([g.node_xyz[:, :2], np.zeros((1, 2))])
-        self.half_len = 0.5 * np.hypot(*(xy[self.dst] - xy[self.src]).T)
+        self._xy = np.vstack([g.node_xyz[:, :2], np.zeros((1, 2))])
+
+    def half_len(self, edges: np.ndarray) -> np.ndarray:
+        """Half the plan length of each of ``edges`` (positions)."""
+        xy = self._xy
+        return 0.5 * np.hypot(*(xy[self.dst[edges]] - xy[self.src[edges]]).T)
 
     def touching(self, nodes: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Positions of the edges leaving or entering ``nodes`` (an edge may come
@@ -1514,7 +1518,7 @@ def _build_static(world, R, h, res, st) -> _Static:
     # open table cells (one flat layer at z 0 under the whole base) are solved at once
     flat_col = (np.sum(np.isfinite(hi_p), axis=1) == 1) & (np.abs(hi_p[:, 0]) <= 1e-6) & (nrm_p[:, 0, 2] > 0.999)
     flat_col[N] = False
-    from scipy.ndimage import binary_erosion
+    from scipy.ndimage import binary_erosion, maximum_filter
     fp = np.zeros((2 * rc + 1, 2 * rc + 1), dtype=bool)
     for dx, dy in offs_out:
         fp[dy + rc, dx + rc] = True
@@ -1613,13 +1617,33 @@ def _build_static(world, R, h, res, st) -> _Static:
     node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
     node_mult = mult[slot, cell]
     slow_areas = [a for a in areas if a.tags & set(st["half_speed_areas"])]
+    # the distance to the nearest one, exact wherever a step's test below can use it (a node
+    # farther than any step's reach off an area's bounding box keeps inf: the test is false
+    # for it either way)
     node_dslow = np.full(len(node_xyz), np.inf)
+    step_reach = R + 0.5 * res * max(math.hypot(dx, dy) for dx, dy in _neighbour_offsets(int(st["neighbours"]))) \
+        + 2 * _EPS
     for a in slow_areas:
-        node_dslow = np.minimum(node_dslow, _poly_distance(a.poly, node_xyz[:, :2]))
+        x0, y0, x1, y1 = a.poly.bounds
+        gx = np.maximum(np.maximum(x0 - node_xyz[:, 0], node_xyz[:, 0] - x1), 0.0)
+        gy = np.maximum(np.maximum(y0 - node_xyz[:, 1], node_xyz[:, 1] - y1), 0.0)
+        near = np.nonzero(gx * gx + gy * gy <= step_reach ** 2)[0]
+        if len(near):
+            node_dslow[near] = np.minimum(node_dslow[near], _poly_distance(a.poly, node_xyz[near, :2]))
 
-    from scipy.ndimage import binary_dilation
-    near_narrow = binary_dilation(narrow.any(axis=0).reshape(ny, nx), iterations=2).ravel()
+    narrow_cell = narrow.any(axis=0)
+    # narrow cells in each box of cells (a summed-area table): a step's sample points lie
+    # in the box of its two end cells
+    n_sat = np.zeros((ny + 1, nx + 1))
+    n_sat[1:, 1:] = narrow_cell.reshape(ny, nx).cumsum(axis=0).cumsum(axis=1)
     cnar = float(st["narrow_cost"])
+    # quiet nodes: off every slow area by more than any step's reach (no exact distance)
+    # and no narrow cell within the longest step: a step between two quiet nodes with
+    # the same factor costs their mean, untested
+    reach_c = max(max(abs(dx), abs(dy)) for dx, dy in _neighbour_offsets(int(st["neighbours"])))
+    near_nc = maximum_filter(narrow_cell.reshape(ny, nx), size=2 * reach_c + 1, mode="constant").ravel()
+    quiet = ~np.isfinite(node_dslow) & ~near_nc[cell]
+    node_ix, node_iy = ix[cell], iy[cell]
 
     def edge_mult(A, B):
         """Mean cost factor along each step A -> B. Where the ends differ, or the step
@@ -1629,30 +1653,77 @@ def _build_static(world, R, h, res, st) -> _Static:
         path check."""
         ma, mb = node_mult[A], node_mult[B]
         out = 0.5 * (ma + mb)
-        half_len = 0.5 * np.linalg.norm(node_xyz[A, :2] - node_xyz[B, :2], axis=1)
-        near_a = np.minimum(node_dslow[A], node_dslow[B]) <= R + half_len + _EPS
-        near_n = near_narrow[cell[A]] | near_narrow[cell[B]]
-        diff = np.nonzero((np.abs(ma - mb) > 1e-9) | near_a | near_n)[0]
-        if len(diff) == 0:
+        mdiff = np.abs(ma - mb) > 1e-9
+        loud = np.nonzero(~(quiet[A] & quiet[B]) | mdiff)[0]
+        if not len(loud):
             return out
+        A_, B_ = A[loud], B[loud]
+        d2 = node_xyz[A_, :2] - node_xyz[B_, :2]
+        half_len = 0.5 * np.linalg.norm(d2, axis=1)
+        near_a = np.minimum(node_dslow[A_], node_dslow[B_]) <= R + half_len + _EPS
+        xa, xb, ya, yb = node_ix[A_], node_ix[B_], node_iy[A_], node_iy[B_]
+        x0, x1 = np.minimum(xa, xb), np.maximum(xa, xb) + 1
+        y0, y1 = np.minimum(ya, yb), np.maximum(ya, yb) + 1
+        near_n = n_sat[y1, x1] - n_sat[y0, x1] - n_sat[y1, x0] + n_sat[y0, x0] > 0.5
+        area = near_a | mdiff[loud]
+        k = np.nonzero(area | near_n)[0]
+        if not len(k):
+            return out
+        diff = loud[k]
+        area, near_n = area[k], near_n[k]
         ns = 16
         t = np.arange(ns + 1) / ns
         pa, pb = node_xyz[A[diff]], node_xyz[B[diff]]
         pts = pa[:, None, :] + (pb - pa)[:, None, :] * t[None, :, None]            # (k, ns+1, 3)
         flat = pts.reshape(-1, 3)
         fac = np.ones(len(flat))
-        sub = np.repeat(near_a[diff] | (np.abs(ma - mb) > 1e-9)[diff], ns + 1)
-        for a in (slow_areas if sub.any() else ()):
-            inside = _within(a.poly, flat[:, :2], R + _EPS) & (flat[:, 2] >= a.zlo - 0.05) \
-                & (flat[:, 2] <= a.zhi + 0.05)
+        sub = np.nonzero(np.repeat(area, ns + 1))[0]
+        for a in (slow_areas if len(sub) else ()):
+            fs = flat[sub]
+            inside = np.zeros(len(flat), dtype=bool)
+            inside[sub] = _within(a.poly, fs[:, :2], R + _EPS) & (fs[:, 2] >= a.zlo - 0.05) & (fs[:, 2] <= a.zhi + 0.05)
             f = float(st["area_cost"])
-            inside &= sub
+            fac = np.where(inside, fac * f if st["stack_costs"] else np.maximum(fac, f), fac)
+        # narrow surfaces, by the cell under each point (only steps whose box of cells has one)
+        on = np.nonzero(np.repeat(near_n, ns + 1))[0]
+        if len(on):
+            fo = flat[on]
+            jx = np.clip((fo[:, 0] / res).astype(int), 0, nx - 1)
+            jy = np.clip((fo[:, 1] / res).astype(int), 0, ny - 1)
+            cc = jy * nx + jx
+            hit = np.nonzero(narrow_cell[cc])[0]
+            if len(hit):
+                c_, on = cc[hit], on[hit]
+                with np.errstate(invalid="ignore"):
+                    nar = np.any((np.abs(z[:, c_] - flat[on, 2][None, :]) <= tol_l) & narrow[:, c_], axis=0)
+                on = on[nar]
+                fac[on] = fac[on] * cnar if st["stack_costs"] else np.maximum(fac[on], cnar)
+        fac = fac.reshape(len(diff), ns + 1)
+        piece = np.maximum(fac[:, :-1], fac[:, 1:])
+        out[diff] = piece.mean(axis=1)
+        return out
+        ns = 16
+        t = np.arange(ns + 1) / ns
+        pa, pb = node_xyz[A[diff]], node_xyz[B[diff]]
+        pts = pa[:, None, :] + (pb - pa)[:, None, :] * t[None, :, None]            # (k, ns+1, 3)
+        flat = pts.reshape(-1, 3)
+        fac = np.ones(len(flat))
+        sub = np.nonzero(np.repeat(near_a[diff] | (np.abs(ma - mb) > 1e-9)[diff], ns + 1))[0]
+        for a in (slow_areas if len(sub) else ()):
+            fs = flat[sub]
+            inside = np.zeros(len(flat), dtype=bool)
+            inside[sub] = _within(a.poly, fs[:, :2], R + _EPS) & (fs[:, 2] >= a.zlo - 0.05) & (fs[:, 2] <= a.zhi + 0.05)
+            f = float(st["area_cost"])
             fac = np.where(inside, fac * f if st["stack_costs"] else np.maximum(fac, f), fac)
         jx = np.clip((flat[:, 0] / res).astype(int), 0, nx - 1)
         jy = np.clip((flat[:, 1] / res).astype(int), 0, ny - 1)
         cc = jy * nx + jx
-        with np.errstate(invalid="ignore"):
-            nar = np.any((np.abs(z[:, cc] - flat[:, 2][None, :]) <= tol_l) & narrow[:, cc], axis=0)
+        nar = np.zeros(len(flat), dtype=bool)
+        on = np.nonzero(narrow_cell[cc])[0]          # (points over a cell with no narrow level: none)
+        if len(on):
+            c_ = cc[on]
+            with np.errstate(invalid="ignore"):
+                nar[on] = np.any((np.abs(z[:, c_] - flat[on, 2][None, :]) <= tol_l) & narrow[:, c_], axis=0)
         nfac = np.where(nar, cnar, 1.0)
         fac = fac * nfac if st["stack_costs"] else np.maximum(fac, nfac)
         fac = fac.reshape(len(diff), ns + 1)
@@ -1981,14 +2052,14 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
                 dnode[cn[near]] = dc[near]
                 dmin = np.minimum(dnode[G.src[cand]], dnode[G.dst[cand]])
                 sure = dmin <= thr - 1e-6
-                test = ~sure & (dmin - G.half_len[cand] <= thr + 1e-6)
                 za, zb = P[G.src[cand], 2], P[G.dst[cand], 2]
                 zlo = np.minimum(za, zb)
                 zhi = np.maximum(za, zb) + ctx.h
                 vert = (zlo < c[2] + hh) & (zhi > c[2])
                 dropped.append(cand[sure & vert])
                 ekeep[dropped[-1]] = False
-                cand = cand[test & vert]
+                k = np.nonzero(~sure & vert)[0]
+                cand = cand[k[dmin[k] - G.half_len(cand[k]) <= thr + 1e-6]]
             if len(cand):
                 a, b = P[G.src[cand]], P[G.dst[cand]]
                 ab = b[:, :2] - a[:, :2]
