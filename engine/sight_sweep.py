@@ -83,6 +83,26 @@ def _segments_meet(p0: np.ndarray, p1: np.ndarray, N: np.ndarray, D: np.ndarray)
     return (np.minimum(t_hi, 1.0) - np.maximum(t_lo, 0.0) > 1e-9) & ~parallel_out
 
 
+def _by_width(fn, jj, N, D, *rows):
+    """``fn(*rows_g, N_g, D_g)`` over the pairs grouped by their solid's plane count (up to
+    8 planes, or more), each group's planes cut to its widest solid: the padding planes
+    (zero normal, offset 1e30) change no answer, and most solids are boxes of 6 planes
+    in rows padded to the largest solid's count. Returns the results in pair order."""
+    width = (D < 1e29).sum(axis=1)
+    w = width[jj]
+    out = None
+    for sel in (w <= 8, w > 8):
+        idx = np.nonzero(sel)[0]
+        if not len(idx):
+            continue
+        m = max(1, int(w[idx].max()))
+        got = fn(*(r[idx] for r in rows), N[jj[idx], :m], D[jj[idx], :m])
+        if out is None:
+            out = np.zeros((len(jj),) + got.shape[1:], dtype=got.dtype)
+        out[idx] = got
+    return out
+
+
 def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
     """(k,) bool: every segment between box A_k and box B_k (lo/hi: (k, 3)) passes
     through one convex solid (see the module)."""
@@ -91,9 +111,9 @@ def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
     if len(b_lo) == 0 or len(D) == 0:
         return out
 
-    def apart(lo, hi, j):       # (P,): a face plane of solid j[p] has box p wholly outside
+    def outside(lo, hi, Nj, Dj):     # (P,): a face plane of the solid has box p wholly outside
         C = _corners(lo, hi)                                                # (P, 8, 3)
-        s = np.matmul(C, np.swapaxes(N[j], 1, 2)) - D[j][:, None, :]        # (P, 8, m)
+        s = np.matmul(C, np.swapaxes(Nj, 1, 2)) - Dj[:, None, :]            # (P, 8, m)
         return np.any(np.all(s > 1e-6, axis=1), axis=1)
     ca = 0.5 * (a_lo + a_hi)
     cb = 0.5 * (b_lo + b_hi)
@@ -107,25 +127,25 @@ def _pairs_hidden(a_lo, a_hi, b_lo, b_hi, solids) -> np.ndarray:
     if len(kk) == 0:
         return out
     # cheap rejections first: the centres' segment
-    live = _segments_meet(ca[kk][:, None], cb[kk][:, None], N[jj], D[jj])[:, 0]
+    live = _by_width(_segments_meet, jj, N, D, ca[kk][:, None], cb[kk][:, None])[:, 0]
     kk, jj = kk[live], jj[live]
     if len(kk) == 0:
         return out
     A = _corners(a_lo, a_hi)                                     # (k, 8, 3)
     B = _corners(b_lo, b_hi)
     # then the 8 corner-to-corner segments of the same index
-    live = _segments_meet(A[kk], B[kk], N[jj], D[jj]).all(axis=1)
+    live = _by_width(_segments_meet, jj, N, D, A[kk], B[kk]).all(axis=1)
     kk, jj = kk[live], jj[live]
     if len(kk) == 0:
         return out
     # no point of either box inside the solid (a segment from inside proves nothing)
-    keep = apart(a_lo[kk], a_hi[kk], jj) & apart(b_lo[kk], b_hi[kk], jj)
+    keep = _by_width(outside, jj, N, D, a_lo[kk], a_hi[kk]) & _by_width(outside, jj, N, D, b_lo[kk], b_hi[kk])
     kk, jj = kk[keep], jj[keep]
     # then all 64
     if len(kk):
         p0 = np.broadcast_to(A[kk][:, :, None, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
         p1 = np.broadcast_to(B[kk][:, None, :, :], (len(kk), 8, 8, 3)).reshape(len(kk), 64, 3)
-        ok = _segments_meet(p0, p1, N[jj], D[jj]).all(axis=1)
+        ok = _by_width(_segments_meet, jj, N, D, p0, p1).all(axis=1)
         out[kk[ok]] = True
     return out
 
