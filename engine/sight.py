@@ -2449,44 +2449,56 @@ def _columns_hidden(ctx, s: SightSettings, vh, exclude, vpts: np.ndarray, v_loca
     ``vpts`` by tall vertical prisms seen from above (``engine.sight_columns``): a column of
     the target hidden from every column of the viewer. ``exclude``: models never used (a
     target's own prism is never used anyway: it meets the target's disk)."""
-    from engine.sight_columns import columns_hidden_many
+    return _columns_hidden_multi(ctx, s, [(vh, exclude, vpts, v_local, targets)], need_all)[0]
+
+
+def _columns_hidden_multi(ctx, s: SightSettings, asks, need_all: bool = False) -> list:
+    """``_columns_hidden`` for several viewers, asks (vh, exclude, vpts, v_local, targets)
+    each, in one call of ``columns_hidden_multi``; returns per ask its list."""
+    from engine.sight_columns import columns_hidden_multi
     pr, rows = ctx
-    outs = [np.zeros(len(tp), dtype=bool) for _, tp, _ in targets]
-    if not len(vpts):
-        return outs
-    keep = np.ones(len(pr.ok), dtype=bool)
-    for m_ in exclude:
-        if m_ in rows:
-            keep[rows[m_]] = False
-    vcol, vxy_l = _lattice_columns(v_local)[:2]
-    vc = _unique_small(vcol[vpts], len(vxy_l))[0]
-    vxy = _rotate(np.column_stack([vxy_l[vc], np.zeros(len(vc))]), vh.facing)[:, :2] + np.array([vh.x, vh.y])
-    zv = v_local.points[vpts, 2] + vh.z
-    spec, invs, where = [], [], []
-    for j, (th, tp, t_local) in enumerate(targets):
-        if not len(tp):
+    outs, calls, back = [], [], []
+    for a, (vh, exclude, vpts, v_local, targets) in enumerate(asks):
+        outs.append([np.zeros(len(tp), dtype=bool) for _, tp, _ in targets])
+        if not len(vpts):
             continue
-        tcol, txy_l, tgrp, gcen, grad = _lattice_columns(t_local)
-        tc, tinv = _unique_small(tcol[tp], len(txy_l))
-        at = np.array([th.x, th.y])
-        txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + at
-        gxy = _rotate(np.column_stack([gcen, np.zeros(len(gcen))]), th.facing)[:, :2] + at
-        zt = t_local.points[tp, 2] + th.z
-        spec.append((txy, (th.x, th.y), float(th.radius), float(zt.min()), float(zt.max()), (tgrp[tc], gxy, grad)))
-        invs.append(tinv.reshape(-1))
-        where.append(j)
-    if spec:
-        got = columns_hidden_many(pr, np.nonzero(keep)[0], vxy, ((vh.x, vh.y), float(vh.radius), float(zv.min()),
-                                                                   float(zv.max())), spec, need_all)
-        for j, g, inv in zip(where, got, invs):
-            outs[j] = g[inv]
+        keep = np.ones(len(pr.ok), dtype=bool)
+        for m_ in exclude:
+            if m_ in rows:
+                keep[rows[m_]] = False
+        vcol, vxy_l = _lattice_columns(v_local)[:2]
+        vc = _unique_small(vcol[vpts], len(vxy_l))[0]
+        vxy = _rotate(np.column_stack([vxy_l[vc], np.zeros(len(vc))]), vh.facing)[:, :2] + np.array([vh.x, vh.y])
+        zv = v_local.points[vpts, 2] + vh.z
+        spec, invs, where = [], [], []
+        for j, (th, tp, t_local) in enumerate(targets):
+            if not len(tp):
+                continue
+            tcol, txy_l, tgrp, gcen, grad = _lattice_columns(t_local)
+            tc, tinv = _unique_small(tcol[tp], len(txy_l))
+            at = np.array([th.x, th.y])
+            txy = _rotate(np.column_stack([txy_l[tc], np.zeros(len(tc))]), th.facing)[:, :2] + at
+            gxy = _rotate(np.column_stack([gcen, np.zeros(len(gcen))]), th.facing)[:, :2] + at
+            zt = t_local.points[tp, 2] + th.z
+            spec.append((txy, (th.x, th.y), float(th.radius), float(zt.min()), float(zt.max()), (tgrp[tc], gxy, grad)))
+            invs.append(tinv.reshape(-1))
+            where.append(j)
+        if spec:
+            calls.append((np.nonzero(keep)[0], vxy, ((vh.x, vh.y), float(vh.radius), float(zv.min()), float(zv.max())),
+                          spec))
+            back.append((a, where, invs))
+    if calls:
+        for (a, where, invs), got in zip(back, columns_hidden_multi(pr, calls, need_all)):
+            for j, g, inv in zip(where, got, invs):
+                outs[a][j] = g[inv]
     return outs
 
 
 def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, list]:
     """For pairs (vh, th, half, exclude): (k,) bool, the pair is hidden by tall prisms seen
-    from above; and per pair, which of its allowed target points (rows) they hide. The pairs
-    of one viewer go together (one call of ``columns_hidden_many``)."""
+    from above; and per pair, which of its allowed target points (rows) they hide. Every
+    viewer's pairs go through one call (``columns_hidden_multi``), each viewer with its own
+    columns and the models it may not use."""
     out = np.zeros(len(items), dtype=bool)
     masks: list = [None] * len(items)
     if not items:
@@ -2520,6 +2532,7 @@ def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, 
     for i, (vh, th, half, exclude) in enumerate(items):
         if not settled[i]:
             groups.setdefault((id(vh), bool(half)), []).append(i)
+    asks = []
     for idx in groups.values():
         vh, _, half, _ = items[idx[0]]
         v_local = _lattice_for(vh, s)
@@ -2530,7 +2543,8 @@ def _columns_batch(world, s: SightSettings, items, models) -> tuple[np.ndarray, 
             V, T_all, tmask, vorder, tidx, hints = _frame(vh, th, half, v_local, t_local)
             targets.append((th, tidx, t_local))
         common = set.intersection(*(set(items[i][3]) for i in idx))
-        got = _columns_hidden(ctx, s, vh, common, vorder, v_local, targets, need_all=True)
+        asks.append((vh, common, vorder, v_local, targets))
+    for idx, got in zip(groups.values(), _columns_hidden_multi(ctx, s, asks, need_all=True)):
         for i, g in zip(idx, got):
             masks[i] = g
             out[i] = bool(len(g)) and bool(g.all())

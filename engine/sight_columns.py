@@ -181,29 +181,55 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
     ``pr``) that may hide. ``need_all``: a target's columns are tried in blocks, and its
     remaining ones are left unproved (False) once one is seen. Everything runs over flat
     (prism, column) pairs."""
-    cv = np.asarray(viewer[0], dtype=float)[:2]
-    rv = float(viewer[1])
-    zv = (float(viewer[2]), float(viewer[3]))
+    return columns_hidden_multi(pr, [(keep, vxy, viewer, targets)], need_all)[0]
+
+
+def columns_hidden_multi(pr: Prisms, asks, need_all: bool = False) -> list:
+    """``columns_hidden_many`` for several viewers at once: ``asks`` holds (keep, vxy, viewer,
+    targets) per viewer; returns per ask its list. Every viewer's targets go through the
+    same numpy passes (each target with its own viewer's disk, columns and prisms)."""
+    outs = [[np.zeros(len(t[0]), dtype=bool) for t in a[3]] for a in asks]
+    flat = [(g, i, t) for g, a in enumerate(asks) if len(a[1]) for i, t in enumerate(a[3])]
+    if not flat:
+        return outs
+    G = len(asks)
+    cvg = np.array([np.asarray(a[2][0], dtype=float)[:2] for a in asks])
+    rvg = np.array([float(a[2][1]) for a in asks])
+    targets = [t for _, _, t in flat]
+    tv = np.array([g for g, _, _ in flat], dtype=np.int64)             # viewer of each target
     S_ = len(targets)
     counts = np.array([len(t[0]) for t in targets], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(counts)])
-    outs = [np.zeros(int(c), dtype=bool) for c in counts]
-    if not S_ or not len(vxy) or not counts.sum():
+
+    def result(hidden):
+        for k, (g, i, _) in enumerate(flat):
+            outs[g][i] = hidden[starts[k]:starts[k + 1]]
+        return outs
+    if not counts.sum():
         return outs
     txy = np.concatenate([np.asarray(t[0], dtype=float).reshape(-1, 2) for t in targets])
     ct = np.array([np.asarray(t[1], dtype=float)[:2] for t in targets])
     rt = np.array([float(t[2]) for t in targets])
     zlo = np.array([float(t[3]) for t in targets])
     zhi = np.array([float(t[4]) for t in targets])
+    cv, rv = cvg[tv], rvg[tv]                                                    # (S, 2), (S,)
+    zv0 = np.array([float(asks[g][2][2]) for g in tv])
+    zv1 = np.array([float(asks[g][2][3]) for g in tv])
     L = np.linalg.norm(ct - cv, axis=1)
-    k0 = keep[pr.ok[keep]]
+    usable = np.zeros((G, len(pr.ok)), dtype=bool)                              # prisms each viewer may use
+    for g, a in enumerate(asks):
+        usable[g, np.asarray(a[0], dtype=np.int64)] = True
+    usable &= pr.ok[None, :]
+    k0 = np.nonzero(usable.any(axis=0))[0]
     # prisms near some target's stadium (the segments between the two disks lie in it)
     ab = (ct - cv) / np.maximum(L, 1e-12)[:, None]                            # (S, 2)
-    tt = np.clip((pr.cxy[k0] - cv) @ ab.T, 0.0, L[None, :])                     # (K, S)
-    gx = cv[0] + tt * ab[:, 0] - pr.cxy[k0, 0][:, None]
-    gy = cv[1] + tt * ab[:, 1] - pr.cxy[k0, 1][:, None]
+    tt = np.clip(pr.cxy[k0] @ ab.T - np.einsum("sj,sj->s", cv, ab)[None, :], 0.0, L[None, :])   # (K, S)
+    gx = cv[:, 0][None, :] + tt * ab[:, 0] - pr.cxy[k0, 0][:, None]
+    gy = cv[:, 1][None, :] + tt * ab[:, 1] - pr.cxy[k0, 1][:, None]
     valid = np.hypot(gx, gy) <= pr.rout[k0][:, None] + np.maximum(rv, rt)[None, :] + 1e-6
     valid &= (L > rv + rt + 1e-6)[None, :]
+    if G > 1:
+        valid &= usable[:, k0][tv].T
     # tall enough where the segments cross it: from a target column, the crossing lies at a
     # share u of the way to the viewer column, between the nearest and the farthest point of
     # the footprint over the distance, so the segment's height there lies between the
@@ -214,8 +240,8 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
         umin = np.clip(np.maximum(dc - reach, 0.0) / (L + rv + rt)[None, :], 0.0, 1.0)
         lmin = (L - rv - rt)[None, :]
         umax = np.where(lmin > 0, np.clip((dc + reach) / np.where(lmin > 0, lmin, 1.0), 0.0, 1.0), 1.0)
-    need_hi = np.maximum(zhi + umin * (zv[1] - zhi), zhi + umax * (zv[1] - zhi))
-    need_lo = np.minimum(zlo + umin * (zv[0] - zlo), zlo + umax * (zv[0] - zlo))
+    need_hi = np.maximum(zhi + umin * (zv1 - zhi), zhi + umax * (zv1 - zhi))
+    need_lo = np.minimum(zlo + umin * (zv0 - zlo), zlo + umax * (zv0 - zlo))
     valid &= (pr.top[k0][:, None] > need_hi + _EPS) & (pr.bottom[k0][:, None] < need_lo - _EPS)
     some = valid.any(axis=1)
     k0, valid = k0[some], valid[some]
@@ -223,7 +249,8 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
         return outs
     # clear of the viewer's disk and of each target's (a lower bound of the distance: the
     # farthest face plane); a prism a column could stand in is never used
-    valid &= ((pr.N2[k0] @ cv - pr.D2[k0]).max(axis=1) > rv + 1e-6)[:, None]
+    sdv = (np.einsum("kmj,gj->kmg", pr.N2[k0], cvg) - pr.D2[k0][:, :, None]).max(axis=1)   # (K, G)
+    valid &= (sdv > rvg[None, :] + 1e-6)[:, tv]
     sdt = (np.einsum("kmj,sj->kms", pr.N2[k0], ct) - pr.D2[k0][:, :, None]).max(axis=1)   # (K, S)
     valid &= sdt > rt[None, :] + 1e-6
     vk, vs = np.nonzero(valid)
@@ -246,20 +273,22 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
         gstarts = np.concatenate([[0], np.cumsum(gcount)])
         if gcount.sum():
             gxy, grad = np.concatenate(gc), np.concatenate(gr)
+            gown = np.repeat(np.arange(S_), gcount)
             pk, pc = _pairs(k0, vk, vs, gcount, gstarts)
-            gdone = _wedges(pr, pk, pc, gxy, grad, cv, rv)[5]
+            gdone = _wedges(pr, pk, pc, gxy, grad, cv[gown], rv[gown])[5]
             for i, g in enumerate(gsets):
                 if g is not None and gcount[i]:
                     hidden[starts[i]:starts[i + 1]] = gdone[gstarts[i]:gstarts[i + 1]][np.asarray(g[0])]
     # each column not yet proved, alone
     todo = np.nonzero(~hidden)[0]
     if not len(todo):
-        return [hidden[starts[i]:starts[i + 1]] for i in range(S_)]
+        return result(hidden)
     sub_counts = np.bincount(owner[todo], minlength=S_)
     sub_starts = np.concatenate([[0], np.cumsum(sub_counts)])
     pk, pc = _pairs(k0, vk, vs, sub_counts, sub_starts)
     cxy = txy[todo]
-    pk, pc, lo, hi, far, covered = _wedges(pr, pk, pc, cxy, np.zeros(len(todo)), cv, rv)
+    tod_t = owner[todo]
+    pk, pc, lo, hi, far, covered = _wedges(pr, pk, pc, cxy, np.zeros(len(todo)), cv[tod_t], rv[tod_t])
     hidden[todo[covered]] = True
     # column by column for the others, in blocks when one seen column settles a target
     rest = np.nonzero(~covered)[0]
@@ -272,19 +301,28 @@ def columns_hidden_many(pr: Prisms, keep: np.ndarray, vxy: np.ndarray, viewer, t
         # each target's open columns numbered 0, 1, ... (blocks of ``_BLOCK``)
         blocks = (np.arange(len(rest)) - np.searchsorted(rown, rown)) // _BLOCK if need_all else \
             np.zeros(len(rest), dtype=np.int64)
-        w0 = cv - cxy
+        w0 = cv[tod_t] - cxy
         dist = np.hypot(w0[:, 0], w0[:, 1])
         ux, uy = w0[:, 0] / dist, w0[:, 1] / dist
+        # every viewer's columns, padded to one count by repeating its last (which changes
+        # no answer: a column hidden from all of them is hidden from that one again)
+        m = max(len(a[1]) for a in asks)
+        VG = np.zeros((G, m, 2))
+        for g, a in enumerate(asks):
+            v = np.asarray(a[1], dtype=float).reshape(-1, 2)
+            if len(v):
+                VG[g] = v[np.minimum(np.arange(m), len(v) - 1)] if len(v) < m else v
+        vg = tv[tod_t]                                                            # viewer of each open column
         failed = np.zeros(S_, dtype=bool)
         for b in range(int(blocks.max()) + 1):
             cols = rest[(blocks == b) & ~failed[rown]]
             if not len(cols):
                 break
-            got = _by_column(pr, cols, first, last, pk, lo, hi, far, vxy, cxy[:, 0], cxy[:, 1], ux, uy)
+            got = _by_column(pr, cols, first, last, pk, lo, hi, far, VG, vg, cxy[:, 0], cxy[:, 1], ux, uy)
             hidden[todo[cols]] = got
             if need_all:
                 failed[owner[todo[cols[~got]]]] = True
-    return [hidden[starts[i]:starts[i + 1]] for i in range(S_)]
+    return result(hidden)
 
 
 def _pairs(k0, vk, vs, counts, starts) -> tuple[np.ndarray, np.ndarray]:
@@ -301,10 +339,10 @@ def _wedges(pr: Prisms, pk, pc, pts, rad, cv, rv):
     """Each (prism pk, point pc) pair's wedge (lo, hi: pseudo-angles from the direction from
     the point to the viewer's centre) and far distance, valid from anywhere within ``rad``
     of the point; and per point, whether the wedges of the prisms wholly nearer than the
-    viewer's disk cover it. The wedges are narrowed by the parallax asin(rad / distance)
+    viewer's disk cover it (``cv`` (2,) or (points, 2), ``rv`` the viewer's disk per point). The wedges are narrowed by the parallax asin(rad / distance)
     (a pseudo-angle changes no faster than the angle); pairs that are not usable are dropped."""
     px, py = pts[:, 0], pts[:, 1]
-    w0x, w0y = cv[0] - px, cv[1] - py
+    w0x, w0y = cv[..., 0] - px, cv[..., 1] - py
     dist_v = np.hypot(w0x, w0y)
     ux, uy = w0x / dist_v, w0y / dist_v
     lo = np.full(len(pk), np.inf)
@@ -380,10 +418,11 @@ def _covered_flat(pc, lo, hi, between, beta) -> np.ndarray:
     return out & ~gap
 
 
-def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, vxy, tx, ty, ux, uy) -> np.ndarray:
-    """(len(cols),) bool: each target column hidden from every viewer column, one viewer
-    column at a time: in a prism's wedge and beyond it, or an exact segment-polygon test.
-    The (prism, column) pairs are sorted by column: ``first``/``last`` bound each column's."""
+def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, VG, vg, tx, ty, ux, uy) -> np.ndarray:
+    """(len(cols),) bool: each target column hidden from every column of its viewer (``VG``
+    (viewers, m, 2), the viewer of each column ``vg``), one viewer column at a time: in a
+    prism's wedge and beyond it, or an exact segment-polygon test. The (prism, column)
+    pairs are sorted by column: ``first``/``last`` bound each column's."""
     a, b = first[cols], last[cols]
     cnt = b - a
     idx = np.repeat(a - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))   # the columns' pairs
@@ -393,15 +432,16 @@ def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, vxy, tx, ty, ux, 
         return out
     c = cols[row]
     # directions and distances to the viewer columns, once per target column (not per pair)
-    wvx = vxy[:, 0][None, :] - tx[cols][:, None]                                # (columns, m)
-    wvy = vxy[:, 1][None, :] - ty[cols][:, None]
+    vxy = VG[vg[cols]]                                                           # (columns, m, 2)
+    wvx = vxy[:, :, 0] - tx[cols][:, None]                                       # (columns, m)
+    wvy = vxy[:, :, 1] - ty[cols][:, None]
     phi = _pseudo(ux[cols][:, None], uy[cols][:, None], wvx, wvy)[0][row]       # (pairs, m)
     inw = (lo[idx][:, None] < phi) & (phi < hi[idx][:, None])
     beyond = inw & (np.hypot(wvx, wvy)[row] > far[idx][:, None] + _EPS)
     starts = np.concatenate([[0], np.cumsum(cnt)[:-1]])
     has = cnt > 0
-    hid = np.zeros((len(cols), len(vxy)), dtype=bool)
-    anyw = np.zeros((len(cols), len(vxy)), dtype=bool)
+    hid = np.zeros((len(cols), vxy.shape[1]), dtype=bool)
+    anyw = np.zeros((len(cols), vxy.shape[1]), dtype=bool)
     hid[has] = np.logical_or.reduceat(beyond, starts[has], axis=0)
     anyw[has] = np.logical_or.reduceat(inw, starts[has], axis=0)
     alive = anyw.all(axis=1)               # a viewer column in no wedge: the target column is seen
@@ -410,7 +450,7 @@ def _by_column(pr: Prisms, cols, first, last, pk, lo, hi, far, vxy, tx, ty, ux, 
     if len(pi):
         k = pk[idx[pi]]
         ns = int(pr.nside[k].max())
-        got = _crosses(np.column_stack([tx[c[pi]], ty[c[pi]]]), vxy[vj], pr.N2[k, :ns], pr.D2[k, :ns])
+        got = _crosses(np.column_stack([tx[c[pi]], ty[c[pi]]]), vxy[row[pi], vj], pr.N2[k, :ns], pr.D2[k, :ns])
         hid[row[pi[got]], vj[got]] = True
     out[:] = alive & hid.all(axis=1)
     return out

@@ -2,6 +2,8 @@
 whole columns of sample points. Every proof is checked against casting every segment."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -140,6 +142,42 @@ def test_every_column_proof_on_a_cluttered_table_holds_against_every_segment(see
             assert _blocked_every(w, a, b, V, T[pick]).all(), (a, b)
             proved += len(idx)
     assert proved > 1000            # the proofs do decide a good share of this table
+
+
+def test_many_viewers_in_one_call_equal_one_call_per_viewer():
+    # the batched path asks every viewer's pairs at once (each with its own columns, disk,
+    # heights and excluded models); the answers are those of one call per viewer, and the
+    # tables hold viewers whose lattices differ (a Large model among Mediums)
+    sc = dense_scene(seed=4, mounds=3, grid=14, walls=45, trunks=15, models=8, table=18.0)
+    big = sc.models[0]
+    large = dataclasses.replace(big, base_mm=50, height_mm=60, size="L",
+                                profile=Profile("t#big", big.id, {"AG": 4}, size="L"))
+    w = World(dataclasses.replace(sc, models=(large,) + tuple(sc.models[1:])))
+    ids = w.model_ids()
+    assert len({round(w.hitbox(i).radius, 3) for i in ids}) == 2
+    models = sight._model_records(w, S)
+    ctx = sight._column_context(w, S, models)
+    rng = np.random.default_rng(4)
+    asks, compared, hidden = [], 0, 0
+    for a in ids[:6]:
+        vh = w.hitbox(a)
+        half = bool(rng.integers(2))
+        vl = sight._lattice_for(vh, S)
+        targets = []
+        for b in rng.choice([i for i in ids if i != a], 3, replace=False):
+            th = w.hitbox(str(b))
+            tl = sight._lattice_for(th, S)
+            vorder, tidx = sight._frame(vh, th, half, vl, tl)[3:5]
+            targets.append((th, tidx, tl))
+        asks.append((vh, {a} | {str(b) for b in rng.choice(ids, 2)}, vorder, vl, targets))
+    together = sight._columns_hidden_multi(ctx, S, asks, need_all=True)
+    for ask, got in zip(asks, together):
+        alone = sight._columns_hidden(ctx, S, *ask, need_all=True)
+        for x, y in zip(got, alone):
+            assert np.array_equal(x, y)
+            compared += len(x)
+            hidden += int(x.sum())
+    assert compared and 0 < hidden < compared        # some points proved, some not
 
 
 def test_a_tall_wall_behind_the_viewer_hides_nothing():
