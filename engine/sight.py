@@ -3062,9 +3062,10 @@ def _settle(world, s: SightSettings, items, models, make, columns_first: bool = 
     """Many yes/no pairs (vh, th, half, exclude) at once, the cheap stages batched: the probe
     of every pair in one call, the root hiding proof, then for the pairs left a query each
     (``make(j)``), the witnesses of a nearby answer (``prior``) and their second (random)
-    probe in one call each, the tall prisms seen from above for those still open (one call
-    per viewer), and the rest (``_finish_probed``). ``columns_first``: the prisms before
-    the random probe (where the pairs left are mostly hidden: a path's samples). Returns
+    probe in one call each, the tall prisms seen from above for those still open (one call),
+    and the rest (``_finish_probed``). ``columns_first``: the prisms before the random probe
+    (where the pairs left are mostly hidden: a path's samples), except for the pairs with
+    neither a nearby proof (``seed``) nor nearby witnesses (``prior``). Returns
     (per pair: 1 LoS, -1 no LoS, 0 decided by its query) and the queries, resolved."""
     probe = _probe_batch(world, s, items, models)
     und = np.nonzero(probe == 0)[0]
@@ -3076,8 +3077,10 @@ def _settle(world, s: SightSettings, items, models, make, columns_first: bool = 
         q.root_tried = True
         queries.append(q)
     _prior_probe_many(world, queries, models)
-    if not columns_first:
-        _random_probe_many(world, queries, models)
+    # the random probe first, unless the prisms go first; with them first, still for the pairs
+    # no nearby answer tells anything of (neither a proof to start from nor witnesses)
+    _random_probe_many(world, [q for q in queries if not columns_first or (q.seed is None and q.prior is None)],
+                       models)
     left = [q for q in queries if not q.done]
     if left:
         hid, masks = _columns_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in left], models)
