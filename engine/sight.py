@@ -3058,16 +3058,21 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
     return out
 
 
-def _settle(world, s: SightSettings, items, models, make, columns_first: bool = False) -> tuple[np.ndarray, list]:
+def _settle(world, s: SightSettings, items, models, make, columns_first: bool = False,
+            informed=None) -> tuple[np.ndarray, list]:
     """Many yes/no pairs (vh, th, half, exclude) at once, the cheap stages batched: the probe
     of every pair in one call, the root hiding proof, then for the pairs left a query each
     (``make(j)``), the witnesses of a nearby answer (``prior``) and their second (random)
     probe in one call each, the tall prisms seen from above for those still open (one call),
     and the rest (``_finish_probed``). ``columns_first``: the prisms before the random probe
     (where the pairs left are mostly hidden: a path's samples), except for the pairs with
-    neither a nearby proof (``seed``) nor nearby witnesses (``prior``). Returns
+    neither a nearby proof (``seed``) nor nearby witnesses (``prior``). ``informed``: per
+    pair, whether it will have either; those skip the first probe (a fixed few segments:
+    next to a nearby answer, its witnesses or its proof do better). Returns
     (per pair: 1 LoS, -1 no LoS, 0 decided by its query) and the queries, resolved."""
-    probe = _probe_batch(world, s, items, models)
+    probe = np.zeros(len(items), dtype=np.int8)
+    ask = np.arange(len(items)) if informed is None else np.nonzero(~np.asarray(informed, dtype=bool))[0]
+    probe[ask] = _probe_batch(world, s, [items[k] for k in ask], models)
     und = np.nonzero(probe == 0)[0]
     probe[und[_hidden_batch(world, s, [items[k] for k in und], models)]] = -1
     queries = []
@@ -3256,7 +3261,12 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             if near_seen is not None and near_seen[i] is not None:
                 q.prior = witnesses.get((obs_list[i], near_seen[i]))
             return q
-        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make, columns_first=True)
+        # the pairs a nearby answer lends a proof or witnesses skip the first probe
+        informed = [(seeds is not None and proofs.get((obs_list[i], seeds[i])) is not None) or
+                    (near_seen is not None and witnesses.get((obs_list[i], near_seen[i])) is not None)
+                    for i, *_ in pending]
+        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make, columns_first=True,
+                                 informed=informed)
         for (i, *_), verdict in zip(pending, probe):
             if verdict:
                 res[i] = bool(verdict > 0)
