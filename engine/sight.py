@@ -958,12 +958,30 @@ def _placed(lat: _Lattice, hb) -> np.ndarray:
     got = _PLACED.get(key)
     if got is not None and got[0] is lat:
         return got[1]
-    pts = _rotate(lat.points, hb.facing) + np.array([hb.x, hb.y, hb.z])
+    pts = _turned_points(lat, hb.facing) + np.array([hb.x, hb.y, hb.z])
     pts.setflags(write=False)
     if len(_PLACED) >= 512:
         _PLACED.clear()
     _PLACED[key] = (lat, pts)
     return pts
+
+
+_TURNED_PTS: dict = {}
+
+
+def _turned_points(lat: _Lattice, facing: float) -> np.ndarray:
+    """A lattice's points turned to a facing (``_rotate``), kept per (lattice, facing): a
+    model walking a path keeps its facing, so each new place only adds its position."""
+    key = (id(lat), float(facing))
+    got = _TURNED_PTS.get(key)
+    if got is not None and got[0] is lat:
+        return got[1]
+    r = _rotate(lat.points, facing)
+    r.setflags(write=False)
+    if len(_TURNED_PTS) >= 256:
+        _TURNED_PTS.clear()
+    _TURNED_PTS[key] = (lat, r)
+    return r
 
 
 _FRAMES: dict = {}
@@ -1539,16 +1557,15 @@ class _Query:
         rows = np.nonzero(self.status == 0)[0]
         if not len(rows) or self.nv == 0:
             return None
-        rng = np.random.default_rng(self.nt * 7919 + self.nv)
-        r = rows[rng.integers(0, len(rows), k)]
-        v = self.vorder[rng.integers(0, self.nv, k)]
         # half of them between the upper points of both (what low walls leave in sight)
         h = k // 2
         tz, vz = self.T_all[self.tidx[rows], 2], self.V[self.vorder, 2]
         up_t = rows[tz >= tz.max() - _UPPER]
         up_v = self.vorder[vz >= vz.max() - _UPPER]
-        r[:h] = up_t[rng.integers(0, len(up_t), h)]
-        v[:h] = up_v[rng.integers(0, len(up_v), h)]
+        ir, iv, it, iu = _draws(self.nt * 7919 + self.nv, len(rows), self.nv, k, len(up_t), len(up_v), h)
+        r, v = rows[ir], self.vorder[iv]
+        r[:h] = up_t[it]
+        v[:h] = up_v[iu]
         return r, v
 
     def hide_columns(self, ctx, hidden: np.ndarray | None = None) -> None:
@@ -1599,6 +1616,27 @@ class _Query:
         if not self.stopped:
             self.status[self.status == 0] = 2
         self.done = True
+
+
+_DRAWS: dict = {}
+
+
+def _draws(seed: int, n_rows: int, n_v: int, k: int, n_up_t: int, n_up_v: int, h: int) -> tuple:
+    """The index draws of ``random_pairs`` (a generator seeded with ``seed``, the same four
+    calls in the same order), kept per argument tuple: seeding a generator costs more than
+    the draws, and a path asks the same sizes again and again. Read-only arrays."""
+    key = (seed, n_rows, n_v, k, n_up_t, n_up_v, h)
+    got = _DRAWS.get(key)
+    if got is None:
+        rng = np.random.default_rng(seed)
+        got = (rng.integers(0, n_rows, k), rng.integers(0, n_v, k), rng.integers(0, n_up_t, h),
+               rng.integers(0, n_up_v, h))
+        for a in got:
+            a.setflags(write=False)
+        if len(_DRAWS) >= 1024:
+            _DRAWS.clear()
+        _DRAWS[key] = got
+    return got
 
 
 _TURNED: dict = {}
