@@ -3103,9 +3103,9 @@ def _settle(world, s: SightSettings, items, models, make, columns_first: bool = 
     (``make(j)``), the witnesses of a nearby answer (``prior``) and their second (random)
     probe in one call each, the tall prisms seen from above for those still open (one call),
     and the rest (``_finish_probed``). ``columns_first``: the prisms before the random probe
-    (where the pairs left are mostly hidden: a path's samples), except for the pairs with
-    neither a nearby proof (``seed``) nor nearby witnesses (``prior``). ``informed``: per
-    pair, whether it will have either; those skip the first probe (a fixed few segments:
+    (where the pairs left are mostly hidden: a path's samples after its first wave).
+    ``informed``: per pair, whether a nearby answer lends it a proof to start from
+    (``seed``) or witnesses (``prior``); those skip the first probe (a fixed few segments:
     next to a nearby answer, its witnesses or its proof do better). Returns
     (per pair: 1 LoS, -1 no LoS, 0 decided by its query) and the queries, resolved."""
     probe = np.zeros(len(items), dtype=np.int8)
@@ -3120,10 +3120,8 @@ def _settle(world, s: SightSettings, items, models, make, columns_first: bool = 
         q.root_tried = True
         queries.append(q)
     _prior_probe_many(world, queries, models)
-    # the random probe first, unless the prisms go first; with them first, still for the pairs
-    # no nearby answer tells anything of (neither a proof to start from nor witnesses)
-    _random_probe_many(world, [q for q in queries if not columns_first or (q.seed is None and q.prior is None)],
-                       models)
+    if not columns_first:
+        _random_probe_many(world, queries, models)
     left = [q for q in queries if not q.done]
     if left:
         hid, masks = _columns_batch(world, s, [(q.vh, q.th, q.half, q._gather_args[1]) for q in left], models)
@@ -3303,8 +3301,10 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
         informed = [(seeds is not None and proofs.get((obs_list[i], seeds[i])) is not None) or
                     (near_seen is not None and witnesses.get((obs_list[i], near_seen[i])) is not None)
                     for i, *_ in pending]
-        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make, columns_first=True,
-                                 informed=informed)
+        # the first wave (no nearby answers yet) probes at random before the prisms, as the
+        # matrix does; the pairs asked later are mostly hidden: the prisms go first
+        probe, queries = _settle(world, s, [it[1:] for it in pending], models, make,
+                                 columns_first=seeds is not None, informed=informed)
         for (i, *_), verdict in zip(pending, probe):
             if verdict:
                 res[i] = bool(verdict > 0)
