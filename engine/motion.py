@@ -1702,34 +1702,6 @@ def _build_static(world, R, h, res, st) -> _Static:
         piece = np.maximum(fac[:, :-1], fac[:, 1:])
         out[diff] = piece.mean(axis=1)
         return out
-        ns = 16
-        t = np.arange(ns + 1) / ns
-        pa, pb = node_xyz[A[diff]], node_xyz[B[diff]]
-        pts = pa[:, None, :] + (pb - pa)[:, None, :] * t[None, :, None]            # (k, ns+1, 3)
-        flat = pts.reshape(-1, 3)
-        fac = np.ones(len(flat))
-        sub = np.nonzero(np.repeat(near_a[diff] | (np.abs(ma - mb) > 1e-9)[diff], ns + 1))[0]
-        for a in (slow_areas if len(sub) else ()):
-            fs = flat[sub]
-            inside = np.zeros(len(flat), dtype=bool)
-            inside[sub] = _within(a.poly, fs[:, :2], R + _EPS) & (fs[:, 2] >= a.zlo - 0.05) & (fs[:, 2] <= a.zhi + 0.05)
-            f = float(st["area_cost"])
-            fac = np.where(inside, fac * f if st["stack_costs"] else np.maximum(fac, f), fac)
-        jx = np.clip((flat[:, 0] / res).astype(int), 0, nx - 1)
-        jy = np.clip((flat[:, 1] / res).astype(int), 0, ny - 1)
-        cc = jy * nx + jx
-        nar = np.zeros(len(flat), dtype=bool)
-        on = np.nonzero(narrow_cell[cc])[0]          # (points over a cell with no narrow level: none)
-        if len(on):
-            c_ = cc[on]
-            with np.errstate(invalid="ignore"):
-                nar[on] = np.any((np.abs(z[:, c_] - flat[on, 2][None, :]) <= tol_l) & narrow[:, c_], axis=0)
-        nfac = np.where(nar, cnar, 1.0)
-        fac = fac * nfac if st["stack_costs"] else np.maximum(fac, nfac)
-        fac = fac.reshape(len(diff), ns + 1)
-        piece = np.maximum(fac[:, :-1], fac[:, 1:])
-        out[diff] = piece.mean(axis=1)
-        return out
     node_n = nz3[slot, cell]
     node_piece = spiece[slot, cell]
     # edges
