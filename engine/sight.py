@@ -3099,7 +3099,8 @@ def los_matrix(world, ids: Sequence[str] | None = None, settings: SightSettings 
 def _settle(world, s: SightSettings, items, models, make, columns_first: bool = False,
             informed=None) -> tuple[np.ndarray, list]:
     """Many yes/no pairs (vh, th, half, exclude) at once, the cheap stages batched: the probe
-    of every pair in one call, the root hiding proof, then for the pairs left a query each
+    of every pair (but the ``informed`` ones) in one call, the root hiding proof, then for
+    the pairs left a query each
     (``make(j)``), the witnesses of a nearby answer (``prior``) and their second (random)
     probe in one call each, the tall prisms seen from above for those still open (one call),
     and the rest (``_finish_probed``). ``columns_first``: the prisms before the random probe
