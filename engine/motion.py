@@ -1401,9 +1401,11 @@ class _Graph:
         self.dst = m.indices.astype(np.int32)
         self.w = np.asarray(m.data, dtype=float)
         self.src = np.repeat(np.arange(n + 1, dtype=np.int32), np.diff(self.indptr))
-        order = np.argsort(self.dst, kind="stable")
-        self.in_order = order.astype(np.int32)
-        self.in_indptr = np.searchsorted(self.dst[order], np.arange(n + 2)).astype(np.int64)
+        # the edges by destination, each destination's in source order (a stable sort by
+        # destination): scipy's CSR -> CSC conversion of the edges' positions, a counting sort
+        pos = csr_matrix((np.arange(len(self.dst), dtype=np.int64), m.indices, m.indptr), shape=m.shape).tocsc()
+        self.in_order = pos.data.astype(np.int32)
+        self.in_indptr = pos.indptr.astype(np.int64)
         self._xy = np.vstack([g.node_xyz[:, :2], np.zeros((1, 2))])
 
     def half_len(self, edges: np.ndarray) -> np.ndarray:
