@@ -27,6 +27,7 @@ Settings: ``engine/data/motion.yaml``; rulings: ``docs/rulings.md ("Movement")``
 """
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 from dataclasses import dataclass, field
@@ -1444,18 +1445,21 @@ def _neighbour_offsets(n: int):
     return nb
 
 
+@functools.lru_cache(maxsize=256)
 def _between(dx, dy):
-    """Cells a straight step (dx, dy) passes over, other than its two ends."""
+    """Cells a straight step (dx, dy) passes over, other than its two ends (kept per step)."""
     out = set()
     for t in np.linspace(0.0, 1.0, 64)[1:-1]:
         c = (int(round(t * dx)), int(round(t * dy)))
         if c not in ((0, 0), (dx, dy)):
             out.add(c)
-    return sorted(out)
+    return tuple(sorted(out))
 
 
+@functools.lru_cache(maxsize=256)
 def _band(dx, dy, r):
-    """Cell offsets within r (cells) of the segment (0,0)-(dx,dy) but beyond r of both ends."""
+    """Cell offsets within r (cells) of the segment (0,0)-(dx,dy) but beyond r of both ends
+    (kept per step and radius)."""
     out = []
     n = int(math.ceil(r)) + max(abs(dx), abs(dy)) + 1
     L2 = dx * dx + dy * dy
@@ -1465,7 +1469,7 @@ def _band(dx, dy, r):
             d = math.hypot(ox - t * dx, oy - t * dy)
             if d <= r and math.hypot(ox, oy) > r and math.hypot(ox - dx, oy - dy) > r:
                 out.append((ox, oy))
-    return out
+    return tuple(out)
 
 
 def _build_static(world, R, h, res, st) -> _Static:
