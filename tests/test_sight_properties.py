@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import sight
@@ -204,11 +205,13 @@ def test_an_answer_started_from_the_last_one_equals_brute_force(boxes, extra, fa
     assert sight.los(w, "a", "b", fraction=False, cover=False, settings=s).los == bool(brute.any())
 
 
+_PARTLY = [(12.0, 12.3, 0.4, 4.0, 1.1, 90.0), (15.0, 11.2, 0.6, 0.6, 3.0, 10.0), (13.2, 13.4, 1.0, 0.4, 2.2, 30.0)]
+
+
 def _partly_hidden_pair():
     """Two models with a low wall and a pillar between them: the descent runs, and some of
     its bundles are proved hidden by one obstacle."""
-    boxes = [(12.0, 12.3, 0.4, 4.0, 1.1, 90.0), (15.0, 11.2, 0.6, 0.6, 3.0, 10.0), (13.2, 13.4, 1.0, 0.4, 2.2, 30.0)]
-    w = world(boxes, a=(5.0, 12.0, 0.0), b=(19.0, 12.0, 180.0))
+    w = world(_PARTLY, a=(5.0, 12.0, 0.0), b=(19.0, 12.0, 180.0))
     return w, sight.default_settings().replace(patch_mm=6.0)
 
 
@@ -272,6 +275,77 @@ def test_a_seed_that_names_the_wrong_obstacles_changes_no_answer():
         brute = _brute_visible(w, "a", "b", s)
         assert (brute == r.target_visible).all(), wrong
         w.move_model("b", hb.x, hb.y, None, hb.facing)
+
+
+def _assert_partition(proof):
+    """A proof's bundles (viewer tree node x target tree node) cover every pair of the two
+    trees' roots exactly once (a 2D difference array over the trees' point orders)."""
+    vt, tt, pv, pt = proof[:4]
+    nv, nt = int(vt.end[0]), int(tt.end[0])
+    cover = np.zeros((nv + 1, nt + 1), dtype=np.int64)
+    vs, ve, ts, te = vt.start[pv], vt.end[pv], tt.start[pt], tt.end[pt]
+    np.add.at(cover, (vs, ts), 1)
+    np.add.at(cover, (ve, ts), -1)
+    np.add.at(cover, (vs, te), -1)
+    np.add.at(cover, (ve, te), 1)
+    cover = cover.cumsum(axis=0).cumsum(axis=1)[int(vt.start[0]):nv, int(tt.start[0]):nt]
+    assert (cover == 1).all(), (int(cover.min()), int(cover.max()))
+
+
+@pytest.mark.parametrize("dy", [-0.6, 0.0, 0.5])
+def test_every_proof_fresh_or_started_from_a_nearby_one_is_a_partition(dy):
+    """A descent's proof, also one started from a nearby sample's (a path's samples and its
+    refinement, a re-asked pair), holds every viewer x target pair exactly once: a seeded
+    descent only ever sees the pairs its seed holds, so a pair lost or doubled there would
+    go unproved or be counted twice. (A low wall and a pillar partly hide the target.)"""
+    w = world(_PARTLY, a=(5.0, 12.0, 0.0), b=(19.0, 12.0 + dy, 180.0))
+    s = sight.default_settings().replace(patch_mm=6.0)
+    seen = []
+    real = sight._descend_many
+
+    def spy(queries):
+        real(queries)
+        seen.extend(q for q in queries if q.proof is not None)
+    sight._descend_many = spy
+    try:
+        sight.forget()
+        for _ in range(3):             # the pair asked again as the target edges along
+            sight.los(w, "a", "b", cover=False, settings=s)
+            hb = w.hitbox("b")
+            w.move_model("b", hb.x - 0.04, hb.y + 0.03, None, hb.facing)
+        path = np.array([[19.0, 12.0 + dy - 3.0, 0.0], [19.0, 12.0 + dy + 3.0, 0.0]])
+        sight.los_along_path(w, "b", path, ["a"], settings=s)
+    finally:
+        sight._descend_many = real
+    for q in seen:
+        _assert_partition(q.proof)
+    assert any(q.seed is not None for q in seen), "some descent started from a nearby proof"
+
+
+def test_a_broken_partition_is_caught():
+    # the check itself: a bundle doubled, and one dropped
+    w, s = _partly_hidden_pair()
+    seen = []
+    real = sight._descend_many
+
+    def spy(queries):
+        real(queries)
+        seen.extend(q for q in queries if q.proof is not None)
+    sight._descend_many = spy
+    try:
+        sight.forget()
+        sight.los(w, "a", "b", cover=False, settings=s)
+    finally:
+        sight._descend_many = real
+    proof = seen[-1].proof
+    _assert_partition(proof)
+    for keep in (np.r_[np.arange(len(proof[2])), 0], np.arange(1, len(proof[2]))):
+        bad = proof[:2] + (proof[2][keep], proof[3][keep], proof[4][keep])
+        try:
+            _assert_partition(bad)
+        except AssertionError:
+            continue
+        raise AssertionError("a broken partition passed")
 
 
 def test_remembered_answers_survive_a_change_of_size_and_state():
