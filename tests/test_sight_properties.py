@@ -1,6 +1,8 @@
 """Invariants of line of sight, checked on random tables (hypothesis)."""
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -215,12 +217,9 @@ def _partly_hidden_pair():
     return w, sight.default_settings().replace(patch_mm=6.0)
 
 
-def test_a_proof_names_the_obstacle_of_each_hidden_bundle_and_a_nearby_query_reuses_it():
-    """A proof (a descent's partition) records, for a bundle proved hidden, which obstacle
-    hid it; a nearby question of the same pair finds those obstacles among its own and
-    proves those bundles with them alone first; the answer still equals the brute force."""
-    w, s = _partly_hidden_pair()
-    sight.forget()
+@contextlib.contextmanager
+def _descents():
+    """Every query a bundle descent ran on while inside (a list, in order)."""
     seen = []
     real = sight._descend_many
 
@@ -229,6 +228,18 @@ def test_a_proof_names_the_obstacle_of_each_hidden_bundle_and_a_nearby_query_reu
         seen.extend(queries)
     sight._descend_many = spy
     try:
+        yield seen
+    finally:
+        sight._descend_many = real
+
+
+def test_a_proof_names_the_obstacle_of_each_hidden_bundle_and_a_nearby_query_reuses_it():
+    """A proof (a descent's partition) records, for a bundle proved hidden, which obstacle
+    hid it; a nearby question of the same pair finds those obstacles among its own and
+    proves those bundles with them alone first; the answer still equals the brute force."""
+    w, s = _partly_hidden_pair()
+    sight.forget()
+    with _descents() as seen:
         sight.los(w, "a", "b", cover=False, settings=s)
         first = [q for q in seen if q.proof is not None]
         assert first, "the descent ran to its end"
@@ -246,8 +257,6 @@ def test_a_proof_names_the_obstacle_of_each_hidden_bundle_and_a_nearby_query_reu
         q = again[-1]
         kinds = sight._seed_kinds(q.seed, q.convex, 0)
         assert (kinds >= 0).any()                 # obstacles found again, by identity
-    finally:
-        sight._descend_many = real
     brute = _brute_visible(w, "a", "b", s)
     assert (brute == r.target_visible).all()
 
@@ -300,44 +309,27 @@ def test_every_proof_fresh_or_started_from_a_nearby_one_is_a_partition(dy):
     go unproved or be counted twice. (A low wall and a pillar partly hide the target.)"""
     w = world(_PARTLY, a=(5.0, 12.0, 0.0), b=(19.0, 12.0 + dy, 180.0))
     s = sight.default_settings().replace(patch_mm=6.0)
-    seen = []
-    real = sight._descend_many
-
-    def spy(queries):
-        real(queries)
-        seen.extend(q for q in queries if q.proof is not None)
-    sight._descend_many = spy
-    try:
-        sight.forget()
+    sight.forget()
+    with _descents() as seen:
         for _ in range(3):             # the pair asked again as the target edges along
             sight.los(w, "a", "b", cover=False, settings=s)
             hb = w.hitbox("b")
             w.move_model("b", hb.x - 0.04, hb.y + 0.03, None, hb.facing)
         path = np.array([[19.0, 12.0 + dy - 3.0, 0.0], [19.0, 12.0 + dy + 3.0, 0.0]])
         sight.los_along_path(w, "b", path, ["a"], settings=s)
-    finally:
-        sight._descend_many = real
-    for q in seen:
+    proved = [q for q in seen if q.proof is not None]
+    for q in proved:
         _assert_partition(q.proof)
-    assert any(q.seed is not None for q in seen), "some descent started from a nearby proof"
+    assert any(q.seed is not None for q in proved), "some descent started from a nearby proof"
 
 
 def test_a_broken_partition_is_caught():
     # the check itself: a bundle doubled, and one dropped
     w, s = _partly_hidden_pair()
-    seen = []
-    real = sight._descend_many
-
-    def spy(queries):
-        real(queries)
-        seen.extend(q for q in queries if q.proof is not None)
-    sight._descend_many = spy
-    try:
-        sight.forget()
+    sight.forget()
+    with _descents() as seen:
         sight.los(w, "a", "b", cover=False, settings=s)
-    finally:
-        sight._descend_many = real
-    proof = seen[-1].proof
+    proof = [q for q in seen if q.proof is not None][-1].proof
     _assert_partition(proof)
     for keep in (np.r_[np.arange(len(proof[2])), 0], np.arange(1, len(proof[2]))):
         bad = proof[:2] + (proof[2][keep], proof[3][keep], proof[4][keep])
