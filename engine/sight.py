@@ -259,6 +259,19 @@ def _through_each(p0: np.ndarray, p1: np.ndarray, normals: np.ndarray, offsets: 
     """Like ``_through`` with one convex body per row: p0, p1 (p, s, 3); normals (p, m, 3);
     offsets (p, m) (rows padded with zero normals and offset 1e30). Returns (p, s) bool."""
     p, s_ = p0.shape[0], p0.shape[1]
+    if s_ == 1:
+        # one segment per row (the tests of the segment between two boxes' centres): (p, m)
+        # arrays, no transposes; the same formula
+        q0 = p0[:, 0]
+        a = np.einsum("pmj,pj->pm", normals, q0) - offsets
+        b = np.einsum("pmj,pj->pm", normals, p1[:, 0] - q0)
+        neg, pos = b < -1e-14, b > 1e-14
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sv = -a / b
+        enter = np.where(neg, sv, -np.inf).max(axis=1)
+        leave = np.where(pos, sv, np.inf).min(axis=1)
+        out_par = ((a > 0) & ~neg & ~pos).any(axis=1)
+        return ((np.minimum(leave, 1.0) - np.maximum(enter, 0.0) > 1e-9) & ~out_par)[:, None]
     step = max(1, _EACH_CHUNK // max(s_ * normals.shape[1], 1))
     if step < p:      # row blocks: the temporaries stay in cache (rows are independent)
         return np.concatenate([_through_each(p0[i:i + step], p1[i:i + step], normals[i:i + step], offsets[i:i + step])

@@ -398,3 +398,24 @@ def test_staged_corner_proof_equals_every_corner_segment(seed, rows, planes):
             assert np.array_equal(sight._corners_through(Vc, Tc, N, D), want)
         finally:
             sight._ONE_STAGE = old
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(1, 60), st.sampled_from([6, 18, 50]), st.booleans())
+def test_one_segment_per_row_equals_the_one_body_test(seed, rows, planes, padded):
+    """``_through_each`` with one segment per row (its own path: the tests of the segment
+    between two boxes' centres) answers as ``_through`` on each row, padded planes and
+    segments parallel to a face plane included."""
+    rng = np.random.default_rng(seed)
+    N = rng.normal(0, 1, (rows, planes, 3))
+    N /= np.linalg.norm(N, axis=2, keepdims=True)
+    D = rng.uniform(0.3, 2.0, (rows, planes))
+    if padded:                                           # rows padded as the obstacle tables are
+        pad = rng.random((rows, planes)) < 0.3
+        N[pad], D[pad] = 0.0, 1e30
+    p0 = rng.normal(0, 1.5, (rows, 1, 3))
+    p1 = rng.normal(0, 1.5, (rows, 1, 3))
+    N[::3, 0] = (1.0, 0.0, 0.0)                          # every third row: a segment parallel to a plane
+    p1[::3, 0, 0] = p0[::3, 0, 0]
+    want = np.array([sight._through(p0[i], p1[i], N[i], D[i])[0] for i in range(rows)])
+    assert np.array_equal(sight._through_each(p0, p1, N, D)[:, 0], want)
