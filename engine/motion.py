@@ -672,6 +672,26 @@ def _first_entries(route, dist_fn, limit, s_max, tol, step):
     return out
 
 
+def _enemy_contact(route, R, h, c, r, hc, s_max, ctol, tol, step) -> float | None:
+    """Where a route of a base (radius R, height h) comes into base contact with an enemy's
+    hitbox (centre c, radius r, height hc), up to s_max; None if it never does (models move
+    through allies, not through enemies).
+
+    A model already in contact at the start may move away, or slide along the enemy's
+    base, but not into it: its route stops where it would push into the base (half the
+    contact tolerance deeper than it started) or where it comes back after leaving it.
+    """
+    def gap(P):      # the distance between the hitboxes; negative: the bases overlap by that much
+        d = hitbox_distance(P, R, h, c, r, hc)
+        dxy = np.linalg.norm(P[:, :2] - np.asarray(c)[:2], axis=1) - (R + r)
+        return np.where(d > 0, d, np.minimum(dxy, 0.0))
+    hits = _first_entries(route, gap, 1e-6, s_max, tol, step)
+    g0 = float(gap(route.pts[:1])[0])
+    if g0 <= ctol:
+        hits += _first_entries(route, gap, min(g0, 0.0) - ctol / 2, s_max, tol, step)
+    return min(hits) if hits else None
+
+
 def _parse_waypoints(waypoints):
     pts = []
     for w in waypoints:
@@ -1033,12 +1053,10 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
     s_end = L
     ctol = float(st["contact_tolerance"])
     for i in np.nonzero(ctx.enemy)[0]:
-        fn = lambda P, i=i: hitbox_distance(P, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
-        if float(fn(route.pts[:1])[0]) <= ctol:
-            continue  # already in contact at the start: moving away is allowed
-        hits = _first_entries(route, fn, 1e-6, s_end, tol, step)
-        if hits and hits[0] < s_end:
-            s_end = hits[0]
+        hit = _enemy_contact(route, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i],
+                             s_end, ctol, tol, step)
+        if hit is not None and hit < s_end:
+            s_end = hit
             stopped_by = ctx.ids[i]
     s_allow = route.s_of_cost(allowance + 1e-9)
     truncated = s_allow < s_end - 1e-9
@@ -1225,12 +1243,9 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     ctol = float(st["contact_tolerance"])
     s_stop = s_hit
     for i in np.nonzero(ctx.enemy)[0]:
-        fn = lambda Q, i=i: hitbox_distance(Q, R, h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
-        if float(fn(route.pts[:1])[0]) <= ctol:
-            continue
-        e = _first_entries(route, fn, 1e-6, s_stop, tol, step)
-        if e and e[0] < s_stop:
-            s_stop, stopped_by = e[0], ctx.ids[i]
+        e = _enemy_contact(route, R, h, ctx.centers[i], ctx.radii[i], ctx.heights[i], s_stop, ctol, tol, step)
+        if e is not None and e < s_stop:
+            s_stop, stopped_by = e, ctx.ids[i]
     s_fin = min(s_stop, allowance, route.length)
     Pend = route.at(np.array([s_fin]))[0]
     reached = s_fin >= route.length - 1e-9

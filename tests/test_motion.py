@@ -226,6 +226,26 @@ def test_the_move_stops_at_base_contact_with_an_enemy():
     assert float(hitbox_distance(r.end, R_M, H_M, (10, 10, 0), R_M, H_M)) <= 1e-3
 
 
+@pytest.mark.parametrize("mode", ["walk", "jump"])
+def test_a_model_in_base_contact_may_leave_or_slide_but_not_go_through_the_enemy(mode):
+    x_e = 10 + 2 * R_M                   # the enemy touches m's base on its +x side
+    w = world([], [medium("m", 10, 10), medium("e", x_e, 10, side="blue")])
+    through = check_path(w, "m", [(x_e + 2, 10)], mode)
+    assert through.stopped_by == "e" and through.distance == pytest.approx(0.0, abs=1e-3)
+    assert through.end[0] == pytest.approx(10, abs=1e-3)
+    # a slanted route pushes into the base at once
+    assert check_path(w, "m", [(10.5, 12)], mode).distance == pytest.approx(0.0, abs=0.01)
+    # away from it, or along it: free
+    away = check_path(w, "m", [(8, 10)], mode)
+    assert away.stopped_by is None and away.end[0] == pytest.approx(8, abs=1e-3)
+    along = check_path(w, "m", [(10, 12)], mode)
+    assert along.stopped_by is None and along.end[1] == pytest.approx(12, abs=1e-3)
+    # leaving and coming back: stopped at the new contact
+    back = check_path(w, "m", [(10, 12), (x_e, 12), (x_e, 10)], "run")
+    assert back.stopped_by == "e"
+    assert float(hitbox_distance(back.end, R_M, H_M, (x_e, 10, 0), R_M, H_M)) <= 1e-3
+
+
 def test_passing_through_an_ally_but_not_ending_inside_it():
     w = world([], [medium("m", 6, 10), medium("a", 8, 10)])
     r = check_path(w, "m", [(10, 10)], "walk")
