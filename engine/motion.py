@@ -692,6 +692,69 @@ def _enemy_contact(route, R, h, c, r, hc, s_max, ctol, tol, step) -> float | Non
     return min(hits) if hits else None
 
 
+def _climbs(ctx) -> bool:
+    return bool(_skills(ctx.hb) & set(ctx.st["climbing_skills"]))
+
+
+def _unscalable_pieces(world, st) -> frozenset:
+    """Indices of the solid pieces tagged unscalable (their faces and tops are reached only
+    with the Climbing skill)."""
+    tags = set(st["unscalable_tags"])
+    return frozenset(p.index for p in world.pieces if p.solid and tags & set(p.tags))
+
+
+def _piece_under(ctx, p) -> int:
+    """The index of the piece a base at p (3,) stands on, -1 none (the table or hanging)."""
+    _, hi, _, nrm, pc = ctx.layers(np.asarray(p, dtype=float)[None, :2])
+    return int(ctx.support(hi, nrm, pc, np.array([float(p[2])]))[1][0])
+
+
+def _unscalable_problem(ctx, route, s_max) -> str:
+    """Why a route up to s_max is barred to a model without the Climbing skill: it enters an
+    unscalable area (its base touches the area where the start's does not), or it gets up
+    onto an unscalable solid piece (a step, a climb or a ladder onto it; hanging on its face
+    at the end counts). Leaving one it stands on is free. "" when nothing bars it."""
+    if _climbs(ctx):
+        return ""
+    utags = set(ctx.st["unscalable_tags"])
+    seg = np.searchsorted(route.s, s_max - 1e-9, side="right")      # the points reached
+    P = route.pts[:max(seg, 1)]
+    ds = route.dense(float(ctx.st["path_step"]))[0]
+    dense = route.at(np.concatenate([ds[ds < s_max], [s_max]]))
+    for a in ctx.areas:
+        if not (a.tags & utags):
+            continue
+        touch = _within(a.poly, dense[:, :2], ctx.R + _EPS) & (dense[:, 2] >= a.zlo - 0.05) & \
+            (dense[:, 2] <= a.zhi + 0.05)
+        start = _within(a.poly, route.pts[:1, :2], ctx.R + _EPS)[0] and \
+            a.zlo - 0.05 <= route.pts[0, 2] <= a.zhi + 0.05
+        if touch.any() and not start:
+            k = int(np.argmax(touch))
+            return (f"the route enters the unscalable area {a.piece} at ({dense[k, 0]:.2f}, {dense[k, 1]:.2f}): "
+                    "only a model with the Climbing skill crosses it")
+    U = _unscalable_pieces(ctx.world, ctx.st)
+    if not U:
+        return ""
+    sup = list(route.support[:len(P)])
+    # a climb cut short on a face: the piece it was getting onto is the next supported point's
+    k = len(P)
+    if k < len(route.pts) and route.pts[k, 2] > P[-1, 2] + _EPS:
+        while k < len(route.pts) and route.support[k] < 0:
+            k += 1
+        if k < len(route.pts):
+            sup.append(route.support[k])
+            P = np.vstack([P, route.pts[k:k + 1]])
+    on, z_on = sup[0], float(P[0, 2])
+    for pc, z in zip(sup[1:], P[1:, 2]):
+        if pc < 0:
+            continue
+        if pc in U and pc != on and z > z_on + _EPS:
+            return (f"{ctx.world.pieces[pc].id} is unscalable: only a model with the Climbing skill "
+                    "climbs or steps onto it")
+        on, z_on = pc, float(z)
+    return ""
+
+
 def _parse_waypoints(waypoints):
     pts = []
     for w in waypoints:
@@ -1087,7 +1150,8 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         legal = False
         reason = "a Walk or Run cannot end on a vertical surface (a ladder)"
     if legal:
-        why = _end_problems(ctx, np.array(end), allow_enemy_contact=stopped_by is not None)
+        why = _end_problems(ctx, np.array(end), allow_enemy_contact=stopped_by is not None) or \
+            _unscalable_problem(ctx, route, s_fin)
         if why:
             legal, reason = False, why
     if legal and not reason:
@@ -1286,6 +1350,12 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
             reason = "fell short: lands at the end of its half SPD"
     legal = True
     why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
+    if not why and not _climbs(ctx):
+        # onto an unscalable piece (up, by a pull-up or a jump landing higher), or into an
+        # unscalable area: the landing as a route from the start
+        why = _unscalable_problem(ctx, _Route(np.array([start, landed]), [0.0], ["jump"],
+                                              [_piece_under(ctx, np.array(start)), _piece_under(ctx, landed)]),
+                                  float(np.linalg.norm(landed - np.array(start))))
     if why:
         legal, reason = False, why
     pts_path = [tuple(map(float, p)) for p in route.pts[route.s < s_fin - 1e-9]] + [tuple(map(float, Pend))]
@@ -1294,9 +1364,8 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     r2 = _Route(np.array(pts_path), np.zeros(len(pts_path) - 1), ["jump"] * (len(pts_path) - 1), [-1] * len(pts_path))
     opp = _entry_points(ctx, r2, r2.length, "reach")
     aware = _entry_points(ctx, r2, r2.length, "awareness")
-    lo2, hi2, std2, nrm2, pc2 = ctx.layers(landed[None, :2])
-    _, pc = ctx.support(hi2, nrm2, pc2, np.array([landed[2]]))
-    surfaces = [ctx.world.pieces[int(pc[0])].id] if pc[0] >= 0 else []
+    pc = _piece_under(ctx, landed)
+    surfaces = [ctx.world.pieces[pc].id] if pc >= 0 else []
     return MoveResult(model, "jump", legal, reason, float(s_fin), allowance, max(0.0, allowance - s_fin),
                       tuple(float(v) for v in landed), surfaces, falls, False, stopped_by, opp, aware, pts_path)
 
@@ -1423,11 +1492,25 @@ class _Graph:
         self.in_order = pos.data.astype(np.int32)
         self.in_indptr = pos.indptr.astype(np.int64)
         self._xy = np.vstack([g.node_xyz[:, :2], np.zeros((1, 2))])
+        self._onto: dict = {}
 
     def half_len(self, edges: np.ndarray) -> np.ndarray:
         """Half the plan length of each of ``edges`` (positions)."""
         xy = self._xy
         return 0.5 * np.hypot(*(xy[self.dst[edges]] - xy[self.src[edges]]).T)
+
+    def onto(self, g: "_Static", pieces: frozenset) -> np.ndarray:
+        """Positions of the edges that go up onto one of ``pieces`` (indices into the
+        world's pieces) from anything else (kept per set of pieces)."""
+        key = ("onto", pieces)
+        hit = self._onto.get(key)
+        if hit is None:
+            pc = np.append(g.node_piece, -1)
+            z = np.append(g.node_xyz[:, 2], 0.0)
+            ps, pd = pc[self.src], pc[self.dst]
+            hit = np.nonzero(np.isin(pd, list(pieces)) & (ps != pd) & (z[self.dst] > z[self.src] + _EPS))[0]
+            self._onto[key] = hit
+        return hit
 
     def touching(self, nodes: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Positions of the edges leaving or entering ``nodes`` (an edge may come
@@ -2063,6 +2146,12 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
                 ekeep[dropped[-1]] = False
     if not (_skills(hb) & set(st["climbing_skills"])):
         alive_block |= g.unscalable[g.node_slot, g.node_cell]
+        # no step, climb or ladder up onto an unscalable piece (leaving one is free)
+        U = _unscalable_pieces(ctx.world, st)
+        if U:
+            onto = G.onto(g, U)
+            dropped.append(onto)
+            ekeep[onto] = False
     blocked_nodes = np.nonzero(alive_block)[0]
     if len(blocked_nodes):
         dropped.append(G.touching(blocked_nodes))

@@ -74,13 +74,22 @@ def test_climb_allowance_is_half_spd_rounded_up():
 ROOF_H = 3.0
 
 
-def test_jump_over_a_2in_gap_with_spd_5():
+def test_jump_allowance_is_half_spd_exactly_unless_set_to_round_up():
+    w = world([], [medium("m", 10, 10, spd=5)])
+    assert check_path(w, "m", [(20, 10)], "jump").allowance == 2.5
+    assert check_path(w, "m", [(20, 10)], "jump", settings={"jump_round_up": True}).allowance == 3.0
+    # the rules' table agrees by default
+    from rules.eldfall.tables import movement_distance
+    assert movement_distance("Jump", 5) == check_path(w, "m", [(20, 10)], "jump").allowance
+
+
+def test_jump_over_a_2in_gap_with_spd_6():
     # roof A x 4-10, roof B x 12-18, both 3" high: a 2" gap
     t = [box("roofA", 7, 10, 0, 6, 6, ROOF_H), box("roofB", 15, 10, 0, 6, 6, ROOF_H)]
     x0 = 10 - R_M                        # the base's front edge on roof A's edge
-    w = world(t, [medium("m", x0, 10, spd=5)])
+    w = world(t, [medium("m", x0, 10, spd=6)])
     r = check_path(w, "m", [(x0 + 3, 10)], "jump")
-    assert r.allowance == 3.0            # half of SPD 5, rounded up
+    assert r.allowance == 3.0            # half of SPD 6
     assert r.legal, r.reason
     assert r.falls == []
     assert r.distance == pytest.approx(3.0, abs=1e-6)
@@ -95,8 +104,8 @@ def test_a_jump_that_falls_short_lands_below_the_end_of_its_half_spd():
     w = world(t, [medium("m", x0, 10, spd=5)])
     r = check_path(w, "m", [(x0 + 5, 10)], "jump")
     assert r.legal
-    assert r.distance == pytest.approx(3.0, abs=1e-6)
-    assert r.end == pytest.approx((x0 + 3, 10, 0.0), abs=1e-4)   # straight down at the end of 3"
+    assert r.distance == pytest.approx(2.5, abs=1e-6)
+    assert r.end == pytest.approx((x0 + 2.5, 10, 0.0), abs=1e-4)   # straight down at the end of 2.5"
     assert len(r.falls) == 1
     assert r.falls[0].height == pytest.approx(3.0, abs=1e-4)
     assert r.falls[0].rolls == 0          # 3" is not more than half SPD (3")

@@ -195,3 +195,49 @@ def test_a_warm_query_equals_a_cold_one_as_the_models_move():
             assert gw.stats["edges"] == gc.stats["edges"]
             for p in gw.points()[::97]:
                 assert gw.shortest_path(tuple(p)) == gc.shortest_path(tuple(p))
+
+
+def _cliffs(skills=()):
+    """An unscalable 3" cliff with a ladder, a scalable twin, and an unscalable area strip."""
+    t = [box("cliff", 12, 20, 0, 4, 4, 3, tags=("unscalable",)),
+         box("cliff-ladder", 9.9, 20, 0, 0.2, 1, 3, tags=("ladder",)),
+         box("twin", 12, 8, 0, 4, 4, 3),
+         box("twin-ladder", 9.9, 8, 0, 0.2, 1, 3, tags=("ladder",)),
+         TerrainSpec("strip", "box", (20, 14, 0), size=(1, 30, 0.01), tags=frozenset({"area", "unscalable"}))]
+    return world(t, [medium("m", 8, 14, spd=8, skills=skills)], table=(28, 28))
+
+
+@pytest.mark.parametrize("skills", [(), ("Climbing",)])
+def test_unscalable_pieces_and_areas_in_the_grid_and_the_path_check(skills):
+    w = _cliffs(skills)
+    g = reachable(w, "m", "run")
+    climber = bool(skills)
+    assert g.contains(12, 8, 3)                          # the twin, by its ladder: anyone
+    assert g.contains(12, 20, 3) == climber              # the unscalable cliff, ladder or not
+    assert g.contains(22, 14) == climber                 # beyond the strip
+    assert g.contains(18, 14)                            # short of it
+    for to in [(12, 20, 3), (22, 14)]:
+        r = check_path(w, "m", [(9.4, 14 if to[1] == 14 else to[1]), to], "run")
+        assert r.legal == climber, r.reason
+        if not climber:
+            assert "unscalable" in r.reason
+    # cut short on the cliff's face (a Climb of 1.5"): still barred
+    w2 = world([box("cliff", 12, 20, 0, 4, 4, 3, tags=("unscalable",))],
+               [medium("m", 10 - R_M, 20, spd=3, skills=skills)], table=(28, 28))
+    r = check_path(w2, "m", [(11, 20, 3)], "climb")
+    assert r.ends_on_vertical and r.legal == climber
+    # a Jump and a pull-up onto a 1.5" unscalable block
+    w3 = world([box("block", 12, 20, 0, 4, 4, 1.5, tags=("unscalable",))],
+               [medium("m", 9, 20, spd=8, skills=skills)], table=(28, 28))
+    j = check_path(w3, "m", [(11, 20, 1.5)], "jump")
+    assert j.legal == climber and ("unscalable" in j.reason) != climber
+
+
+def test_a_model_on_an_unscalable_piece_may_leave_it():
+    t = [box("cliff", 12, 20, 0, 4, 4, 3, tags=("unscalable",)),
+         box("cliff-ladder", 9.9, 20, 0, 0.2, 1, 3, tags=("ladder",))]
+    w = world(t, [medium("m", 11, 20, 3, spd=6)], table=(28, 28))
+    assert check_path(w, "m", [(13, 20, 3)], "walk").legal           # across its top
+    assert check_path(w, "m", [(8, 20, 0)], "run").legal   # down its ladder
+    g = reachable(w, "m", "run")
+    assert g.contains(13, 20, 3) and g.contains(8, 20, 0)

@@ -47,6 +47,7 @@ from rules.eldfall import reactions as rx
 from rules.eldfall import conditions as cd
 from rules.eldfall import resolution as rs
 from rules.eldfall import stratagems as sg
+from rules.eldfall import tables
 from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
                                    Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass,
                                    UseStratagem)
@@ -339,8 +340,10 @@ class EldfallGame(Game):
             return float(spd)
         if mode == "run":
             return float(spd * 2)
-        if mode in ("climb", "jump"):
+        if mode == "climb":
             return float(cb.halve(spd))
+        if mode == "jump":
+            return tables.movement_distance("Jump", spd, settings=self.settings.get("table_settings"))
         return 0.0
 
     # ------------------------------------------------------------------
