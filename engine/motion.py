@@ -1131,13 +1131,13 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
     on_vertical = route.vertical_at(s_fin) or not _supported(ctx, np.array(end))
     if blocked and (stopped_by is None or s_end >= L - 1e-9) and not truncated:
         legal, reason = False, blocked
-    elif truncated and mode != "climb":
+    elif truncated and not (mode == "climb" and on_vertical):
         legal = False
         reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
         if blocked:
             reason += f"; and {blocked}"
-    elif truncated and mode == "climb":
-        reason = "allowance spent" + (": the model ends on a vertical surface" if on_vertical else "")
+    elif truncated:
+        reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:
         reason = f"stopped by base contact with {stopped_by}"
     # the declared level at the end

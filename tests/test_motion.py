@@ -540,11 +540,14 @@ def test_a_climb_goes_on_from_the_wall_next_activation():
     first = check_path(w, "m", [(10.5, 10, 3)], "climb")
     assert first.ends_on_vertical and first.end[2] == pytest.approx(2.0)
     w.move_model("m", *first.end)                     # it hangs there
-    nxt = check_path(w, "m", [(10.5, 10, 3)], "climb")
+    nxt = check_path(w, "m", [(x0 + 1.0, 10, 3)], "climb")
     assert nxt.legal and not nxt.ends_on_vertical
     # the last 1" up counts (it is part of a 3" climb), then 1" across onto the top
     assert nxt.distance == pytest.approx(2.0, abs=1e-6)
     assert nxt.end == pytest.approx((x0 + 1.0, 10, 3.0), abs=1e-6)
+    # declared farther across the top: the allowance runs out off the wall, not legal
+    far = check_path(w, "m", [(10.5, 10, 3)], "climb")
+    assert not far.legal and far.end == pytest.approx(nxt.end, abs=1e-6)
     # a Walk cannot start from the wall face
     assert not check_path(w, "m", [(6, 10)], "walk").legal
 
