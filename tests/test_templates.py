@@ -420,3 +420,29 @@ def test_cli_aoe_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 def test_cli_aoe_missing_arguments_is_one_line(capsys):
     rc, out, err = _cli(capsys, "aoe", SKIRMISH)
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "--template" in err
+
+
+def test_cli_aoe_the_attack_itself_needs_an_enemy_seen_or_in_the_casting_aura(capsys, tmp_path):
+    import json
+    scene = tmp_path / "wall.yaml"
+    scene.write_text("name: aoe attack\ngames: [eldfall]\ntable: [36, 36]\nterrain:\n"
+                     "  - {id: wall, shape: box, at: [7, 10, 0], size: [0.5, 6, 6]}\nmodels:\n"
+                     "  - {id: mage, side: red, profile: sample-red#mage, at: [4, 10], facing: 0}\n"
+                     "  - {id: pal, side: red, profile: sample-red#champion, at: [4, 20], facing: 0}\n"
+                     "  - {id: far, side: blue, profile: sample-blue#warden, at: [20, 10], facing: 180}\n"
+                     "  - {id: near, side: blue, profile: sample-blue#guard, at: [9, 10], facing: 180}\n"
+                     "  - {id: open, side: blue, profile: sample-blue#guard, at: [20, 25], facing: 180}\n")
+
+    def verdict(target):
+        rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", target,
+                            "--by", "mage", "--json")
+        assert rc == 0, err
+        d = json.loads(out)
+        return d["legal"], d["reason"]
+    assert verdict("open") == (True, "")
+    legal, why = verdict("far")              # behind the wall, 15" away: no LoS, outside the Aura
+    assert not legal and "no LoS" in why and "Casting Aura" in why
+    legal, why = verdict("near")             # behind the wall inside the Aura: a spell may
+    assert legal, why
+    legal, why = verdict("pal")              # an ally
+    assert not legal and "enemy" in why

@@ -95,14 +95,37 @@ def resolve(args, world):
     return spec, ats, aims, count
 
 
+def attack_problems(world, user: str | None, target: str | None) -> list[str]:
+    """What bars ``user`` from declaring an Attack on ``target`` whatever the template's
+    placement (seeds, Attack section: an Attack targets an enemy model and needs LoS to it;
+    a spell may target a model inside the caster's Casting Aura without LoS)."""
+    from engine.measure import has_los, in_awareness
+    if user is None or target is None or user == target:
+        return []
+    out = []
+    if world.hitbox(user).side == world.hitbox(target).side:
+        out.append(f"main target {target} is on {user}'s side: an Attack targets an enemy model")
+    if not has_los(world, user, target) and not in_awareness(world, user, target):
+        out.append(f"{user} has no LoS to main target {target}, which is outside its Casting Aura "
+                   "(only a spell inside the Aura may target a model without LoS)")
+    return out
+
+
 def judge(args, world):
+    import dataclasses
+
     from engine import templates as T
     spec, ats, aims, count = resolve(args, world)
     if args.best:
-        return T.best_placement(world, spec.key, user=args.by, target=args.target,
-                                band=args.band, count=count)
-    return T.template(world, spec.key, user=args.by, target=args.target,
-                      at=ats or None, aim=aims or None, band=args.band or "up", count=count)
+        res = T.best_placement(world, spec.key, user=args.by, target=args.target,
+                               band=args.band, count=count)
+    else:
+        res = T.template(world, spec.key, user=args.by, target=args.target,
+                         at=ats or None, aim=aims or None, band=args.band or "up", count=count)
+    bad = attack_problems(world, args.by, args.target)
+    if bad:
+        res = dataclasses.replace(res, legal=False, reason="; ".join(bad + ([res.reason] if res.reason else [])))
+    return res
 
 
 def describe(res, world) -> str:
