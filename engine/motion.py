@@ -787,6 +787,17 @@ def _xy_samples(points_xy, step):
 
 
 # ----------------------------------------------------------------------------- check_path
+def _state_refusal(states, mode: str, st: dict) -> str:
+    """Why a state forbids the movement outright ("" when none does)."""
+    bad = sorted(set(states) & set(st["no_move_states"]))
+    if bad:
+        return f"{bad[0]}: the model cannot move"
+    walk_only = sorted(set(states) & set(st["walk_only_states"]))
+    if walk_only and mode != "walk":
+        return f"{walk_only[0]}: only Walk (or Idle) may be declared"
+    return ""
+
+
 def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: str,
                speed: float | None = None, settings: dict | None = None,
                flying: bool = False) -> MoveResult:
@@ -816,12 +827,9 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
         return MoveResult(model, mode, False, reason, 0.0, allowance, allowance, start, path=[start])
 
     states = set(hb.states)
-    bad = sorted(states & set(st["no_move_states"]))
-    if bad:
-        return refuse(f"{bad[0]}: the model cannot move")
-    walk_only = sorted(states & set(st["walk_only_states"]))
-    if walk_only and mode != "walk":
-        return refuse(f"{walk_only[0]}: only Walk (or Idle) may be declared")
+    why = _state_refusal(states, mode, st)
+    if why:
+        return refuse(why)
     W, D = world.table
     for p in pts:
         if not (0.0 <= p[0] <= W and 0.0 <= p[1] <= D):
@@ -1944,6 +1952,7 @@ class ReachGrid:
     _static: _Static = field(repr=False, default=None)
     _source: int = field(repr=False, default=-1)
     stats: dict = field(default_factory=dict)
+    reason: str = ""              # why the model cannot make this movement at all ("" when it can)
 
     @property
     def shape(self):
@@ -2046,7 +2055,7 @@ class ReachGrid:
         levels.sort(key=lambda lv: (lv["z"], lv["surface"]))
         fin = self.cost[self.end_ok & (self.cost <= lim + 1e-9)]
         return {"model": self.model, "mode": self.mode, "allowance": self.allowance,
-                "resolution": self.resolution, "cells": int(len(nodes)),
+                "reason": self.reason, "resolution": self.resolution, "cells": int(len(nodes)),
                 "area_sq_in": round(len(nodes) * self.resolution ** 2, 2),
                 "levels": levels,
                 "max_cost": round(float(fin.max()), 3) if len(fin) else 0.0,
@@ -2086,8 +2095,8 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     kmax = g.z.shape[0]
     shape = (kmax, g.ny, g.nx)
     states = set(hb.states)
-    blocked_all = bool(states & set(st["no_move_states"])) or \
-        (bool(states & set(st["walk_only_states"])) and mode != "walk")
+    refusal = _state_refusal(states, mode, st)
+    blocked_all = bool(refusal)
     # dynamic: enemies block nodes and edges; allies and the dead only forbid ending on them
     alive_block = np.zeros(n, dtype=bool)
     end_bad = np.zeros(n, dtype=bool)
@@ -2252,8 +2261,8 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     t2 = time.perf_counter()
     stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
              "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(np.count_nonzero(ekeep))}
-    return ReachGrid(model, mode, allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
-                     pred, g, src, stats)
+    return ReachGrid(model, mode, 0.0 if refusal else allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
+                     pred, g, src, stats, refusal)
 
 
 __all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",

@@ -56,8 +56,11 @@ def test_run_is_twice_walk_and_states_restrict():
     assert walk.allowance == 2.0
     run = reachable(w, "m", "run")
     assert len(run.points()) == 0                     # Crouched: Walk only
+    assert run.allowance == 0 and run.reason == check_path(w, "m", [(20, 18)], "run").reason
+    assert "Crouched" in run.reason and walk.reason == ""
     w2 = world([], [medium("m", 18, 18, states=("Immobilized",))])
-    assert len(reachable(w2, "m", "walk").points()) == 0
+    still = reachable(w2, "m", "walk")
+    assert len(still.points()) == 0 and still.allowance == 0 and "Immobilized" in still.summary()["reason"]
     with pytest.raises(InputError):
         reachable(w2, "m", "climb")
     with pytest.raises(InputError):

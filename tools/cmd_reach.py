@@ -87,6 +87,8 @@ def describe(grid, summary, path=None) -> str:
     s = summary
     lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {s['cells']} end cells of "
              f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\""]
+    if s.get("reason"):
+        lines.append(f"  cannot move: {s['reason']}")
     def zr(lv):
         return f"z {lv['z']:.2f}" if lv["z_max"] - lv["z"] < 0.01 else f"z {lv['z']:.2f}-{lv['z_max']:.2f}"
     lines.append("  surfaces: " + ("; ".join(f"{lv['surface']} ({zr(lv)}): {lv['cells']} cells"
