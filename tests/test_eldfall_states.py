@@ -220,6 +220,37 @@ def test_panicked_failed_morale_runs_toward_the_nearest_edge():
     assert g.act is None or g.pending[0] in ("reaction", "tactical")
 
 
+def _panicked_reactor_dodging(m_roll):
+    """b1 (Panicked, 3" from the top edge) reacts to r1's activation with a Dodge."""
+    g = setup([unit("r1", "red", 18, 20, weapons=[BOW]), unit("b1", "blue", 18, 33, states=["Panicked"])],
+              [m_roll] + [5] * 7)
+    g.apply(Activate("r1"))
+    while g.pending[0] == "crouch":
+        g.apply(Pass(g.pending[1]))
+    g.apply(Move("r1", "idle"))
+    while g.pending[0] == "crouch":
+        g.apply(Pass(g.pending[1]))
+    g.apply(Declare("b1", "Dodge"))
+    while g.pending[0] == "crouch":
+        g.apply(Pass(g.pending[1]))
+    if g.pending[0] == "action":
+        g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),)))
+    assert g.pending == ("dodge-move", "b1")
+    return g
+
+
+def test_a_panicked_reactor_that_failed_its_roll_dodges_only_toward_the_nearest_edge():
+    g = _panicked_reactor_dodging(20)               # M roll failed
+    why = g.why_illegal(DodgeMove("b1", path=((18, 30.5, 0),)))       # south, away from the edge
+    assert why and "toward the nearest field edge" in why and "top" in why
+    assert g.why_illegal(DodgeMove("b1", path=((20, 33, 0),))) is not None     # along it
+    assert g.why_illegal(DodgeMove("b1", path=((19, 34.5, 0),))) is None       # toward it
+    assert g.why_illegal(DodgeMove("b1")) is None                              # not moving
+    # passed its roll: any direction
+    g = _panicked_reactor_dodging(5)
+    assert g.why_illegal(DodgeMove("b1", path=((18, 30.5, 0),))) is None
+
+
 def test_broken_morale_panics_a_party_below_half():
     rs = [unit(f"r{i}", "red", 5 + 3 * i, 5) for i in range(3)]
     b = unit("b1", "blue", 30, 30)

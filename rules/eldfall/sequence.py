@@ -1126,9 +1126,9 @@ class EldfallGame(Game):
         """Panicked, failed M roll: a full Run toward the nearest open field edge."""
         act = self.act
         x, y, z = self.geo.position(model)
-        W, D = self.table
-        edges = [(x, (-1.0, 0.0)), (W - x, (1.0, 0.0)), (y, (0.0, -1.0)), (D - y, (0.0, 1.0))]
-        dist, (dx, dy) = min(edges, key=lambda e: e[0])
+        dist, edges = self._nearest_edges(model)
+        _, axis, sign = edges[0]
+        dx, dy = (sign, 0.0) if axis == 0 else (0.0, sign)
         run = self.allowance(model, "run")
         act.movement = "Run"
         radius = self.models[model].unit.base / 2
@@ -1477,7 +1477,33 @@ class EldfallGame(Game):
         mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
         if not mv.legal:
             return f"illegal Dodge move: {mv.reason}"
+        if self.act is not None and a.model in self.act.panic_failed_reactors:
+            return self._why_not_toward_edge(a.model, a.path)
         return None
+
+    def _nearest_edges(self, model: str) -> tuple[float, list]:
+        """The distance from the base centre to the nearest field edge, and every edge that
+        near (ties: the player's choice), each as (name, axis, direction)."""
+        x, y, _ = self.geo.position(model)
+        W, D = self.table
+        edges = [(x, ("left", 0, -1.0)), (W - x, ("right", 0, 1.0)), (y, ("bottom", 1, -1.0)),
+                 (D - y, ("top", 1, 1.0))]
+        near = min(d for d, _ in edges)
+        return near, [e for d, e in edges if d <= near + EPS]
+
+    def _why_not_toward_edge(self, model: str, path) -> str | None:
+        """Panicked, failed M roll as a reactor: its Dodge moves toward the nearest field edge
+        (every leg of the path gets no farther from that edge, and the end is nearer)."""
+        near, edges = self._nearest_edges(model)
+        start = self.geo.position(model)
+        pts = [tuple(start)] + [tuple(p) for p in path]
+        for _, axis, sign in edges:
+            steps = [sign * (b[axis] - a[axis]) for a, b in zip(pts[:-1], pts[1:])]
+            if all(v >= -EPS for v in steps) and sum(steps) > EPS:
+                return None
+        names = " or ".join(n for n, _, _ in edges)
+        return (f"{model} is Panicked (failed M roll): its Dodge may only move toward the nearest "
+                f"field edge ({names}, {near:.1f}\" from its centre)")
 
     def _speed_with(self, model: str, states) -> int:
         m = self.models[model]
