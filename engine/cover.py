@@ -354,6 +354,10 @@ def cover(world, attacker: str, target: str, los_result=None,
         n = np.linalg.norm(los_dir)
         los_dir = los_dir / n if n > 1e-12 else ah.facing_vector
         n_side_top = int(((los_result.target_part != 2) & allowed).sum())
+        # Heavy's height: the model's size (its standing hitbox), or its current hitbox
+        by_size = s.cover_heavy_against == "size" and th.full_height > th.height
+        tall_h = th.full_height if by_size else th.height
+        tall_what = "hitbox of its size (standing)" if by_size else "hitbox"
         found, rejected = [], []
         cands = np.unique(piece_idx[piece_idx >= 0])
         blo, bhi = piece_bounds(world)
@@ -392,13 +396,13 @@ def cover(world, attacker: str, target: str, los_result=None,
                 rejected.append(f"{piece.id} is not higher than its base")
                 continue
             width = apparent_width(piece.mesh, base_top, los_dir)
-            taller = top >= th.top - s.cover_heavy_height_tolerance_in - 1e-9
+            taller = top >= th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9
             wider = width > 2 * th.radius + 1e-9
             auto = "heavy" if (taller and wider) else "light"
             level = auto if piece.cover == "auto" else piece.cover
             why = (f"{piece.id} is {dist_p:.2f}\" away and hides {share:.0%} of its hitbox from {attacker}; "
                    f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
-                   f"{th.height:.2f}\" hitbox) and it is {width:.2f}\" wide ({'wider' if wider else 'not wider'} "
+                   f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide ({'wider' if wider else 'not wider'} "
                    f"than the {2 * th.radius:.2f}\" base)")
             if piece.cover != "auto":
                 why += f"; the piece's cover tag says {piece.cover} (automatic: {auto})"

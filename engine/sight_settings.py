@@ -22,6 +22,7 @@ _CHOICES = {
     "dark_applies": ("either", "viewer", "target"),
     "area_height": ("infinite", "piece"),
     "cover_crouched": ("light", "heavy", "none"),
+    "cover_heavy_against": ("size", "hitbox"),
 }
 
 
@@ -58,6 +59,7 @@ class SightSettings:
     cover_crouched: str = "light"
     cover_ledge_edge_within: bool = True
     cover_heavy_height_tolerance_in: float = 0.0
+    cover_heavy_against: str = "size"
 
     @property
     def spacing_in(self) -> float:
@@ -97,6 +99,7 @@ _KEYS = {
     ("cover", "crouched"): "cover_crouched",
     ("cover", "ledge_edge_within"): "cover_ledge_edge_within",
     ("cover", "heavy_height_tolerance_in"): "cover_heavy_height_tolerance_in",
+    ("cover", "heavy_against"): "cover_heavy_against",
 }
 
 

@@ -79,6 +79,23 @@ def test_crouched_flying_and_size():
     assert C.cover(w, "a", "b").level == "light"
 
 
+def test_crouched_behind_a_low_wall_is_light_by_its_size_heavy_by_its_shrunk_hitbox():
+    from engine.sight_settings import default_settings
+    w2 = World(Scene("", (24, 24), terrain=(low_wall(), TerrainSpec("tower", "box", (3, 12, 0), size=(3, 3, 5))),
+                     models=(model("a", 4, 12, 0.0, z=5.0), model("b", 12.25 + R + 0.3, 12, 180.0, "blue",
+                                                                 ("Crouched",)))))
+    c = C.cover(w2, "a", "b")
+    assert (c.level, c.piece) == ("light", "low-wall") and "of its size" in c.reason
+    hit = C.cover(w2, "a", "b", settings=default_settings().replace(cover_heavy_against="hitbox"))
+    assert (hit.level, hit.piece) == ("heavy", "low-wall")
+    # a wall taller than the standing model still gives Heavy to a Crouched one
+    tall = TerrainSpec("wall", "box", (12, 12, 0), size=(0.5, 6, 2))
+    w3 = World(Scene("", (24, 24), terrain=(tall, TerrainSpec("tower", "box", (3, 12, 0), size=(3, 3, 20))),
+                     models=(model("a", 4, 12, 0.0, z=20.0), model("b", 12.25 + R + 0.3, 12, 180.0, "blue",
+                                                                 ("Crouched",)))))
+    assert C.cover(w3, "a", "b").level == "heavy"
+
+
 def test_higher_ground_own_ledge_light_and_a_wall_up_there_heavy():
     block = TerrainSpec("block", "box", (16, 12, 0), size=(4, 4, 3))          # x 14..18, top 3
     w = table([block], (15.03, 12), viewer_at=(8, 12))
