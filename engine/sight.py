@@ -626,7 +626,7 @@ class LosResult:
     target: str
     los: bool
     visible_fraction: float            # share of the target's sample points seen by some viewer point
-    in_front_arc: bool
+    in_front_arc: bool                 # the target is at least partly in the viewer's front half-space
     distance: float                    # closest points of the hitboxes, inches
     height_difference: float           # target base z - viewer base z (negative: the target is lower)
     blocking: tuple[str, ...] = ()     # pieces and models that hide part of the target
@@ -648,6 +648,7 @@ class LosResult:
     eye: tuple[float, float, float] | None = None   # the viewer point that saw most (or faces the target)
     picture_segments: np.ndarray | None = field(default=None, repr=False)   # (k, 2, 3)
     picture_clear: np.ndarray | None = field(default=None, repr=False)      # (k,) bool
+    all_round: bool = False            # the viewer sees all round (moving, Shrouded, Vigilance): no arc applies
 
     def __getstate__(self):            # pickle / copy: the cover reason's text, built
         from engine.cover import _built_state
@@ -658,7 +659,7 @@ class LosResult:
             "viewer": self.viewer, "target": self.target, "los": self.los,
             "visible_fraction": round(float(self.visible_fraction), 4),
             "fraction_exact": self.fraction_exact,
-            "in_front_arc": self.in_front_arc,
+            "in_front_arc": self.in_front_arc, "all_round": self.all_round,
             "distance": round(float(self.distance), 4),
             "height_difference": round(float(self.height_difference), 4),
             "cover": self.cover, "cover_piece": self.cover_piece, "cover_reason": self.cover_reason,
@@ -2958,7 +2959,9 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     base = dict(viewer=viewer, target=target, distance=float(world.distance(viewer, target)),
                 height_difference=float(world.height_difference(viewer, target)), settings=s)
     half = not _is_360(vh, moving, s)
-    front = (not half) or _in_front_arc(vh, th)
+    geo_front = _in_front_arc(vh, th)
+    front = (not half) or geo_front
+    base["all_round"] = not half
     exc = _exception(world, viewer, target, moving, s, engaged_with)
     if viewer == target:
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
@@ -3047,7 +3050,7 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         r = ok[0]
         witness = (tuple(float(x) for x in q.V[q.witness[r]]), tuple(float(x) for x in q.T_all[q.tidx[r]]))
     exact = (q.status != 0).all() and (want_all or not geo_los or exc is not None)
-    res = LosResult(los=los_v, visible_fraction=frac, in_front_arc=front,
+    res = LosResult(los=los_v, visible_fraction=frac, in_front_arc=geo_front,
                     blocking=lambda: attributed()[0],
                     witness=witness, reason=reason, fraction_exact=bool(exact),
                     visible_area_mm2=area * MM2_PER_IN2, rays=q.rays, segments=q.nv * q.nt,

@@ -219,9 +219,10 @@ def test_vigilance_and_shrouded_see_all_round():
     for kw in ({"traits": ("Vigilance",)}, {"states": ("Shrouded",)}, {"states": ("Vigilance",)}):
         w = _pair_world(a_kw={"facing": 180, **kw})
         r = sight.los(w, "a", "b", cover=False)
-        assert r.los and r.in_front_arc
+        assert r.los and r.all_round and not r.in_front_arc       # seen all round, though behind
     w = _pair_world(a_kw={"facing": 180})
-    assert not sight.los(w, "a", "b", cover=False).los
+    r = sight.los(w, "a", "b", cover=False)
+    assert not r.los and not r.all_round and not r.in_front_arc
 
 
 def test_target_straddling_the_arc_line_is_only_partly_visible():
@@ -427,3 +428,37 @@ def test_cli_verdict_json_and_errors(capsys, tmp_path):
     m = json.loads(capsys.readouterr().out)
     ids = m["models"]
     assert all(m["los"][a][a] for a in ids) and len(m["los"]) == len(ids)
+
+
+def test_cli_itself_all_round_and_refusals(capsys, tmp_path):
+    import json
+    from tools.cli import main
+    scene = tmp_path / "side.yaml"
+    scene.write_text("name: side\ntable: [24, 24]\nterrain:\n"
+                     "  - {id: wall, shape: box, at: [12, 20, 0], size: [0.5, 3, 3]}\nmodels:\n"
+                     "  - {id: a, side: red, size: M, at: [10, 10], facing: 0}\n"
+                     "  - {id: c, side: blue, size: M, at: [5, 10], facing: 0}\n")
+    # a model and itself: a verdict, not a traceback
+    assert main(["los", str(scene), "a", "a"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("a -> a: LoS yes") and "always sees itself" in out
+    # moving: all round; in_front_arc stays the geometric answer (c is wholly behind a)
+    assert main(["los", str(scene), "a", "c", "--moving", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["los"] and d["all_round"] and d["in_front_arc"] is False
+    assert main(["los", str(scene), "a", "c", "--moving"]) == 0
+    assert "not needed, a sees all round" in capsys.readouterr().out
+    assert main(["los", str(scene), "a", "c", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert not d["los"] and not d["all_round"] and d["in_front_arc"] is False
+    # --all has no pictures; an unknown id names the scene
+    assert main(["los", str(scene), "--all", "--picture", str(tmp_path / "p")]) == 2
+    assert "--picture" in capsys.readouterr().err and not (tmp_path / "p").exists()
+    assert main(["los", str(scene), "a", "nobody"]) == 2
+    assert capsys.readouterr().err.startswith(f"{scene}: TARGET: unknown model 'nobody'")
+    # a table check refuses (a model inside the wall): no verdict
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(scene.read_text() + "  - {id: w, side: blue, size: M, at: [12, 20, 0], facing: 0}\n")
+    assert main(["los", str(bad), "a", "c"]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and "inside terrain" in cap.err

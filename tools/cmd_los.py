@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from engine.errors import InputError
+from engine.errors import InputError, Problem
 
 
 def add_arguments(parser) -> None:
@@ -37,9 +37,10 @@ def _load(args):
     return build_world(load_scene(args.scene, models_dir=args.models_dir), args.scene), settings
 
 
-def _check_id(world, mid: str, what: str) -> None:
+def _check_id(world, mid: str, what: str, scene: str) -> None:
     if mid not in world.models:
-        raise InputError(f"{what}: unknown model {mid!r} (known: {', '.join(world.model_ids()) or 'none'})")
+        raise InputError(Problem(scene, None, what, f"unknown model {mid!r} "
+                                 f"(known: {', '.join(world.model_ids()) or 'none'})"))
 
 
 def verdict(r) -> str:
@@ -58,12 +59,21 @@ def verdict(r) -> str:
 
 def details(r, sha: str) -> str:
     s = r.settings
-    lines = [f"  front arc: {'yes' if r.in_front_arc else 'no'} ({r.target} is "
-             f"{'at least partly in' if r.in_front_arc else 'wholly behind'} {r.viewer}'s front half-space)",
+    where = (f"{r.target} is {'at least partly in' if r.in_front_arc else 'wholly behind'} "
+             f"{r.viewer}'s front half-space")
+    if r.reason == "itself":
+        arc, seen = "  front arc: -", f"  visible: all of it ({r.viewer} always sees itself)"
+    else:
+        arc = (f"  front arc: not needed, {r.viewer} sees all round (moving/{'/'.join(s.three_sixty_states)}); "
+               f"{where}" if r.all_round else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
+        seen = (f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s "
+                f"hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
+    blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself"
+             else f"none looked for ({r.target} is behind {r.viewer}'s front arc)")
+    lines = [arc,
              f"  why: {r.reason}",
-             f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s hitbox "
-             f"({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}",
-             f"  blocking: {', '.join(r.blocking) if r.blocking else 'nothing'}",
+             seen,
+             f"  blocking: {', '.join(r.blocking) if r.blocking else blank}",
              f"  cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "") + (f": {r.cover_reason}" if r.cover_reason else ""),
              f"  distance: {r.distance:.2f}\" between the closest points of the hitboxes; "
              f"height difference {r.height_difference:+.2f}\" ({r.target}'s base minus {r.viewer}'s)"]
@@ -84,7 +94,10 @@ def run(args) -> int:
     sha = world.scene.sha256
     if args.all:
         if args.viewer or args.target:
-            raise InputError("--all takes only the scene (no VIEWER or TARGET)")
+            raise InputError(Problem("<command line>", None, "--all", "takes only the scene (no VIEWER or TARGET)"))
+        if args.picture:
+            raise InputError(Problem("<command line>", None, "--picture",
+                                     "pictures are of one VIEWER and TARGET, not of --all"))
         ids = world.model_ids()
         m = sight.los_matrix(world, ids, settings=settings, moving=ids if args.moving else ())
         if args.json:
@@ -100,9 +113,9 @@ def run(args) -> int:
         print(f"  scene sha256: {sha}")
         return 0
     if not args.viewer or not args.target:
-        raise InputError("give VIEWER and TARGET model ids, or --all")
-    _check_id(world, args.viewer, "VIEWER")
-    _check_id(world, args.target, "TARGET")
+        raise InputError(Problem("<command line>", None, "", "give VIEWER and TARGET model ids, or --all"))
+    _check_id(world, args.viewer, "VIEWER", args.scene)
+    _check_id(world, args.target, "TARGET", args.scene)
     r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings)
     if args.json:
         out = r.as_dict()
