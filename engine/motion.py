@@ -625,11 +625,11 @@ class _Route:
         f = 0.0 if c1 <= c0 else (cost - c0) / (c1 - c0)
         return float(self.s[i - 1] + f * (self.s[i] - self.s[i - 1]))
 
-    def dense(self, step):
-        """(s (k,), points (k,3)): samples every ``step`` and at every vertex."""
-        ss = [self.s]
+    def dense(self, step, s_max: float = math.inf):
+        """(s (k,), points (k,3)): samples every ``step`` and at every vertex, up to ``s_max``."""
+        ss = [self.s[self.s <= s_max]]
         for i in range(len(self.s) - 1):
-            a, b = self.s[i], self.s[i + 1]
+            a, b = self.s[i], min(self.s[i + 1], s_max)
             if b - a > step:
                 ss.append(np.arange(a + step, b, step))
         s = np.unique(np.concatenate(ss))
@@ -1245,6 +1245,9 @@ def _surface_ids(ctx, route, s_max, areas_touched):
 
 
 # ----------------------------------------------------------------------------- jump
+_MAX_APEX = 1000.0      # inches: far above any table, and the flight's samples stay bounded
+
+
 def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     st = ctx.st
     h, R = ctx.h, ctx.R
@@ -1281,6 +1284,9 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         full.append((p[0], p[1], zt))
     target = np.array(full[-1], dtype=float)
     arc = float(st["arc_apex"]) if st["jump_shape"] == "arc" else None
+    if arc is not None and not 0 <= arc <= _MAX_APEX:
+        raise InputError(Problem("<move>", None, "arc_apex", f"the arc's apex must be 0 to {_MAX_APEX:g}\" "
+                                 f"above the higher end, got {arc:g}"))
     if arc is not None and len(full) == 2:
         a = np.array(start, dtype=float)
         t = np.linspace(0.0, 1.0, 65)
@@ -1294,8 +1300,9 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     route = _Route(rpts, seg, ["jump"] * len(seg), [-1] * len(rpts))
     tol = float(st["bisection_tolerance"])
     step = float(st["path_step"])
-    # collisions of the flying hitbox with the terrain (the standing start is not one)
-    s, P = route.dense(step)
+    # collisions of the flying hitbox with the terrain (the standing start is not one), up
+    # to the allowance: the flight never goes farther (however high an arc is asked)
+    s, P = route.dense(step, allowance + step)
     lo, hi, std, nrm, piece = ctx.layers(P[:, :2])
     free = _free(lo, hi, P[:, 2], P[:, 2] + h)
     s_hit = route.length
@@ -1578,6 +1585,9 @@ def _band(dx, dy, r):
     return tuple(out)
 
 
+_MAX_CELLS = 500_000       # cells of the reachable area's grid (36" x 36" at 0.25": 20,736)
+
+
 def _build_static(world, R, h, res, st) -> _Static:
     import time
     t0 = time.perf_counter()
@@ -1586,6 +1596,13 @@ def _build_static(world, R, h, res, st) -> _Static:
     W, D = world.table
     nx, ny = int(math.ceil(W / res - 1e-9)), int(math.ceil(D / res - 1e-9))
     N = nx * ny
+    if N > _MAX_CELLS:
+        # about 3.7 KB a cell at the peak: a bound that keeps the grid under 2 GB
+        raise InputError(Problem("<reach>", None, "resolution",
+                                 f"the {W:g}\" x {D:g}\" table needs {N} cells of {res:g}\" for the movement "
+                                 f"grid (the reachable area, narrow surfaces), more than {_MAX_CELLS}: use a "
+                                 f"resolution of at least "
+                                 f"{math.ceil(math.sqrt(W * D / _MAX_CELLS) * 100) / 100:g}\""))
     iy, ix = np.divmod(np.arange(N), nx)
     cx, cy = (ix + 0.5) * res, (iy + 0.5) * res
     lo, hi, nrm, piece = cols.probe(np.column_stack([cx, cy]))

@@ -244,3 +244,15 @@ def test_a_model_on_an_unscalable_piece_may_leave_it():
     assert check_path(w, "m", [(8, 20, 0)], "run").legal   # down its ladder
     g = reachable(w, "m", "run")
     assert g.contains(13, 20, 3) and g.contains(8, 20, 0)
+
+
+def test_a_table_too_large_for_the_grid_and_an_absurd_arc_are_refused_not_run():
+    w = world([], [medium("m", 5, 5, spd=6)], table=(1000, 1000))
+    with pytest.raises(InputError, match="more than 500000"):
+        reachable(w, "m", "walk")
+    assert reachable(w, "m", "walk", resolution=1.5).contains(8, 5)
+    w = world([], [medium("m", 5, 5, spd=6)])
+    with pytest.raises(InputError, match="apex"):
+        check_path(w, "m", [(8, 5)], "jump", settings={"jump_shape": "arc", "arc_apex": 1e6})
+    r = check_path(w, "m", [(8, 5)], "jump", settings={"jump_shape": "arc", "arc_apex": 900.0})
+    assert r.distance == pytest.approx(3.0, abs=1e-6) and r.falls    # up 3" of the arc, then down
