@@ -290,6 +290,42 @@ def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
     return float(u.max() - u.min())
 
 
+def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: np.ndarray,
+                 skip: set[int]) -> tuple[float, list[str]]:
+    """Width across the line of sight of piece ``pidx`` joined with the pieces that touch it
+    (boxes within 0.01"), again and again, that also reach ``tall_z``: a wall built of
+    several blocks is as wide as all of them. Returns the width and the joined pieces' ids."""
+    lo, hi = piece_bounds(world)
+    perp = np.array([-direction_xy[1], direction_xy[0]])
+
+    def span(k):
+        import trimesh
+        m = trimesh.intersections.slice_mesh_plane(world.pieces[k].mesh, (0, 0, 1), (0, 0, above_z), cap=False)
+        if m is None or len(m.faces) == 0:
+            return None
+        u = np.asarray(m.vertices)[:, :2] @ perp
+        return float(u.min()), float(u.max())
+    a, b = span(pidx) or (0.0, 0.0)
+    group, todo, joined = {pidx}, [pidx], []
+    solid = np.array([p.solid and p.id != "table" for p in world.pieces])
+    while todo:
+        k = todo.pop()
+        near = np.nonzero(solid & np.all(lo <= hi[k] + 0.01, axis=1) & np.all(hi >= lo[k] - 0.01, axis=1)
+                          & (hi[:, 2] >= tall_z))[0]
+        for q in near:
+            q = int(q)
+            if q in group or q in skip:
+                continue
+            group.add(q)
+            sp = span(q)
+            if sp is None or sp[0] > b + 0.01 or sp[1] < a - 0.01:
+                continue        # touching, but not beside it across the line of sight
+            a, b = min(a, sp[0]), max(b, sp[1])
+            joined.append(world.pieces[q].id)
+            todo.append(q)
+    return b - a, joined
+
+
 def support_pieces(world, hb) -> set[int]:
     """Indices of the pieces the base rests on."""
     foot = world.footprint(hb.x, hb.y, hb.radius * 0.98)
@@ -398,12 +434,22 @@ def cover(world, attacker: str, target: str, los_result=None,
             width = apparent_width(piece.mesh, base_top, los_dir)
             taller = top >= th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9
             wider = width > 2 * th.radius + 1e-9
+            joined = []
+            if taller and not wider:
+                # a wall of several touching blocks counts as one
+                w2, joined = joined_width(world, int(pidx), base_top,
+                                          th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9, los_dir,
+                                          support)
+                if joined:
+                    width = max(width, w2)
+                    wider = width > 2 * th.radius + 1e-9
             auto = "heavy" if (taller and wider) else "light"
             level = auto if piece.cover == "auto" else piece.cover
             why = (f"{piece.id} is {dist_p:.2f}\" away and hides {share:.0%} of its hitbox from {attacker}; "
                    f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
-                   f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide ({'wider' if wider else 'not wider'} "
-                   f"than the {2 * th.radius:.2f}\" base)")
+                   f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide"
+                   f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
+                   f"({'wider' if wider else 'not wider'} than the {2 * th.radius:.2f}\" base)")
             if piece.cover != "auto":
                 why += f"; the piece's cover tag says {piece.cover} (automatic: {auto})"
             found.append((level, piece.id, why, share))

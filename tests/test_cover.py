@@ -199,3 +199,14 @@ def test_piece_distance_on_a_large_mesh_keeps_only_near_faces_and_the_same_answe
         with monkeypatch.context() as m:
             m.setattr(C, "_near_faces", lambda d, _hb: d)
             assert culled == pytest.approx(C.piece_distance(mesh, hb), abs=1e-9), (x, y, z)
+
+
+@pytest.mark.parametrize("gap, want", [(0.0, "heavy"), (0.2, "light")])
+def test_a_wall_of_two_touching_blocks_is_as_wide_as_both(gap, want):
+    # two 1" x 3" blocks side by side across the line of sight; each alone is narrower than the base
+    w1 = TerrainSpec("w1", "box", (12, 11.5 - gap / 2, 0), size=(0.5, 1, 3))
+    w2 = TerrainSpec("w2", "box", (12, 12.5 + gap / 2, 0), size=(0.5, 1, 3))
+    w = table([w1, w2], (13.0, 12.6 + gap / 2))
+    c = C.cover(w, "a", "b")
+    assert c.level == want, c.reason
+    assert ("beside it" in c.reason) == (want == "heavy")
