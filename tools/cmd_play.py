@@ -59,15 +59,19 @@ def run(args) -> int:
     if args.bots is None:
         raise InputError(Problem("<args>", None, "--bots",
                                  "only bot games can be played headless: add --bots"))
+    settings = gameplay.parse_settings(args.set)
+    mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
+    names = gameplay.bot_names(args.bots, mod, game)
     log = None
     if args.log:
+        # only now that the game can start: a bad argument leaves an old log as it was
         try:
             log = EventLog(args.log)
+            game.start_log(log)
         except LogError as exc:
+            if log is not None:
+                log.close()
             raise InputError(Problem(args.log, None, "", exc.message)) from None
-    settings = gameplay.parse_settings(args.set)
-    mod, game = gameplay.new_game(args.scene, args.game, args.seed, log=log, settings=settings)
-    names = gameplay.bot_names(args.bots, mod)
     line = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json
@@ -90,9 +94,13 @@ def run(args) -> int:
 
     show(None, game.events)
 
-    n = gameplay.play_out(game, mod, names, args.seed, on_action=show)
-    if log is not None:
-        log.close()
+    try:
+        n = gameplay.play_out(game, mod, names, args.seed, on_action=show)
+    except LogError as exc:          # a write failed mid-game (disk full): the log keeps its whole lines
+        raise InputError(Problem(args.log, None, "", exc.message)) from None
+    finally:
+        if log is not None:
+            log.close()
     if args.json:
         print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names,
                           "decisions": n, "events": len(game.events),

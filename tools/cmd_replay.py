@@ -32,9 +32,12 @@ def run(args) -> int:
         raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
+    if header["game"] not in gameplay.GAMES:
+        raise InputError(Problem(args.log, 1, "game",
+                                 f"unknown game {header['game']!r} ({', '.join(gameplay.GAMES)})"))
     scene = header.get("scene") or {}
     path = scene.get("path")
-    if not path or not os.path.exists(path):
+    if not isinstance(path, str) or not os.path.isfile(path):
         raise InputError(Problem(args.log, 1, "scene.path", f"the scene {path!r} is not there"))
     with open(path, "rb") as fh:
         sha = hashlib.sha256(fh.read()).hexdigest()
@@ -44,13 +47,14 @@ def run(args) -> int:
     if args.to is not None and not 0 <= args.to <= len(events):
         raise InputError(Problem("<args>", None, "--to",
                                  f"must be between 0 and {len(events)} (the log has {len(events)} events)"))
-    mod = gameplay.game_module(header.get("game", ""))
+    mod = gameplay.game_module(header["game"])
     _, _, geo = gameplay.load_table(path)
     prefix = events if args.to is None else events[:args.to]
     try:
         game = mod.game_from_log(header, prefix, geo)
     except LogError as exc:
-        raise InputError(Problem(args.log, None, exc.path, exc.message)) from None
+        # no line: the rules found the header wrong (line 1)
+        raise InputError(Problem(args.log, exc.line or 1, exc.path, exc.message)) from None
     if args.json:
         print(json.dumps({"events": len(game.events), "state_hash": game.state_hash(),
                           "state": game.state_dict(),

@@ -73,7 +73,7 @@ def _play(table: Table, seed: int, bots: str, settings: dict | None) -> dict:
     """One game on ``table``: its record for the statistics."""
     from tools import gameplay
     mod, game = table.new_game(seed, settings=settings)
-    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod), seed)
+    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod, game), seed)
     o = game.outcome
     return {"seed": seed, "winner": o.winner, "termination": o.termination.value,
             "scores": dict(sorted(o.scores.items())), "decisions": n,
@@ -143,8 +143,8 @@ def run(args) -> int:
     settings = gameplay.parse_settings(args.set)
     if args.jobs is None or args.jobs > 1:
         # bad input (scene, bots, settings) fails here, in this process, as one line
-        mod, _ = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
-        gameplay.bot_names(args.bots, mod)
+        mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
+        gameplay.bot_names(args.bots, mod, game)
     res = simulate(args.scene, args.games, args.seed, args.bots, args.game, settings,
                    jobs=default_jobs(args.games) if args.jobs is None else args.jobs)
     if args.json:

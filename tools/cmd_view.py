@@ -101,14 +101,39 @@ def bots_factory(name: str, kind: str):
     return make
 
 
+def _check_log(path: str) -> None:
+    """A --log that cannot be read is an error before anything opens."""
+    from rules.core.errors import LogError
+    from rules.core.log import read_log
+    try:
+        read_log(path)
+    except LogError as exc:
+        raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
+
+
+def _check_out(path: str) -> None:
+    """The --out folder must be a folder, or be one that can be made."""
+    p = os.path.abspath(path)
+    while not os.path.lexists(p):
+        p = os.path.dirname(p)
+    if not os.path.isdir(p):
+        raise InputError(Problem("<command line>", None, "--out", f"{p} is not a folder"))
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InputError(Problem("<command line>", None, "--out", f"cannot write in {p}"))
+
+
 def run(args) -> int:
     from engine.view.config import ViewConfig, has_display
     width, height = _size(args.size)
     if args.frames < 1:
         raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    if args.log:
+        _check_log(args.log)
     world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
     offscreen = args.offscreen or not has_display()
+    if offscreen:
+        _check_out(args.out)
     from engine.view.app import RenderError, get_app
     try:
         app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height, multisamples=args.samples,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 
 from engine.errors import InputError, Problem
 
@@ -64,6 +65,19 @@ def parse_settings(pairs) -> dict:
     return out
 
 
+_NOROVA_SETTING = re.compile(r"^settings: ([\w.]+):")
+
+
+def setting_key(exc: Exception) -> str | None:
+    """The setting a rules error is about (Eldfall's ``SettingError.key``; Norova's
+    problem lines ``settings: KEY: ...``), or None."""
+    key = getattr(exc, "key", None)
+    if key is None:
+        m = _NOROVA_SETTING.search(str(exc))
+        key = m and m.group(1)
+    return key
+
+
 def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events."""
     from tools.roster import units_from_scene
@@ -75,18 +89,25 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
         g = mod.new_game(units, geo, seed=seed, settings=settings or None,
                          scene_info=scene_info(scene))
     except ValueError as exc:
-        where = "settings" if settings and "setting" in str(exc) else "models"
-        raise InputError(Problem(scene_path if where == "models" else "<args>", None,
-                                 where if where == "models" else "--set", str(exc))) from None
+        key = setting_key(exc) if settings else None
+        if key:
+            raise InputError(Problem("<args>", None, f"--set {key}", str(exc))) from None
+        raise InputError(Problem(scene_path, None, "models", str(exc))) from None
     if log is not None:
         g.start_log(log)
     return mod, g
 
 
-def bot_names(spec: str | None, mod) -> list[str]:
+def bot_names(spec: str | None, mod, game=None) -> list[str]:
+    """The bots of ``--bots KIND[,KIND]``: one for every side, or one per side of ``game``."""
     names = (spec or "greedy").split(",")
+    n_sides = 2 if game is None else len(sides(game))
     if len(names) == 1:
-        names = names * 2
+        names = names * n_sides
+    elif game is not None and len(names) != n_sides:
+        raise InputError(Problem("<args>", None, "--bots",
+                                 f"{len(names)} bots for a game of {n_sides} sides "
+                                 f"({', '.join(sides(game))}): give one, or one per side"))
     for n in names:
         if n not in mod.BOTS:
             raise InputError(Problem("<args>", None, "--bots",

@@ -29,3 +29,11 @@ class LogError(Exception):
     def one_line(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class SettingError(ValueError):
+    """A game setting that is unknown or has a bad value; ``key`` names it."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(message)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from rules.core.dice import Dice
 from rules.core.errors import IllegalAction, LogError
-from rules.core.log import EventLog, dumps
+from rules.core.log import EventLog, dumps, event_line
 
 
 @dataclass(frozen=True)
@@ -240,9 +240,14 @@ class Game:
         """
         if header.get("game") != cls.game_name:
             raise LogError(f"this log is of game {header.get('game')!r}, not {cls.game_name!r}",
-                           path="game")
+                           line=1, path="game")
         evs = [e if isinstance(e, Event) else Event.from_dict(e) for e in events]
-        game = cls.from_header(header, geometry, dice=dice)
+        try:
+            game = cls.from_header(header, geometry, dice=dice)
+        except (ValueError, KeyError, TypeError) as exc:
+            key = getattr(exc, "key", None)           # a SettingError names its setting
+            raise LogError(f"the header does not describe a {cls.game_name} game: {exc}",
+                           line=1, path=f"settings.{key}" if key else "units") from None
         n_setup = len(game.events)
         if check:
             _compare(game.events[:min(n_setup, len(evs))], evs[:n_setup])
@@ -251,13 +256,16 @@ class Game:
                 continue
             if ev.seq != len(game.events):
                 raise LogError(f"event {ev.seq}: the replay has {len(game.events)} events here",
-                               path="seq")
+                               line=event_line(ev.seq), path="seq")
+            text = ev.data.get("action")
+            if not isinstance(text, str):
+                raise LogError(f"event {ev.seq}: must be an action in words, not {text!r}",
+                               line=event_line(ev.seq), path="data.action")
             try:
-                action = cls.parse_action(ev.data["action"])
-                game.apply(action)
+                game.apply(cls.parse_action(text))
             except (IllegalAction, ValueError, KeyError) as exc:
-                raise LogError(f"event {ev.seq}: cannot replay {ev.data.get('action')!r}: {exc}",
-                               path="data.action") from None
+                raise LogError(f"event {ev.seq}: cannot replay {text!r}: {exc}",
+                               line=event_line(ev.seq), path="data.action") from None
             if check:
                 upto = min(len(game.events), len(evs))
                 _compare(game.events[ev.seq:upto], evs[ev.seq:upto])
@@ -268,4 +276,5 @@ def _compare(mine: list[Event], logged: list[Event]) -> None:
     for a, b in zip(mine, logged):
         if a.kind != b.kind or dumps(a.data) != dumps(b.data) or a.seq != b.seq:
             raise LogError(f"event {b.seq}: the replay gives {a.kind} {dumps(a.data)}, "
-                           f"the log has {b.kind} {dumps(b.data)}", path=f"events[{b.seq}]")
+                           f"the log has {b.kind} {dumps(b.data)}", line=event_line(b.seq),
+                           path="kind" if a.kind != b.kind else "data" if a.seq == b.seq else "seq")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any
 
 from rules.core.errors import LogError
@@ -21,6 +22,11 @@ FORMAT = 1
 def dumps(obj: Any) -> str:
     """Canonical one-line JSON (sorted keys, no spaces)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def event_line(seq: int) -> int:
+    """The line of a log file that holds event ``seq`` (line 1 is the header)."""
+    return seq + 2
 
 
 class EventLog:
@@ -35,15 +41,23 @@ class EventLog:
             d = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(d):
                 raise LogError(f"folder does not exist: {d}", file=self.path)
-            self._fh = open(self.path, "w", encoding="utf-8")
+            if os.path.lexists(self.path) and not os.path.isfile(self.path):
+                raise LogError("not a regular file", file=self.path)
+            try:
+                self._fh = open(self.path, "w", encoding="utf-8")
+            except OSError as exc:
+                raise LogError(f"cannot write: {exc.strerror or exc}", file=self.path) from None
 
     def _write(self, obj: dict) -> None:
         line = dumps(obj)
         self.lines.append(line)
         if self._fh is not None:
-            self._fh.write(line + "\n")
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            try:
+                self._fh.write(line + "\n")
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
+            except OSError as exc:
+                raise LogError(f"cannot write: {exc.strerror or exc}", file=self.path) from None
 
     def write_header(self, header: dict) -> None:
         if self.header is not None:
@@ -82,6 +96,9 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
     """
     path = os.fspath(path)
     try:
+        # a FIFO would block and a device never end: only regular files are logs
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise LogError("not a regular file", file=path)
         with open(path, "rb") as fh:
             raw = fh.read()
     except OSError as exc:
@@ -125,6 +142,17 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
     for key in ("game", "seed", "units"):
         if key not in header:
             raise LogError("missing", file=path, line=i, path=key)
+    units = header["units"]
+    for key, ok, what in (("game", isinstance(header["game"], str), "a string"),
+                          ("seed", type(header["seed"]) is int, "a whole number"),
+                          ("units", isinstance(units, list) and all(isinstance(u, dict) for u in units),
+                           "a list of mappings"),
+                          ("scene", isinstance(header.get("scene") or {}, dict), "a mapping"),
+                          ("settings", isinstance(header.get("settings") or {}, dict), "a mapping")):
+        if not ok:
+            shown = repr(header.get(key))
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            raise LogError(f"must be {what}, not {shown}", file=path, line=i, path=key)
     events: list[dict] = []
     for i, obj in parsed[1:]:
         if obj.get("type") != "event":

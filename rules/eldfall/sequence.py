@@ -39,6 +39,7 @@ from typing import Iterator
 import yaml
 
 from rules.core.dice import Dice
+from rules.core.errors import SettingError
 from rules.core.game import Game, Outcome, Termination
 from rules.core.units import Unit
 from rules.eldfall import availability as av
@@ -76,25 +77,25 @@ def merge_settings(settings: dict | None) -> dict:
             s[k] = v
             continue
         if k not in s:
-            raise ValueError(f"unknown Eldfall setting {k!r} (known: {', '.join(sorted(s))})")
+            raise SettingError(k, f"unknown Eldfall setting {k!r} (known: {', '.join(sorted(s))})")
         want = type(s[k])
         ok = isinstance(v, want) and not (want is int and isinstance(v, bool)) or (
             want is float and isinstance(v, int) and not isinstance(v, bool))
         if not ok:
-            raise ValueError(f"setting {k} must be {want.__name__}, not {v!r}")
+            raise SettingError(k, f"setting {k} must be {want.__name__}, not {v!r}")
         if want in (int, float) and v < 0:
-            raise ValueError(f"setting {k} must not be negative")
+            raise SettingError(k, f"setting {k} must not be negative")
         s[k] = v
     if s["confrontation_ties"] not in ("cancel", "keep"):
-        raise ValueError("confrontation_ties must be cancel or keep")
+        raise SettingError("confrontation_ties", "setting confrontation_ties must be cancel or keep")
     if s["measuring"] not in ("assisted", "standard", "realism"):
-        raise ValueError("setting measuring must be assisted, standard or realism")
+        raise SettingError("measuring", "setting measuring must be assisted, standard or realism")
     if s["crouch_reaction_ap"] > 20:
-        raise ValueError("setting crouch_reaction_ap must be 0-20")
+        raise SettingError("crouch_reaction_ap", "setting crouch_reaction_ap must be 0-20")
     if s["duel_interference"] not in ("lose", "forbid"):
-        raise ValueError("duel_interference must be lose or forbid")
+        raise SettingError("duel_interference", "setting duel_interference must be lose or forbid")
     if s["stratagems_per_phase"] > 20:
-        raise ValueError("setting stratagems_per_phase must be 0-20")
+        raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0-20")
     return s
 
 
@@ -191,8 +192,9 @@ class EldfallGame(Game):
             return cls(units, geometry, seed=int(header["seed"]), settings=s,
                        scene_info=header.get("scene") or {}, dice=dice)
         except (ValueError, KeyError, TypeError) as exc:
+            key = getattr(exc, "key", None)           # a SettingError names its setting
             raise LogError(f"the header does not describe an Eldfall game: {exc}",
-                           path="units") from None
+                           line=1, path=f"settings.{key}" if key else "units") from None
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
