@@ -72,12 +72,8 @@ def load_party(name: str, models_dir: str | Path | None = None) -> dict[str, Pro
     folder = Path(models_dir) if models_dir is not None else default_models_dir()
     path = folder / f"{name}.yaml"
     file = _display(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(Problem(file, None, "", "file not found")) from None
-    except OSError as exc:
-        raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+    from engine.validate import read_input_file
+    data = read_input_file(path, file)     # a FIFO or a device is refused, never read
     import hashlib
     key = (str(path.resolve()), hashlib.sha256(data).hexdigest())   # by content: an edit is never stale
     if key not in _CACHE:
@@ -121,6 +117,7 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
     try:
         profiles = load_party(party, models_dir)
     except InputError as exc:
+        # the party file's problems come first (engine.scene lists other files' first)
         return None, f"party '{party}' has errors (listed above)", exc.problems
     if name not in profiles:
         from engine.validate import suggest
@@ -248,37 +245,41 @@ def _describe(v) -> str:
 
 
 def _bands(ck, value, p) -> tuple[tuple[float, float, int], ...] | None:
-    """``{"0-20": 0, "21-40": -6}`` -> ((0, 20, 0), (21, 40, -6))."""
+    """``{"0-20": 0, "21-40": -6}`` -> ((0, 20, 0), (21, 40, -6)). Every bad
+    band is reported, and every gap or overlap between the good ones."""
     bd = ck.mapping(value, p, 'a mapping of range bands, e.g. {"0-20": 0, "21-40": -6}')
     if bd is None:
         return None
+    before = len(ck.problems)
     out = []
-    for key, mod in bd.items():
+    first_ok = False                    # the first band as written is a good one
+    for i, (key, mod) in enumerate(bd.items()):
         m = _BAND_RE.match(str(key))
         if not isinstance(key, str) or not m:
             ck.error(p + (key,), f'expected a band such as "0-20", got {_describe(key)}')
-            return None
+            continue
         lo, hi = float(m.group(1)), float(m.group(2))
         n = ck.number(mod, p + (key,), integer=True, lo=-20, hi=20)
-        if n is None:
-            return None
         if hi <= lo:
             ck.error(p + (key,), f"the band ends before it starts ({lo:g} to {hi:g})")
-            return None
-        out.append((lo, hi, int(n)))
-    if not out:
+            continue
+        first_ok = first_ok or i == 0
+        if n is not None:
+            out.append((lo, hi, int(n)))
+        else:
+            out.append((lo, hi, None))      # its modifier is reported; its range is still checked
+    if not bd:
         ck.error(p, "no bands")
         return None
-    if out[0][0] != 0:
+    if first_ok and out[0][0] != 0:
         ck.error(p, f"the first band must start at 0, it starts at {out[0][0]:g}")
-        return None
     for (a0, a1, _), (b0, b1, _) in zip(out, out[1:]):
         if b0 <= a1:
             ck.error(p, f"bands overlap or are out of order ({a0:g}-{a1:g} then {b0:g}-{b1:g})")
-            return None
-        if b0 - a1 > 1 + 1e-9:
+        elif b0 - a1 > 1 + 1e-9:
             ck.error(p, f"gap between bands ({a0:g}-{a1:g} then {b0:g}-{b1:g})")
-            return None
+    if len(ck.problems) != before:
+        return None
     return tuple(out)
 
 

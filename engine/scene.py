@@ -213,7 +213,7 @@ STAT_NAMES = ("STA", "SPD", "ARM", "HP", "OFF", "DEF", "ACC", "INT", "AG", "T", 
 MESH_SUFFIXES = (".stl", ".obj", ".ply", ".glb")
 MAX_TRIANGLES = 2_000_000
 MAX_MESH_BYTES = 256 * 1024 * 1024
-MAX_GRID = 513                  # heightfield rows and columns
+MAX_GRID = 513                  # heightfield rows and columns (= engine.validate.MAX_GRID_SIDE)
 MAX_POINTS = 256                # prism polygon corners
 MAX_PIECES = 5000
 MAX_MODELS = 500
@@ -420,8 +420,9 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
             if side not in by_side and by_side:
                 ck.warn(p, f"no model is on side '{side}'")
 
-    # one line per problem, in the order of the file (other files' after)
-    ck.problems.sort(key=lambda pr: (pr.file != file, pr.file, pr.line or 0))
+    # one line per problem: other files' first (a party file's problems, which
+    # the scene's lines refer to as "listed above"), then the scene's in file order
+    ck.problems.sort(key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
     ck.raise_if_any()
     return Scene(
         path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
@@ -804,31 +805,62 @@ def _points(ck, value, p):
     return tuple(tuple(v) for v in out)
 
 
+MAX_GRID_PROBLEMS = 50          # a grid's problems listed one a line; then one line for the rest
+
+
 def _grid(ck, value, p):
+    """A heightfield's ``heights``: every bad row and value is reported (up to
+    :data:`MAX_GRID_PROBLEMS`, then one line counting the rest)."""
     rows = ck.sequence(value, p, "a grid (a list of rows of numbers)")
     if rows is None:
         return None
     if len(rows) < 2 or len(rows) > MAX_GRID:
         ck.error(p, f"expected 2 to {MAX_GRID} rows, got {len(rows)}")
         return None
+    from engine.validate import Checker
+    before = len(ck.problems)
+    shown = 0
+    hidden: list = []                   # problems past the limit: counted, not listed
+    quiet = Checker(ck.file, ck.lines)
+
+    def problem(q, message):
+        nonlocal shown
+        if shown < MAX_GRID_PROBLEMS:
+            ck.error(q, message)
+            shown += 1
+        else:
+            hidden.append(q)
+
     out = []
     width = None
     for r, row in enumerate(rows):
         if not isinstance(row, list):
-            ck.error(p + (r,), f"expected a row (a list of numbers), got {describe_value(row)}")
-            return None
+            problem(p + (r,), f"expected a row (a list of numbers), got {describe_value(row)}")
+            continue
         if width is None:
             width = len(row)
             if width < 2 or width > MAX_GRID:
                 ck.error(p + (r,), f"expected 2 to {MAX_GRID} values in a row, got {width}")
                 return None
         elif len(row) != width:
-            ck.error(p + (r,), f"expected {width} values like row 0, got {len(row)}")
-            return None
-        vals = [ck.number(v, p + (r, c), nonneg=True) for c, v in enumerate(row)]
-        if any(v is None for v in vals):
-            return None
+            problem(p + (r,), f"expected {width} values like row 0, got {len(row)}")
+            continue
+        vals = []
+        for c, v in enumerate(row):
+            if shown < MAX_GRID_PROBLEMS:
+                n = len(ck.problems)
+                vals.append(ck.number(v, p + (r, c), nonneg=True))
+                shown += len(ck.problems) - n
+            else:                       # past the limit: check quietly, count what is wrong
+                n = len(quiet.problems)
+                vals.append(quiet.number(v, p + (r, c), nonneg=True))
+                if len(quiet.problems) != n:
+                    hidden.append(p + (r, c))
         out.append(tuple(vals))
+    if hidden:
+        ck.error(hidden[0], f"and {len(hidden)} more problems in this grid from here on (not listed)")
+    if len(ck.problems) != before:
+        return None
     return tuple(out)
 
 
@@ -900,6 +932,44 @@ def _count_triangles_cheaply(real: Path, suffix: str, size: int) -> int | None:
     return None
 
 
+def _mesh_header_problem(real: Path, suffix: str) -> str | None:
+    """What a mesh file's header lacks that its reader would fail on with a
+    bare KeyError or a decoding error, or None: an OBJ must be text; a PLY's
+    vertex element needs properties x, y and z and a face element a list."""
+    with open(real, "rb") as fh:
+        head = fh.read(1 << 16)
+    if suffix == ".obj":
+        if b"\x00" in head:
+            return "not a readable OBJ file (binary bytes; an OBJ is text)"
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.start < len(head) - 4:       # not just a character cut at the end of the block
+                line = head[: exc.start].count(b"\n") + 1
+                return f"not a readable OBJ file (line {line} is not UTF-8 text)"
+        return None
+    if suffix != ".ply" or not head.startswith(b"ply"):
+        return None
+    end = head.find(b"end_header")
+    if end < 0:
+        return "a PLY file whose header has no end_header" if len(head) >= (1 << 16) or b"\n" in head else None
+    element, props = None, {}
+    for raw in head[:end].split(b"\n"):
+        parts = raw.split()
+        if len(parts) >= 2 and parts[0] == b"element":
+            element = parts[1].decode("latin-1")
+            props[element] = []
+        elif len(parts) >= 2 and parts[0] == b"property" and element is not None:
+            props[element].append(parts[-1].decode("latin-1"))
+    if "vertex" not in props:
+        return "the PLY header has no vertex element"
+    missing = [k for k in ("x", "y", "z") if k not in props["vertex"]]
+    if missing:
+        return (f"the PLY vertex element has no {' or '.join(repr(k) for k in missing)} property "
+                f"(it has: {', '.join(props['vertex']) or 'none'})")
+    return None
+
+
 def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
     import os
     from pathlib import PurePosixPath, PureWindowsPath
@@ -952,16 +1022,26 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
                 return None
             import numpy as np
             import trimesh
-            loaded = trimesh.load(str(real), force="mesh", process=True)
+            why = _mesh_header_problem(real, suffix)
+            if why:
+                ck.error(p, f"{text!r}: cannot read mesh: {why}")
+                return None
+            # unprocessed first: processing drops the faces of a NaN vertex, and
+            # the file would seem to have no triangles
+            loaded = trimesh.load(str(real), force="mesh", process=False)
             if not isinstance(loaded, trimesh.Trimesh):
                 raise ValueError(f"no triangles found (got {type(loaded).__name__})")
+            bad = ~np.all(np.isfinite(np.asarray(loaded.vertices, dtype=float)), axis=1)
+            if bad.any():
+                more = f" (and {int(bad.sum()) - 1} more)" if bad.sum() > 1 else ""
+                raise ValueError(f"vertex {int(np.argmax(bad)) + 1} has a coordinate that is not a finite "
+                                 f"number (NaN or infinite){more}")
+            loaded.process()
             if len(loaded.faces) == 0:
                 raise ValueError("the mesh has no triangles")
             if len(loaded.faces) > MAX_TRIANGLES:
                 ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
                 return None
-            if not np.all(np.isfinite(loaded.vertices)):
-                raise ValueError("vertices that are not finite numbers")
             if float(np.max(np.abs(loaded.vertices))) * scale > 1000:
                 raise ValueError(f"the mesh spans more than 1000 inches after scale {scale:g} "
                                  f"(meshes are in inches)")
@@ -971,6 +1051,16 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
             _MESH_CACHE[key] = mesh
     except PermissionError:
         ck.error(p, f"{text!r}: permission denied")
+        return None
+    except (ImportError, UnicodeError):
+        # the reader gave up on bytes it cannot decode (trimesh then reaches for
+        # an optional charset guesser): not the user's business which
+        ck.error(p, f"{text!r}: cannot read mesh: not a readable {suffix[1:].upper()} file "
+                    f"(allowed: {', '.join(MESH_SUFFIXES)})")
+        return None
+    except KeyError as exc:
+        what = exc.args[0] if exc.args else "?"
+        ck.error(p, f"{text!r}: cannot read mesh: the file has no {what!r} (a missing element or property)")
         return None
     except Exception as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -1066,6 +1156,8 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
         ref = ck.string(d["profile"], p + ("profile",), what="a profile reference party#name")
         if ref is not None:
             profile, why, fproblems = resolve_ref(ref, models_dir)
+            if fproblems and set(fproblems) <= party_problems:
+                why = None      # a party's problems are told once, with the first model that names it
             party_problems.update(fproblems)
             if why:
                 ck.error(p + ("profile",), why)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -33,7 +35,10 @@ if TYPE_CHECKING:  # pragma: no cover
 KeyPath = tuple[Any, ...]
 
 MAX_FILE_BYTES = 8 * 1024 * 1024      # a scene or party file bigger than this is refused
-MAX_NODES = 200_000                   # YAML nodes, aliases expanded (stops "billion laughs")
+MAX_NODES = 200_000                   # YAML values reached through aliases (stops "billion laughs")
+MAX_GRID_SIDE = 513                   # heightfield rows and columns (engine.scene.MAX_GRID)
+# distinct YAML values of a file: the largest heightfield (513 x 513) and the rest of a scene
+MAX_VALUES = MAX_GRID_SIDE * MAX_GRID_SIDE + MAX_NODES
 MAX_DEPTH = 64                        # nesting of lists and mappings
 MAX_LENGTH = 10_000.0                 # inches: no coordinate or length beyond this
 WARNING = "warning: "                 # prefix of a warning's message
@@ -77,32 +82,107 @@ def _line(mark) -> int | None:
     return None if mark is None else mark.line + 1
 
 
+_FILE_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
+def read_input_file(path: str | Path, display: str | None = None, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a user's input file (a scene, a party file), at most ``limit``.
+
+    Raises ``InputError`` (one problem, no line) for a missing or unreadable
+    file, a folder, anything that is not a regular file (a device such as
+    /dev/zero, a FIFO, a socket: never read, never waited on) and a file over
+    ``limit`` bytes (also one that reports a smaller size than it reads).
+    """
+    file = str(path) if display is None else display
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise InputError(Problem(file, None, "", "file not found")) from None
+    except IsADirectoryError:
+        raise InputError(Problem(file, None, "", "is a folder, not a YAML file")) from None
+    except PermissionError:
+        raise InputError(Problem(file, None, "", "permission denied")) from None
+    except OSError as exc:
+        raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+    except ValueError:                  # a NUL byte in the name
+        raise InputError(Problem(file, None, "", "cannot read: not a usable file name")) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(Problem(file, None, "", "is a folder, not a YAML file"))
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((name for test, name in _FILE_KINDS if test(st.st_mode)), "an unusual file")
+            raise InputError(Problem(file, None, "", f"not a regular file ({kind})"))
+        if st.st_size > limit:
+            raise InputError(Problem(file, None, "", f"file too large ({st.st_size} bytes; the limit is {limit})"))
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1                     # closed with fh
+            data = fh.read(limit + 1)
+    except PermissionError:
+        raise InputError(Problem(file, None, "", "permission denied")) from None
+    except OSError as exc:
+        raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:
+        raise InputError(Problem(file, None, "", f"file too large (over the limit of {limit} bytes)"))
+    return data
+
+
+def output_folder(path: str | Path, flag: str = "--picture", create: bool = False) -> str:
+    """Check that ``path`` can be the folder a command writes into (``--picture
+    DIR``, ``--out DIR``): a folder, or one that can be made, writable. Call it
+    before any work, so that a bad folder means nothing written; ``create``
+    then makes it (with its parents). Returns ``path``; raises ``InputError``
+    (one problem: ``<command line>: FLAG: 'path': what is wrong``)."""
+    text = str(path)
+
+    def bad(message: str) -> InputError:
+        return InputError(Problem("<command line>", None, flag, f"{text!r}: {message}"))
+
+    if not text.strip():
+        raise InputError(Problem("<command line>", None, flag, "expected a folder, got an empty text"))
+    if "\x00" in text:
+        raise bad("not a usable folder name")
+    target = Path(text).expanduser()
+    for folder in (target,) + tuple(target.parents):     # the folder, or its nearest existing parent
+        try:
+            st = os.stat(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise bad(f"cannot use it ({exc.strerror or exc})") from None
+        what = "is a file, not a folder" if stat.S_ISREG(st.st_mode) else "is not a folder"
+        if not stat.S_ISDIR(st.st_mode):
+            raise bad(what if folder == target else f"'{folder}' {what}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise bad("permission denied" if folder == target else f"cannot make it in '{folder}': permission denied")
+        break
+    if create:
+        try:
+            os.makedirs(target, exist_ok=True)
+        except OSError as exc:
+            raise bad(f"cannot make this folder ({exc.strerror or exc})") from None
+    return text
+
+
 def read_yaml(path: str | Path, display: str | None = None, data: bytes | None = None
               ) -> tuple[Any, Lines, bytes]:
     """Read ``path``; return ``(value, lines, raw_bytes)``.
 
     The value is what ``yaml.safe_load`` gives. Raises ``InputError`` for a
-    missing or unreadable file, a file too large, bad UTF-8, YAML syntax,
-    duplicate keys, tags that safe_load refuses and documents that expand
-    beyond :data:`MAX_NODES` nodes. ``display`` is the name used in problems
-    (default ``str(path)``).
+    missing or unreadable file, one that is not a regular file, a file too
+    large (:func:`read_input_file`), bad UTF-8, YAML syntax, duplicate keys,
+    tags that safe_load refuses, documents of more than :data:`MAX_VALUES`
+    values and aliases that expand beyond :data:`MAX_NODES` more values.
+    ``display`` is the name used in problems (default ``str(path)``).
     """
     file = str(path) if display is None else display
     if data is None:
-        p = Path(path)
-        try:
-            if p.is_dir():
-                raise InputError(Problem(file, None, "", "is a folder, not a YAML file"))
-            size = p.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise InputError(Problem(file, None, "", f"file too large ({size} bytes; the limit is {MAX_FILE_BYTES})"))
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise InputError(Problem(file, None, "", "file not found")) from None
-        except PermissionError:
-            raise InputError(Problem(file, None, "", "permission denied")) from None
-        except OSError as exc:
-            raise InputError(Problem(file, None, "", f"cannot read: {exc.strerror or exc}")) from None
+        data = read_input_file(path, file)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -127,7 +207,9 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
     finally:
         loader.dispose()
     lines = Lines()
-    if node is None:
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"):
+        # no document (empty, only comments, ---, or a bare null): a problem with
+        # it names the file alone, never a line
         return None, lines, data
     lines[()] = _line(node.start_mark)
     builder = _Builder(lines)
@@ -146,7 +228,9 @@ class _Builder:
 
     def __init__(self, lines: Lines):
         self.lines = lines
-        self.count = 0
+        self.count = 0                  # distinct values
+        self.expanded = 0               # values reached again through an alias
+        self.seen: set[int] = set()
         self.active: set[int] = set()
         self.problems: list[tuple[int | None, KeyPath, str]] = []
         self.constructor = yaml.constructor.SafeConstructor()
@@ -160,9 +244,16 @@ class _Builder:
             raise _YamlProblem(_line(node.start_mark), f"cannot read value {node.value!r}: {exc}") from None
 
     def build(self, node, path: KeyPath, depth: int) -> Any:
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise _YamlProblem(_line(node.start_mark), f"document too large (over {MAX_NODES} values, aliases expanded)")
+        if id(node) in self.seen:       # only an alias makes the composer share a node
+            self.expanded += 1
+            if self.expanded > MAX_NODES:
+                raise _YamlProblem(_line(node.start_mark),
+                                   f"document too large (over {MAX_NODES} values, aliases expanded)")
+        else:
+            self.seen.add(id(node))
+            self.count += 1
+            if self.count > MAX_VALUES:
+                raise _YamlProblem(_line(node.start_mark), f"document too large (over {MAX_VALUES} values)")
         if depth > MAX_DEPTH:
             raise _YamlProblem(_line(node.start_mark), f"YAML nested too deeply (limit {MAX_DEPTH})")
         if isinstance(node, yaml.ScalarNode):
@@ -252,6 +343,18 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+# YAML 1.1 (PyYAML) reads 1e300, 1e-9 and 1.0e300 as text: only 1.0e+300 is a
+# number there. Where a number is expected such a text is one.
+_EXPONENT_RE = re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+$")
+
+
+def exponent_number(value: Any) -> Any:
+    """``"1e300"`` -> ``1e+300``; any other value unchanged (NaN and inf stay text)."""
+    if isinstance(value, str) and _EXPONENT_RE.match(value.strip()):
+        return float(value.strip())
+    return value
+
+
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$")
 
 
@@ -317,6 +420,7 @@ class Checker:
                integer: bool = False, lo: float | None = None, hi: float | None = None,
                limit: float | None = MAX_LENGTH) -> float | None:
         kind = "a whole number" if integer else "a number"
+        value = exponent_number(value)
         if not _is_number(value):
             self.error(path, f"expected {kind}, got {describe(value)}")
             return None

@@ -345,7 +345,7 @@ def test_bad_party_file_is_reported_with_its_own_lines(tmp_path):
     msgs = problems_of(p, models_dir=models)
     bad = os.path.relpath(models / "bad.yaml")
     bad = str(models / "bad.yaml") if bad.startswith("..") else bad
-    assert msgs[0] == f"{p}:3: models[0].profile: party 'bad' has errors (listed above)"
+    assert msgs[-1] == f"{p}:3: models[0].profile: party 'bad' has errors (listed above)"
     assert f"{bad}:4: profiles.grunt.size: unknown size 'Q'; allowed: S, M, L, H, G, C, E" in msgs
     assert f"{bad}:5: profiles.grunt.stats.SPD: expected a whole number, got 'x'" in msgs
     assert any(m.startswith(f"{bad}:5: profiles.grunt.stats.ARM: missing") for m in msgs)

@@ -87,11 +87,17 @@ def mutations(draw):
 
 
 def _exists(doc, path):
-    try:
-        get(doc, path)
-        return True
-    except (KeyError, IndexError, TypeError):
-        return False
+    """The path leads through mappings and lists (a mutation turned into a string no longer
+    has items to delete or replace) to a value."""
+    node = doc
+    for part in path:
+        if not isinstance(node, (dict, list)):
+            return False
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return True
 
 
 def outcome(path: Path) -> str:

@@ -24,7 +24,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--template", required=True, metavar="circle-s|circle-l|spray-s|spray-l",
                         help="the template (engine/data/templates.yaml)")
-    parser.add_argument("--target", help="the main target (must be fully covered); none: Targetless")
+    parser.add_argument("--target", help="the main target (must be fully covered); omit it: Targetless")
     parser.add_argument("--at", action="append", metavar="X,Y[,Z]",
                         help="a circle's centre (default: the target's centre); repeat for each template")
     parser.add_argument("--by", help="the user of the template (never affected; a spray starts at its base)")
@@ -169,6 +169,9 @@ def describe(res, world) -> str:
 
 
 def run(args) -> int:
+    if args.picture is not None:
+        from engine.validate import output_folder
+        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     res = judge(args, world)
     if args.json:

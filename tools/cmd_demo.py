@@ -68,6 +68,9 @@ def run(args) -> int:
         print(render(summary(world)))
         return cmd_view.run(ns)
 
+    from engine.validate import output_folder
+    for folder in (args.out, os.path.join(args.out, "dispute"), os.path.join(args.out, "attract")):
+        output_folder(folder, "--out")               # before any rendering: a bad folder writes nothing
     from engine.view.app import RenderError, get_app
     from engine.view.config import ViewConfig
     from engine.view.pictures import dispute_folder, table_picture
@@ -77,7 +80,7 @@ def run(args) -> int:
     except RenderError as exc:
         print(f"eldfall demo: {exc}", file=sys.stderr)
         return 1
-    os.makedirs(args.out, exist_ok=True)
+    output_folder(args.out, "--out", create=True)
     written: dict = {}
     # the table, from the players' side and from the top (before any game moves a model)
     written["overview"] = table_picture(world, os.path.join(args.out, "table.png"),

@@ -95,6 +95,9 @@ def run(args) -> int:
         overrides["jump_shape"] = "arc"
         if args.arc != "default":
             overrides["arc_apex"] = positive(args.arc, "--arc")
+    if args.picture is not None:
+        from engine.validate import output_folder
+        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
     result = check_path(world, args.model, via + [to], args.mode, speed=speed, settings=overrides or None)

@@ -110,6 +110,9 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "--resolution", "at least 0.05\""))
     speed = positive(args.speed, "--speed") if args.speed is not None else None
     target = point(args.path_to, "--path-to") if args.path_to else None
+    if args.picture is not None:
+        from engine.validate import output_folder
+        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)
