@@ -138,8 +138,9 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
     return value, None
 
 
-def settings_from_dict(data: Any, file: str = "<settings>") -> SightSettings:
-    """Build settings from the nested YAML mapping; unknown or bad keys raise InputError."""
+def settings_from_dict(data: Any, file: str = "<settings>", lines=None) -> SightSettings:
+    """Build settings from the nested YAML mapping; unknown or bad keys raise InputError
+    (``lines``: an ``engine.validate.Lines`` of the file, for the problems' lines)."""
     if not isinstance(data, dict):
         raise InputError(Problem(file, None, "", "must be a mapping of settings"))
     base = SightSettings()
@@ -171,6 +172,8 @@ def settings_from_dict(data: Any, file: str = "<settings>") -> SightSettings:
             if p:
                 problems.append(p)
     if problems:
+        if lines is not None:
+            problems = [dataclasses.replace(p, line=lines.of(tuple(p.path.split(".")))) for p in problems]
         raise InputError(problems)
     return base.replace(**values)
 
@@ -179,16 +182,9 @@ def load_settings(path: str | Path | None = None) -> SightSettings:
     """Settings from a YAML file (the defaults file when ``path`` is None)."""
     if path is None:
         return default_settings()
-    path = Path(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except OSError as exc:
-        raise InputError(Problem(str(path), None, "", f"cannot read: {exc.strerror}")) from None
-    except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise InputError(Problem(str(path), None if line is None else line + 1, "", "not valid YAML")) from None
-    return settings_from_dict(data, str(path))
+    from engine.validate import read_yaml         # regular files only, safe_load, lines kept
+    data, lines, _ = read_yaml(path)
+    return settings_from_dict(data, str(path), lines)
 
 
 @functools.lru_cache(maxsize=1)

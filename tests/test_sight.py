@@ -373,6 +373,17 @@ def test_settings_file_and_bad_settings():
     assert load_settings(None) == s
 
 
+def test_a_settings_file_s_problems_carry_their_lines_and_only_regular_files_are_read(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("lattice:\n  patch_mm: -1\ncover:\n  bogus: 3\n")
+    with pytest.raises(InputError) as e:
+        load_settings(f)
+    text = str(e.value)
+    assert f"{f}:2: lattice.patch_mm: must not be negative" in text and f"{f}:4: cover.bogus: unknown" in text
+    with pytest.raises(InputError, match="not a regular file"):
+        load_settings("/dev/zero")
+
+
 
 @pytest.mark.parametrize("case", ["window", "tower_over_wall", "mound"])
 def test_proofs_agree_with_casting_every_pair(case):

@@ -226,3 +226,15 @@ def test_template_follows_the_mouse_tinted_by_coverage(view_app):
         assert view.template_kind is None and view.template_result is None
     finally:
         view.close()
+
+
+def test_los_caption_says_wholly_hidden_and_no_arc_when_all_round():
+    from engine.view.pictures import los_caption
+    flying = {"viewer": "a", "target": "b", "los": True, "visible_fraction": 0.0, "reason": "b is Flying",
+              "blocking": ["wall"], "in_front_arc": True}
+    assert "blocked by wall" in los_caption(flying) and "partly hidden" not in los_caption(flying)
+    partly = dict(flying, visible_fraction=0.4, reason="clear")
+    assert "partly hidden by wall" in los_caption(partly)
+    behind = dict(partly, in_front_arc=False)
+    assert "outside the front arc" in los_caption(behind)
+    assert "outside the front arc" not in los_caption(dict(behind, all_round=True))

@@ -90,6 +90,9 @@ def details(r, sha: str) -> str:
 
 def run(args) -> int:
     from engine import sight
+    from engine.validate import output_folder
+    if args.picture and not args.all:
+        output_folder(args.picture, "--picture")           # before any work: a bad folder writes nothing
     world, settings = _load(args)
     sha = world.scene.sha256
     if args.all:
@@ -122,13 +125,12 @@ def run(args) -> int:
         out.update({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
                     "verdict": verdict(r)})
     if args.picture:
-        from pathlib import Path
         try:
             from engine.view.pictures import los_pictures
         except ImportError as exc:
             print(f"eldfall los: pictures are not available: {exc}", file=sys.stderr)
             return 1
-        Path(args.picture).mkdir(parents=True, exist_ok=True)
+        output_folder(args.picture, "--picture", create=True)
         paths = [str(p) for p in los_pictures(world, r, args.picture)]
         if args.json:
             out["pictures"] = paths

@@ -145,11 +145,13 @@ def los_caption(result) -> str:
         parts.append(f"{_fmt_len(abs(float(dh)))} {'higher' if float(dh) > 0 else 'lower'}")
     line = ", ".join(parts)
     extra = []
-    if _g(result, "in_front_arc") is False:
+    if _g(result, "in_front_arc") is False and not _g(result, "all_round"):
         extra.append("target outside the front arc")
     blocking = _g(result, "blocking") or ()
     if blocking:
-        extra.append(("partly hidden by " if los else "blocked by ") + ", ".join(map(str, blocking)))
+        # LoS by a state (Flying, Engaged) with nothing of the target seen: wholly hidden
+        seen = los and float(_g(result, "visible_fraction") or 0.0) > 0
+        extra.append(("partly hidden by " if seen else "blocked by ") + ", ".join(map(str, blocking)))
     reason = _g(result, "reason")
     if reason and reason not in ("clear", "blocked"):
         extra.append(str(reason))
