@@ -698,9 +698,13 @@ def _climbs(ctx) -> bool:
 
 def _unscalable_pieces(world, st) -> frozenset:
     """Indices of the solid pieces tagged unscalable (their faces and tops are reached only
-    with the Climbing skill)."""
-    tags = set(st["unscalable_tags"])
-    return frozenset(p.index for p in world.pieces if p.solid and tags & set(p.tags))
+    with the Climbing skill); kept per world."""
+    c = _world_cache(world)
+    key = ("unscalable", tuple(st["unscalable_tags"]))
+    if key not in c:
+        tags = set(st["unscalable_tags"])
+        c[key] = frozenset(p.index for p in world.pieces if p.solid and tags & set(p.tags))
+    return c[key]
 
 
 def _piece_under(ctx, p) -> int:
@@ -719,11 +723,9 @@ def _unscalable_problem(ctx, route, s_max) -> str:
     utags = set(ctx.st["unscalable_tags"])
     seg = np.searchsorted(route.s, s_max - 1e-9, side="right")      # the points reached
     P = route.pts[:max(seg, 1)]
-    ds = route.dense(float(ctx.st["path_step"]))[0]
-    dense = route.at(np.concatenate([ds[ds < s_max], [s_max]]))
-    for a in ctx.areas:
-        if not (a.tags & utags):
-            continue
+    for a in [a for a in ctx.areas if a.tags & utags]:
+        ds = route.dense(float(ctx.st["path_step"]), s_max)[0]
+        dense = route.at(np.concatenate([ds[ds < s_max], [s_max]]))
         touch = _within(a.poly, dense[:, :2], ctx.R + _EPS) & (dense[:, 2] >= a.zlo - 0.05) & \
             (dense[:, 2] <= a.zhi + 0.05)
         start = _within(a.poly, route.pts[:1, :2], ctx.R + _EPS)[0] and \
