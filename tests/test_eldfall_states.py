@@ -319,3 +319,22 @@ def test_a_model_on_a_vertical_surface_falls_when_it_tries_to_act():
     assert f["height"] == 5.0 and f["rolls"] == 2
     assert g.models["r1"].hp == 2 and g.geo.position("r1")[2] == 0.0
     assert not kinds(ev, "dodge")                        # the action is lost
+
+
+def test_an_engaged_caster_may_not_cast_a_ranged_spell_but_may_a_melee_one():
+    from rules.core.units import spell_dict
+    bolt = spell_dict("Fire Bolt", "Sorcery", "Fire", 0, 12, 1, 24)
+    touch = spell_dict("Burning Touch", "Sorcery", "Fire", 0, 12, 1, melee=True)
+    r = unit("r1", "red", 10, 10, weapons=[], affinities=["Fire"])
+    r.spells = [bolt, touch]
+    g = setup([r, unit("b1", "blue", 10, 11.26, facing=270), unit("b2", "blue", 14, 14)], [5, 20, 5, 20])
+    g._update_engagement()
+    assert "Engaged" in g.models["r1"].states
+    g.apply(Activate("r1"))
+    g.apply(Move("r1", "idle"))
+    if g.pending[0] == "reaction":
+        g.apply(Pass("blue"))
+    for t in ("b1", "b2"):
+        why = g.why_illegal(Declare("r1", "Spell Attack", spell="Fire Bolt", targets=((t, 1),)))
+        assert why and "Engaged" in why and "melee-type" in why
+    assert g.why_illegal(Declare("r1", "Spell Attack", spell="Burning Touch", targets=(("b1", 1),))) is None

@@ -200,6 +200,9 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
     if d.strikes > stk:
         return f"{d.strikes} Strikes declared, STK is {stk}"
     melee = a == "Melee Attack" or prof.get("melee")
+    if a == "Spell Attack" and "Engaged" in m.states and not melee:
+        # ruling "Spell Attack while Engaged": a melee-type spell within Reach only
+        return f"{d.model} is Engaged: only a melee-type spell within Reach, not {prof.get('name', d.spell)}"
     for t in d.target_ids:
         tm = game.models[t]
         if tm.side == m.side:
