@@ -338,3 +338,14 @@ def test_an_engaged_caster_may_not_cast_a_ranged_spell_but_may_a_melee_one():
         why = g.why_illegal(Declare("r1", "Spell Attack", spell="Fire Bolt", targets=((t, 1),)))
         assert why and "Engaged" in why and "melee-type" in why
     assert g.why_illegal(Declare("r1", "Spell Attack", spell="Burning Touch", targets=(("b1", 1),))) is None
+
+
+def test_the_strategic_phase_makes_recovery_checks_before_the_bleeding_rolls():
+    b1 = unit("b1", "blue", 10, 30, states=["Incapacitated", "Crouched", "Bleeding"])
+    g = setup([unit("r1", "red", 10, 5), b1, unit("b2", "blue", 20, 30)], [20, 5, 20])
+    g.models["b1"].hp = 0
+    g.apply(EndTurn("red"))
+    checks = [(e.data["check"], e.data["die"]["value"]) for e in g.events
+              if e.kind == "check" and e.data.get("model") == "b1"]
+    assert checks[:2] == [("Recovery", 20), ("Bleeding", 5)]
+    assert "Dead" not in g.models["b1"].states            # the Bleeding roll passed

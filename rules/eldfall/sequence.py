@@ -614,8 +614,13 @@ class EldfallGame(Game):
         self._after_strategic(side)
 
     def _strategic_rest(self, side: str) -> None:
-        """After the Stratagems (the facts list them first in the phase): the
-        Bleeding and Poisoned rolls, then the Recovery Checks, morale, engagement."""
+        """After the Stratagems, in the facts' order ("Stratagems, abilities, recovery
+        checks, bleeding/poison rolls"): the Recovery Checks of the models Incapacitated
+        now, then the Bleeding and Poisoned rolls, then morale and engagement (a model
+        that bleeds to 0 HP here makes its Recovery Check next Strategic Phase)."""
+        for m in list(self.side_models(side)):
+            if "Incapacitated" in m.states and "Dead" not in m.states:
+                self._recovery(m.id)
         for m in list(self.side_models(side)):
             if "Dead" in m.states:
                 continue
@@ -631,9 +636,6 @@ class EldfallGame(Game):
                 self.emit("check", {"model": m.id, "check": "Poisoned", "die": d.to_dict()})
                 if not d.success:
                     self.wound(m.id, 1, "Poisoned")
-        for m in list(self.side_models(side)):
-            if "Incapacitated" in m.states and "Dead" not in m.states:
-                self._recovery(m.id)
         self._update_morale()
         self._update_engagement()
 
