@@ -349,3 +349,12 @@ def test_the_strategic_phase_makes_recovery_checks_before_the_bleeding_rolls():
               if e.kind == "check" and e.data.get("model") == "b1"]
     assert checks[:2] == [("Recovery", 20), ("Bleeding", 5)]
     assert "Dead" not in g.models["b1"].states            # the Bleeding roll passed
+
+
+def test_incapacitated_by_an_effect_with_hp_left_ends_at_the_next_strategic_phase():
+    g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30), unit("b2", "blue", 20, 30)], [20, 20, 20])
+    g.add_state("b1", "Incapacitated", "a test effect")
+    assert g.models["b1"].hp > 0 and g.models["b1"].incap_by_effect
+    g.apply(EndTurn("red"))                          # blue's Strategic Phase
+    assert "Incapacitated" not in g.models["b1"].states
+    assert not any(e.kind == "check" and e.data.get("model") == "b1" for e in g.events)   # no Recovery Check

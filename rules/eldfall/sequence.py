@@ -374,6 +374,9 @@ class EldfallGame(Game):
         shown = [n for n in notes if n.code not in ("entered", "dismount_rider", "no_stacking")
                  and not (n.code == "flying_cancelled" and "Flying" not in m.states)]
         self.set_states(model, new, why + "".join(f"; {n}" for n in shown))
+        if name == "Incapacitated" and name in new:
+            # by an effect with HP left: it ends at the next Strategic Phase, no Recovery Check
+            m.incap_by_effect = m.hp > 0
         if expiry and name in new:
             m.expiry[name] = expiry
         if m.mounted and any(n.code == "dismount_rider" for n in notes):
