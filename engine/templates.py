@@ -1102,7 +1102,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         hit[pc[vis], pm[vis]] = True
         en, al = _score(hit, enemy)
         depth = rho - np.hypot(offs[:, 0], offs[:, 1])
-        order = np.lexsort((-depth, al, -en))
+        # a centre the main target cannot be seen from is illegal: those go last
+        order = np.lexsort((-depth, al, -en, ~hit[:, ti]))
+        feasible_los = int(hit[:, ti].sum())
         est = {"enemies": int(en[order[0]]), "allies": int(al[order[0]])} if n_cand else {}
         # the best candidate of each distinct outcome (set of models hit), best first
         _, first = np.unique(np.packbits(hit[order], axis=1), axis=0, return_index=True)
@@ -1110,9 +1112,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
             pl = Placement(spec, surface, bandz, "around", centre=(float(cxy[j, 0]), float(cxy[j, 1])),
                            lift=settings.lift())
             cands.append(((int(en[j]), int(al[j])), pl))
-            if len(cands) >= settings.search_verify:
+            if len(cands) >= settings.search_verify or (feasible_los and not hit[j, ti]):
                 break
-        feasible = n_cand
+        feasible = feasible_los
     else:
         choices = [band] if band else ["up", "down"]
         step = settings.search_angle_step

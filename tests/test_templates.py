@@ -446,3 +446,24 @@ def test_cli_aoe_the_attack_itself_needs_an_enemy_seen_or_in_the_casting_aura(ca
     assert legal, why
     legal, why = verdict("pal")              # an ally
     assert not legal and "enemy" in why
+
+
+def test_best_placement_prefers_centres_the_target_is_seen_from(tmp_path, capsys):
+    # a 3" wall just east of the target and many enemies beyond it: the centres that reach
+    # them cannot see the target (illegal); the search must still find a legal one
+    rows = [f"  - {{id: blue-e{i}, side: blue, size: M, at: [13.3, {6.1 + 1.3 * i:.1f}], facing: 180}}"
+            for i in range(7)] + \
+        [f"  - {{id: green-g{i}, side: green, size: M, at: [14.6, {6.1 + 1.3 * i:.1f}], facing: 180}}"
+         for i in range(7)]
+    scene = tmp_path / "bestwall.yaml"
+    scene.write_text("name: best\ntable: [30, 24]\nterrain:\n"
+                     "  - {id: wall, shape: box, at: [11.0, 10, 0], size: [0.1, 12, 3]}\nmodels:\n"
+                     "  - {id: red-mage, side: red, profile: sample-red#mage, at: [4, 10], facing: 0}\n"
+                     "  - {id: blue-t, side: blue, size: M, at: [10, 10], facing: 0}\n"
+                     "  - {id: blue-f0, side: blue, size: M, at: [12.0, 7.0], facing: 180}\n"
+                     "  - {id: blue-f1, side: blue, size: M, at: [12.0, 13.0], facing: 180}\n"
+                     + "\n".join(rows) + "\n")
+    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--target", "blue-t",
+                        "--by", "red-mage", "--best")
+    assert rc == 0, err
+    assert out.splitlines()[0].endswith(": legal"), out

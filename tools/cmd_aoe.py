@@ -152,7 +152,7 @@ def describe(res, world) -> str:
     if res.search is not None:
         s = res.search
         lines.append(f"  search: {s.get('candidates', 0)} placements tried, {s.get('feasible', 0)} cover the target "
-                     f"fully, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
+                     f"fully{' and see it' if res.placements[0].kind == 'circle' else ''}, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
     user_side = world.hitbox(res.user).side if res.user else None
     lines.append(f"  affected ({len(res.affected)}):" if res.affected else "  affected: none")
     width = max([len(h.id) for h in res.affected] + [len(m.id) for m in res.not_affected] + [4])
