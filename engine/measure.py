@@ -154,6 +154,23 @@ def _weapons(hb):
     return tuple(prof.weapons) if prof is not None else ()
 
 
+def _spells_as_weapons(hb) -> tuple:
+    """A's spells that reach another model, measured as weapons: a melee-type spell by its
+    reach, a ranged one by its bands (or 0 to its range)."""
+    from engine.scene import Weapon
+    prof = hb.spec.profile if hb.spec is not None else None
+    out = []
+    for sp in (prof.spells if prof is not None else ()):
+        if sp.target == "self" or sp.rng <= 0:
+            continue
+        if sp.melee:
+            out.append(Weapon(sp.name, "spell", rch=float(sp.rng), pw=sp.pw, stk=sp.stk, traits=sp.traits))
+        else:
+            out.append(Weapon(sp.name, "spell", pw=sp.pw, stk=sp.stk, traits=sp.traits,
+                              bands=sp.bands or ((0.0, float(sp.rng), 0),)))
+    return tuple(out)
+
+
 def melee_reach(world, mid: str) -> float:
     """The longest reach of a model's melee weapons; RCH 0 (base contact) when it has none."""
     rch = [float(w.rch) for w in _weapons(world.hitbox(mid)) if w.kind in MELEE_KINDS]
@@ -259,18 +276,18 @@ class Measurement:
 def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
     """Everything a referee measures between A and B.
 
-    ``weapon`` names one of A's weapons (default: all of them).
+    ``weapon`` names one of A's weapons or spells (default: all of them).
     """
     for mid in (a, b):
         if mid not in world.models:
             raise InputError(f"unknown model {mid!r} (known: {', '.join(world.model_ids())})")
     ha, hb = world.hitbox(a), world.hitbox(b)
-    weapons = _weapons(ha)
+    weapons = _weapons(ha) + _spells_as_weapons(ha)
     if weapon is not None:
         chosen = [w for w in weapons if w.name.lower() == weapon.lower()]
         if not chosen:
             names = ", ".join(w.name for w in weapons) or "none"
-            raise InputError(f"--weapon: {a} has no weapon {weapon!r} (its weapons: {names})")
+            raise InputError(f"--weapon: {a} has no weapon or spell {weapon!r} (its weapons and spells: {names})")
         weapons = tuple(chosen)
     horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
     return Measurement(

@@ -92,7 +92,7 @@ def test_weapon_report_uses_hitbox_distance():
     assert [r.name for r in only.weapons] == ["Bow"]
     w.move_model("t", 5 + 2 * R_M + 36.5, 10)
     assert "out of range" in M.measure(w, "archer", "t", weapon="Bow").weapons[0].why
-    with pytest.raises(InputError, match="has no weapon 'Axe'"):
+    with pytest.raises(InputError, match="has no weapon or spell 'Axe'"):
         M.measure(w, "archer", "t", weapon="Axe")
     with pytest.raises(InputError, match="unknown model 'zz'"):
         M.measure(w, "archer", "zz")
@@ -199,10 +199,27 @@ def test_cli_measure_reports_everything(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["red-archer", "nobody"], "unknown model 'nobody'"),
-    (["red-archer", "blue-guard", "--weapon", "Axe"], "has no weapon 'Axe'"),
+    (["red-archer", "blue-guard", "--weapon", "Axe"], "has no weapon or spell 'Axe'"),
     (["red-archer", "red-archer"], "same model"),
     (["red-archer"], "required"),
 ])
 def test_cli_measure_bad_input(capsys, argv, words):
     rc, out, err = _cli(capsys, "measure", SKIRMISH, *argv)
     assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_a_casters_spells_are_measured_with_their_bands_and_reach():
+    from engine.scene import ModelSpec, Profile, Scene, Spell
+    bolt = Spell("Fire Bolt", "Sorcery", rng=24, bands=((0, 12, 0), (12, 24, -3)))
+    burst = Spell("Flame Burst", "Sorcery", rng=18)
+    touch = Spell("Burning Touch", "Sorcery", rng=1, melee=True)
+    ward = Spell("Self Ward", "Enchantment", target="self")
+    prof = Profile("t#mage", "mage", {"AG": 4}, spells=(bolt, burst, touch, ward))
+    a = ModelSpec("a", "red", 32, 45, (5, 5, None), profile=prof, stats={"AG": 4})
+    b = ModelSpec("b", "blue", 32, 45, (5 + 2 * mm(16) + 15, 5, None), stats={"AG": 4})
+    w = World(Scene("", (36, 36), models=(a, b)))
+    got = {r.name: r for r in M.measure(w, "a", "b").weapons}
+    assert set(got) == {"Fire Bolt", "Flame Burst", "Burning Touch"}          # not the self spell
+    assert got["Fire Bolt"].in_reach and got["Fire Bolt"].band == (12, 24) and got["Fire Bolt"].modifier == -3
+    assert got["Flame Burst"].in_reach and not got["Burning Touch"].in_reach
+    assert M.measure(w, "a", "b", weapon="fire bolt").weapons[0].name == "Fire Bolt"

@@ -37,10 +37,10 @@ def describe(m) -> str:
              f"{'inside' if m.a_in_b_awareness else 'outside'} {m.b}'s",
              f"  LoS {m.a} -> {m.b}: {yes(m.los)}"]
     if m.weapons:
-        lines.append("  weapons:")
+        lines.append("  weapons and spells:")
         lines.extend(f"    {w.describe()}" for w in m.weapons)
     else:
-        lines.append(f"  weapons: {m.a} has none in its profile")
+        lines.append(f"  weapons: {m.a} has no weapon or spell in its profile")
     lines.append(f"  engagement: {m.a} {'engages' if m.a_engages_b else 'does not engage'} {m.b}; "
                  f"{m.b} {'engages' if m.b_engages_a else 'does not engage'} {m.a}")
     return "\n".join(lines)
