@@ -78,3 +78,12 @@ def test_traits_and_bands():
     assert cb.band_modifier(bands, 20.5) == -6      # between printed bands: the farther one
     assert cb.band_modifier(bands, 40.01) is None
     assert cb.size_steps("M", "H") == 2 and cb.size_steps("L", "M") == -1
+
+
+def test_a_band_s_printed_minimum_is_a_minimum_range():
+    from rules.eldfall import combat as cb
+    bands = [(6, 12, 0), (12, 24, -3)]
+    assert cb.band_modifier(bands, 5.9) is None
+    assert cb.band_modifier(bands, 6.0) == 0 and cb.band_modifier(bands, 13) == -3
+    assert cb.band_modifier(bands, 24.1) is None
+    assert cb.band_modifier([(0, 20, 0)], 0.0) == 0

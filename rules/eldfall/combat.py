@@ -134,9 +134,11 @@ def band_modifier(bands: Sequence[Sequence[float]], distance: float) -> int | No
     """The ACC modifier of a ranged weapon at ``distance``; None when out of range.
 
     Bands are inclusive ``(min, max, mod)``; a distance between two printed
-    bands (e.g. 20.4" with 0-20 and 21-40) belongs to the farther band.
+    bands (e.g. 20.4" with 0-20 and 21-40) belongs to the farther band; one
+    closer than the first band's printed minimum is out of range (ruling "Range
+    bands").
     """
-    if not bands:
+    if not bands or distance < float(bands[0][0]) - 1e-9:
         return None
     for lo, hi, mod in bands:
         if distance <= hi + 1e-9:

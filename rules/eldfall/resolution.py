@@ -229,7 +229,9 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             pass
         elif prof.get("bands"):
             if cb.band_modifier(prof["bands"], dist) is None:
-                return f"{t} is out of range ({dist:.2f}\" beyond the last band)"
+                lo = float(prof["bands"][0][0])
+                return (f"{t} is out of range ({dist:.2f}\" inside the minimum range of {lo:g}\")" if dist < lo
+                        else f"{t} is out of range ({dist:.2f}\" beyond the last band)")
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
             return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
         if not game.has_los(d.model, t):
