@@ -297,7 +297,9 @@ class FlatGeometry:
                     res.end = p
                     break
             for oid, o in self.models.items():
-                if oid == model or oid in enemies or "Dead" in o.states:
+                # no model ends on another, a Dead one included ("no model may end movement
+                # on top of a Dead model"); an enemy already stopped the move at contact
+                if oid == model or (oid in enemies and "Dead" not in o.states):
                     continue
                 if math.hypot(res.end[0] - o.x, res.end[1] - o.y) < m.radius + o.radius - 0.02:
                     res.legal, res.reason = False, f"would end overlapping {oid}"
