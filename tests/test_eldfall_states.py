@@ -363,6 +363,8 @@ def test_incapacitated_by_an_effect_with_hp_left_ends_at_the_next_strategic_phas
 def test_no_move_ends_on_a_dead_model_but_may_pass_over_it():
     g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 8.5, states=["Dead"]), unit("b2", "blue", 30, 30)], [])
     g.apply(Activate("r1"))
+    while g.pending[0] == "crouch":
+        g.apply(Pass(g.pending[1]))
     why = g.why_illegal(Move("r1", "walk", ((10.0, 8.5, 0.0),)))
     assert why and "b1" in why
     assert g.why_illegal(Move("r1", "walk", ((10.0, 10.0, 0.0),))) is None
