@@ -237,6 +237,12 @@ def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     decl = next(e for e in events if e.kind == "declare")
     assert decl.data["model"] == "red-archer" and decl.data["role"] == "reactive"
     assert "blue-archer" in decl.data["action"]
+    # red passes its other reactions: the active model's Action step lists its actions, though
+    # the reactor is still the selected model
+    while game.pending[0] == "reaction":
+        press(view_app, menu_key(ctl, "pass red"))
+    assert game.pending == ("action", "blue-archer") and ctl.selected == "red-archer"
+    assert ctl.menu and ctl.hud.menu.text.startswith("Legal for blue-archer:")
 
 
 def test_the_crouch_window_reads_as_words_and_a_choice_crouches_the_model(view_app, ctl):
@@ -244,6 +250,9 @@ def test_the_crouch_window_reads_as_words_and_a_choice_crouches_the_model(view_a
     press(app, menu_key(ctl, "order red first"))
     click_model(app, ctl.world, "red-archer")
     assert game.pending[0] == "crouch" and game.pending[1] == "blue"
+    # the decision is blue's: the menu and the status say so, not the red model clicked
+    assert ctl.hud.menu.text.startswith("Legal for blue now:")
+    assert "Crouched as a Reaction: blue may crouch" in ctl.hud.status.text
     labels = [label for label, _ in ctl.menu]
     assert any(m.startswith("Pass: no Crouched change now") for m in labels), labels
     entry = next(m for m in labels if m.startswith("Crouched as a Reaction: crouch ") and "," not in m)

@@ -703,7 +703,7 @@ class PlayController(TableView):
         keys = []
         for i, (label, what) in enumerate(self.menu):
             if callable(what):         # a target step: does one of its actions take this token?
-                acts = [a for a in legal if action_kind(a) == "Declare" and action_actor(a) == (self.selected or self.active_model())
+                acts = [a for a in legal if action_kind(a) == "Declare" and action_actor(a) == self.menu_actor(legal)
                         and tid in action_targets(a) and label.startswith(self._key(a)[0])]
             else:
                 acts = [what] if (getattr(what, "objective", None) == tid or tid in action_targets(what)) else []
@@ -1126,6 +1126,15 @@ class PlayController(TableView):
         self.refresh()
         return "page"
 
+    def menu_actor(self, legal=None) -> str | None:
+        """Whose actions the menu lists: the selected model when it has any, else the
+        active model (a reactor selected a moment ago has none once its reaction is in)."""
+        legal = self.legal() if legal is None else legal
+        active = self.active_model()
+        if self.selected and (self.selected == active or any(action_actor(a) == self.selected for a in legal)):
+            return self.selected
+        return active or self.selected
+
     def build_menu(self) -> list:
         side = self.stratagem_side()
         if side is not None:
@@ -1133,8 +1142,7 @@ class PlayController(TableView):
             return self.menu
         menu: list[tuple[str, object]] = []
         legal = self.legal()
-        active = self.active_model()
-        actor = self.selected or active
+        actor = self.menu_actor(legal)
         for a in legal:
             if action_kind(a) == "Move" and action_actor(a) == actor and not getattr(a, "path", ()):
                 if a.mode == "idle":
@@ -1229,6 +1237,9 @@ class PlayController(TableView):
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
             if self.pending_kind() == "reaction" and self.show_menu:
                 status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
+            if self.pending_kind() == "crouch" and self.show_menu:
+                status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up models "
+                              "now (number keys), or P to pass")
             if side:
                 status.append(f"Strategic Phase: Stratagems ({side}), Leader {leader or '?'}")
                 if self.show_menu and self.state == "idle":
@@ -1240,9 +1251,17 @@ class PlayController(TableView):
         self.hud.place_profile()
         self.hud.profile.set(self.rules_profile(self.selected) if self.selected in self.world.models else "")
         items = [f"{i + 1 if i < 9 and w != self.next_page else 0}. {label}" for i, (label, w) in enumerate(menu)]
-        who = self.selected or self.active_model()
-        head = (f"Stratagems of {side} (Leader {leader or '?'}):\n" if side else
-                f"Legal for {who}:\n" if who else "Legal now:\n")
+        legal = self.legal()
+        who = self.menu_actor(legal)
+        # a decision that is not the model's (the crouch window, the order of play, a reaction
+        # step before a reactor is clicked): say whose
+        if self.pending_who() and (self.pending_kind() not in ("movement", "action", "dodge-move", "reaction")
+                                   or not any(action_actor(a) == who for a in legal)):
+            head = f"Legal for {self.pending_who()} now:\n"
+        else:
+            head = f"Legal for {who}:\n" if who else "Legal now:\n"
+        if side:
+            head = f"Stratagems of {side} (Leader {leader or '?'}):\n"
         if self.show_menu:
             self.hud.set_menu((head + "\n".join(items)) if items else
                               ("" if g.is_over else f"no legal action for {who}; click an active model"))
