@@ -1143,9 +1143,11 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         legal, reason = False, blocked
     elif truncated and not (mode == "climb" and on_vertical):
         legal = False
-        reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
-        if blocked:
-            reason += f"; and {blocked}"
+        if blocked:       # the route was followed only up to what blocks it
+            reason = (f"{blocked}; the allowance of {allowance:g}\" runs out even before that "
+                      f"(the way up to it costs {route.c[-1]:.2f}\")")
+        else:
+            reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
     elif truncated:
         reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:

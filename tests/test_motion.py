@@ -348,6 +348,12 @@ def test_a_route_longer_than_the_allowance_is_illegal_and_says_how_far_it_gets()
     assert not r.legal and "allowance" in r.reason
     assert r.end == pytest.approx((6, 15, 0), abs=1e-6)
     assert r.distance == pytest.approx(5.0, abs=1e-6)
+    # a 3" wall beyond the allowance: the reason names the wall, and the cost is the way to it,
+    # not the cost of the declared route
+    w = world([box("wall", 6, 17, 0, 4, 0.5, 3)], [medium("m", 6, 10, spd=5)])
+    r = check_path(w, "m", [(6, 20)], "walk")
+    assert not r.legal and r.reason.startswith("scenery 3.00\" high")
+    assert "runs out even before that" in r.reason and "the route costs" not in r.reason
 
 
 def test_waypoints_are_followed():
