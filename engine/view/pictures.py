@@ -67,9 +67,11 @@ class _Stage:
         tn.setCardColor(0, 0, 0, 0.72)
         tn.setCardAsMargin(0.4, 0.4, 0.25, 0.2)
         tn.setCardDecal(True)
+        aspect = self.app.getAspectRatio()
+        tn.setWordwrap((2 * aspect - 0.12) / 0.05)       # long verdicts wrap inside the frame
         np_ = self.app.aspect2d.attachNewNode(tn)
         np_.setScale(0.05)
-        np_.setPos(-self.app.getAspectRatio() + 0.04, 0, 0.91)
+        np_.setPos(-aspect + 0.04, 0, 0.91)
         self.caption_np = np_
 
     def hide(self, np_: NodePath) -> None:
@@ -289,8 +291,10 @@ def _path_points(result) -> np.ndarray:
 
 def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=None) -> str:
     """The path the engine checked (green legal / red not), the declared
-    waypoints as a thin white line when given, opportunity points, the end."""
+    waypoints as a white line ending in a cross when given (both framed),
+    opportunity points, the end."""
     os.makedirs(out_dir, exist_ok=True)
+    declared = []
     with _Stage(world) as st:
         if waypoints is not None and len(waypoints) and _g(result, "model"):
             hb0 = world.hitbox(_g(result, "model"))
@@ -300,7 +304,12 @@ def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=
                 wp.append(np.array([q[0], q[1], q[2] if len(q) > 2 else float(world.stand_z(q[0], q[1], hb0.radius, near_z=hb0.z + hb0.height))]))
             wp = np.asarray(wp) + [0, 0, 0.05]
             from engine.view.meshes import lines_node
-            ov._overlay(lines_node("declared", np.stack([wp[:-1], wp[1:]], 1), (1, 1, 1, 0.55), 1.5)).reparentTo(st.overlay)
+            ov._overlay(lines_node("declared", np.stack([wp[:-1], wp[1:]], 1), (1, 1, 1, 0.9), 3.0)).reparentTo(st.overlay)
+            # the declared end: a white cross on the table, in the frame
+            e, c = wp[-1], 0.35
+            cross = np.array([[e - [c, c, 0], e + [c, c, 0]], [e - [c, -c, 0], e + [c, -c, 0]]])
+            ov._overlay(lines_node("declared-end", cross, (1, 1, 1, 0.95), 3.0)).reparentTo(st.overlay)
+            declared = list(wp)
         model = _g(result, "model")
         pts = _path_points(result)
         if model and len(pts) and world.hitbox(model) is not None:
@@ -333,7 +342,7 @@ def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=
         if opp:
             text += f"; {len(opp)} opportunity point(s)"
         st.caption(text, ov.GREEN if legal else ov.RED)
-        frame_pts = list(pts) if len(pts) else [np.array([0, 0, 0])]
+        frame_pts = (list(pts) + declared) if len(pts) or declared else [np.array([0, 0, 0])]
         _frame(st.camera, frame_pts, 0.0, 60.0, margin=4.0)
         return st.shoot(os.path.join(out_dir, name))
 
