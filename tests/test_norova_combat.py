@@ -300,6 +300,16 @@ def test_focused_attack_drops_evade_by_focus_plus_one_minimum_one():
     g.f("A").focus["B"] = 9
     assert g.evade_value("B", "A") == (1, "front")  # not below 1
     assert mx.reduced_evade(6, 9, -5) == -4        # the facing modifier applies after the floor
+    assert mx.reduced_evade(0, 3, 0) == 0          # the floor never raises an Evade under it
+    assert mx.reduced_evade(-2, 3, -2) == -4
+
+
+def test_a_successful_focus_with_a_negative_focus_trait_still_lowers_evade_by_one():
+    g = duel(a={"traits": {"focus": -3}}, b={"traits": {"evade": 6}})
+    rolls(g, [20])
+    evs = g.apply(Focus("A", "B"))
+    assert kinds(evs, "focus")[0]["success"] and kinds(evs, "focus")[0]["reduction"] == 1
+    assert g.evade_value("B", "A") == (5, "front")
 
 
 def test_facing_front_side_rear_from_the_geometry():

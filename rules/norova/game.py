@@ -1146,7 +1146,7 @@ class NorovaGame(Game):
     def _do_focus(self, a: Focus, f: Fighter) -> None:
         res = self.trait_check(f.id, "focused", why=f"focus on {a.target}")
         if res.success:
-            f.focus[a.target] = f.sheet.trait("focus") + 1
+            f.focus[a.target] = max(1, f.sheet.trait("focus") + 1)     # a success lowers it by 1 at least
         self.emit("focus", {"model": f.id, "target": a.target, "success": res.success,
                             "reduction": f.focus.get(a.target, 0)})
 

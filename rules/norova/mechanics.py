@@ -110,12 +110,13 @@ def reduced_evade(evade: int, focus_reduction: int, arc_modifier: int, floor_aft
     """The defender's Evade for one attack.
 
     A Focused attack lowers Evade by the focuser's Focus + 1, not below
-    ``floor_after_focus`` (seed: "minimum 1"); the facing modifier (0 / -2 / -5)
+    ``floor_after_focus`` (seed: "minimum 1"), and never raises it (an Evade
+    already under the floor stays as it is); the facing modifier (0 / -2 / -5)
     applies after it.
     """
     e = evade
     if focus_reduction > 0:
-        e = max(floor_after_focus, e - focus_reduction)
+        e = max(min(evade, floor_after_focus), e - focus_reduction)
     return e + arc_modifier + other
 
 
