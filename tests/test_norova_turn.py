@@ -204,6 +204,15 @@ def test_aoo_moving_away_from_an_enemy_you_fought():
     assert g.f("A").vitality == 25
 
 
+def test_aoo_moving_away_from_a_fight_needs_no_facing():
+    # B faces away (0 degrees, A is west of it): the trigger has no facing or sight condition
+    g = game([unit("A", "red", 5, 5, 0), unit("B", "blue", 6.5, 5, 0)])
+    g._note_fought("A", "B")
+    rolls(g, [15, 5])
+    evs = g.apply(Move("A", "walk", ((1, 5, 0),), 180))
+    assert kinds(evs, "aoo")[0]["why"] == "moved away after a fight"
+
+
 def test_no_aoo_moving_away_from_an_enemy_you_did_not_fight():
     g = game([unit("A", "red", 5, 5, 0), unit("B", "blue", 6.5, 5, 90)])
     rolls(g, [])

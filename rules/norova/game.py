@@ -718,8 +718,11 @@ class NorovaGame(Game):
                 triggers.append((hit_at[0], e, hit_at[1], hit_at[2], hit_at[3], ah[0]))
         if not triggers:
             return None
+        # entering range while facing needs the enemy to see the mover; moving away from a
+        # fight does not (the seed gives it no facing or sight condition: they just fought)
+        facing = [t[1] for t in triggers if t[3] != "moved away after a fight"]
         seen = {ps.observer: ps for ps in self.geometry.sight_along_path(
-            mover.id, [p for _, p in samples[1:]] or [samples[0][1]], [t[1] for t in triggers])}
+            mover.id, [p for _, p in samples[1:]] or [samples[0][1]], facing)} if facing else {}
         for s, e, p, why, idx, hand in sorted(triggers):
             if e in seen and not seen[e].had_los:
                 continue
