@@ -561,3 +561,17 @@ def test_focused_magic_lowers_evade_against_the_spell():
     chk = kinds(g.events, "check")[-1]
     assert chk["check"] == "evade" and chk["total"] == 10 and not chk["success"]
     assert hit(g) == 5
+
+
+def test_an_aiders_backfire_turns_only_its_own_share():
+    from rules.norova.actions import Aid
+    g = game([unit("A", "red", 5, 5, 0, spells=["firebolt"], runic_power=2),
+              unit("C", "red", 5, 7, 0, spells=["shadow_bolt"]), unit("B", "blue", 10, 5, 180, vitality=100)])
+    g.fighters["B"].vitality = 50
+    rolls(g, [15, 1, 6, 5, 5, 2])           # A succeeds; C fumbles and backfires (6)
+    evs = g.apply(Cast("A", "firebolt", "B", (Aid("C", None, "shadow_bolt"),)))
+    heal = kinds(evs, "heal")[0]
+    dmg = kinds(evs, "damage")[0]
+    assert kinds(evs, "backfire")[0]["model"] == "C"
+    assert dmg["why"] == "firebolt" and dmg["amount"] > heal["amount"] > 0     # A's share still hurts
+    assert g.fighters["B"].vitality == 50 + heal["amount"] - dmg["amount"]

@@ -1357,8 +1357,9 @@ class NorovaGame(Game):
         if not live:
             return
         for t in targets:
-            total, deathblow, backfire = 0, False, False
+            total, flipped, deathblow = 0, 0, False      # flipped: the backfired parts' share
             for p in live:
+                backfire = p["outcome"] == "backfire"
                 pf = self.fighters[p["model"]]
                 psp = self.data.spells[p["spell"]]
                 crit = self.critical_hit_check(p["model"], f"{p['spell']} on {t}")
@@ -1377,13 +1378,24 @@ class NorovaGame(Game):
                 mult = mx.critical_multiplier(skill_crit, {"crit": "crit", "double": "double",
                                                            "deathblow": "double"}.get(crit), self.r["critical"])
                 eff = self.r["critical"]["skill_crit_effect_multiplier"] if skill_crit else 1
-                total += int(psp["value"]) * eff + mx.power_term(pf.sheet.runic_power, "spell", False, mult)
-                if p["outcome"] == "backfire":
-                    backfire = True
+                share = int(psp["value"]) * eff + mx.power_term(pf.sheet.runic_power, "spell", False, mult)
+                if backfire:
+                    # only the part that backfired does the opposite (an aider's fumble does
+                    # not turn the caster's spell)
+                    flipped += share
+                    self.emit("backfire", {"model": p["model"], "what": p["spell"], "target": t,
+                                           "now": "healing" if sp["type"] == "damage" else "damage"})
+                else:
+                    total += share
+            if flipped:
+                if sp["type"] == "damage":
+                    self.heal(t, "vitality", flipped, f"backfire of {spell}")
+                else:
+                    self.damage(t, flipped, f"backfire of {spell}")
+            if not total:
+                continue
+            backfire = False
             kind = sp["type"]
-            if backfire:
-                kind = "healing" if kind == "damage" else "damage"
-                self.emit("backfire", {"model": mid, "what": spell, "target": t, "now": kind})
             if kind == "damage":
                 if deathblow and not backfire:
                     self.emit("epic_casting", {"model": mid, "spell": spell, "target": t, "effect": "killed"})
