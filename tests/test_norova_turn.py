@@ -122,7 +122,21 @@ def test_sprint_doubles_for_two_power_and_crawl_halves():
     with pytest.raises(IllegalAction, match='3.10" long, more than the 3" of this crawl'):
         g.apply(Move("B", "crawl", ((20, 8.1, 0),)))
     g.apply(Move("B", "crawl", ((20, 8, 0),)))
-    assert g.f("B").prone                                    # crawling stays low
+    assert g.f("B").low and not g.f("B").prone               # crawling stays low, not fallen
+
+
+def test_a_crawler_may_still_attack_and_walks_on_without_getting_up_first():
+    us = [unit("A", "red", 5, 5, 0), unit("B", "blue", 7.1, 5, 0, vitality=100)]      # B faces away
+    g = game(us)
+    g.apply(Move("A", "crawl", ((5.8, 5, 0),), 0))
+    assert g.f("A").low
+    assert g.why_illegal(Attack("A", "B", "main")) is None
+    # next turn (its move is free again): a walk gets up as it goes, no Stand first
+    g2 = game([unit("A", "red", 5, 5, 0), unit("B", "blue", 20, 5, 180)])
+    g2.f("A").low = True
+    assert g2.why_illegal(Move("A", "walk", ((5, 8, 0),))) is None
+    g2.apply(Move("A", "walk", ((5, 8, 0),)))
+    assert not g2.f("A").low
 
 
 def test_flying_triples_only_where_the_scene_allows_it():

@@ -47,7 +47,8 @@ class Fighter:
     inventory: dict[str, int]
     ammo: dict[str, int]
     status: str = "active"            # active | dying | stable | dead
-    prone: bool = False
+    prone: bool = False               # down (fallen): no attacks, getting up is the move
+    low: bool = False                 # crawled: keeps low behind cover, still fights
     hidden: bool = False
     unloaded: list[str] = field(default_factory=list)
     initiative: int = 0
@@ -71,6 +72,7 @@ class Fighter:
         return {"id": self.id, "vitality": self.vitality, "soul": self.soul, "power": self.power,
                 "main": self.main, "off": self.off, "inventory": dict(sorted(self.inventory.items())),
                 "ammo": dict(sorted(self.ammo.items())), "status": self.status, "prone": self.prone,
+                "low": self.low,
                 "hidden": self.hidden, "unloaded": sorted(self.unloaded), "initiative": self.initiative,
                 "slots": dict(self.slots), "turn_started": self.turn_started, "acted": self.acted,
                 "turn_done": self.turn_done, "charging": self.charging, "focus": dict(sorted(self.focus.items())),
@@ -168,7 +170,7 @@ class NorovaGame(Game):
         states = set()
         if f.status == "dead":
             states.add("Dead")
-        elif f.prone or f.status in ("dying", "stable"):
+        elif f.prone or f.low or f.status in ("dying", "stable"):
             states.add("Crouched")
         self.geometry.set_states(f.id, sorted(states))
 
@@ -586,10 +588,10 @@ class NorovaGame(Game):
         self.emit("turn_facing", {"model": f.id, "facing": a.facing % 360.0})
 
     def _why_stand(self, a: Stand, f: Fighter) -> str | None:
-        return None if f.prone else f"{f.id} is not down: there is nothing to get up from"
+        return None if f.prone or f.low else f"{f.id} is not down: there is nothing to get up from"
 
     def _do_stand(self, a: Stand, f: Fighter) -> None:
-        f.prone = False
+        f.prone = f.low = False
         self._sync_states(f)
         self.emit("stand", {"model": f.id})
 
@@ -660,8 +662,10 @@ class NorovaGame(Game):
             f.hidden = False
             self.emit("hidden", {"model": f.id, "hidden": False, "why": "moved"})
         if a.mode == "crawl":
-            f.prone = True
-            self._sync_states(f)
+            f.low = True             # low behind cover; not fallen: it may still attack
+        elif f.low:
+            f.low = False            # a walk or sprint gets up as it goes
+        self._sync_states(f)
         self.emit("move", {"model": f.id, "mode": a.mode, "moved": True, "allowance": allowance,
                            "end": [round(v, 6) for v in end], "facing": face % 360.0,
                            "stopped": stop is not None})
@@ -1477,7 +1481,7 @@ class NorovaGame(Game):
         for e in enemies:
             yield Perceive(mid, e)
         if not f.slots["move"]:
-            if f.prone:
+            if f.prone or f.low:
                 yield Stand(mid)
             for e in enemies:
                 if not self.in_front(mid, e):
@@ -1578,7 +1582,7 @@ class NorovaGame(Game):
             return lines
         f = self.fighters[mid]
         s = f.sheet
-        flags = [f.status] + (["down"] if f.prone else []) + (["hidden"] if f.hidden else [])
+        flags = [f.status] + (["down"] if f.prone else ["low"] if f.low else []) + (["hidden"] if f.hidden else [])
         lines.append(f"{f.name} [{f.id}, {f.side}] {' '.join(flags)}  initiative {f.initiative}")
         lines.append(f"Vitality {f.vitality}/{s.vitality}  Soul {f.soul}/{s.soul}  Power {f.power}/{s.power}")
         slots = self.action_slots(mid)
