@@ -250,3 +250,12 @@ def test_ranged_weapons_give_no_aoo_by_default():
     rolls(g, [])
     g.apply(Move("A", "walk", ((11, 5, 0),)))
     assert g.geometry.position("A")[:2] == (11, 5)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_non_finite_facing_or_point_is_refused_not_a_crash(bad):
+    g = game(two())
+    with pytest.raises(IllegalAction, match="number of degrees"):
+        g.apply(Turn("A", bad))
+    with pytest.raises(IllegalAction, match="not a number"):
+        g.apply(Move("A", "walk", ((bad, 5, 0),)))

@@ -16,6 +16,8 @@ second the acting character::
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import ClassVar
 from rules.core.text import split_keywords
@@ -28,9 +30,9 @@ HANDS = ("main", "off", "dual")
 def num(x: float) -> str:
     """Shortest text that reads back as the same float (``3`` for 3.0)."""
     x = float(x)
-    if x == int(x) and abs(x) < 1e15:
+    if math.isfinite(x) and abs(x) < 1e15 and x == int(x):
         return str(int(x))
-    return repr(x)
+    return repr(x)            # also nan and inf: an illegal action must still print
 
 
 def _pt(p: Point) -> str:
