@@ -368,3 +368,12 @@ def test_no_move_ends_on_a_dead_model_but_may_pass_over_it():
     why = g.why_illegal(Move("r1", "walk", ((10.0, 8.5, 0.0),)))
     assert why and "b1" in why
     assert g.why_illegal(Move("r1", "walk", ((10.0, 10.0, 0.0),))) is None
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_non_finite_point_is_refused_not_a_crash(bad):
+    g = setup([unit("r1", "red", 10, 10), unit("b1", "blue", 30, 30)], [])
+    g.apply(Activate("r1"))
+    while g.pending[0] == "crouch":
+        g.apply(Pass(g.pending[1]))
+    assert "not a number" in g.why_illegal(Move("r1", "walk", ((bad, 5, 0),)))

@@ -916,6 +916,9 @@ class EldfallGame(Game):
 
     def check_rule(self, action) -> str | None:
         kind, _ = self.pending
+        pts = tuple(getattr(action, "path", ()) or ()) + ((action.point,) if getattr(action, "point", None) else ())
+        if any(not math.isfinite(v) for p in pts for v in p):
+            return "a point of the action is not a number"
         if isinstance(action, ChooseOrder) or isinstance(action, EndTurn) or isinstance(action, Pass):
             return None
         if isinstance(action, Crouch):
