@@ -377,3 +377,28 @@ def test_a_non_finite_point_is_refused_not_a_crash(bad):
     while g.pending[0] == "crouch":
         g.apply(Pass(g.pending[1]))
     assert "not a number" in g.why_illegal(Move("r1", "walk", ((bad, 5, 0),)))
+
+
+def test_an_assist_spell_reaches_an_unseen_ally_inside_the_casting_aura_at_half_the_attribute():
+    from rules.core.units import spell_dict
+    mend = spell_dict("Mend", "Healing", "Fire", 0, target="ally", rng=8, effect="The target regains 1 HP.")
+    r = unit("r1", "red", 10, 5, weapons=[], affinities=["Fire"])
+    r.spells = [mend]
+    wall = ("wall", 5, 9, 15, 9.5, 4)
+    near = setup([r, unit("r2", "red", 10, 11), unit("b1", "blue", 30, 30)], [5], boxes=[wall])
+    assert not near.has_los("r1", "r2") and near.geo.in_awareness("r1", "r2")
+    near.models["r2"].hp = 1
+    to_action(near, "r1")
+    evs = near.apply(Declare("r1", "Assist", spell="Mend", targets=(("r2", 1),)))
+    check = next(e.data for e in evs if e.kind == "check" and e.data["check"] == "cast Mend")
+    assert check["aura"] == "halved" and check["die"]["target"] == -(-near.stat("r1", "INT") // 2)
+    # a caster of AG 3: the same ally is beyond its Aura, still in range: refused
+    r = unit("r1", "red", 10, 5, weapons=[], affinities=["Fire"], stats={"AG": 3})
+    r.spells = [mend]
+    far = setup([r, unit("r2", "red", 10, 11), unit("b1", "blue", 30, 30)], [5], boxes=[wall])
+    assert not far.geo.in_awareness("r1", "r2")
+    to_action(far, "r1")
+    while far.pending[0] == "crouch":
+        far.apply(Pass(far.pending[1]))
+    why = far.why_illegal(Declare("r1", "Assist", spell="Mend", targets=(("r2", 1),)))
+    assert why and "Casting Aura" in why

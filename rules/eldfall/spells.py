@@ -166,8 +166,8 @@ def why_not_assist(game, d, role: str) -> str | None:
             return f"{t} is Dead"
         if t == d.model:
             continue
-        if not game.has_los(d.model, t):
-            return f"no LoS to {t}"
+        if not game.has_los(d.model, t) and not _in_aura(game, d.model, t, role):
+            return f"no LoS to {t}, and it is not inside {d.model}'s Casting Aura"
         rng = float(s.get("rng", 0))
         if rng > 0 and game.geo.distance(d.model, t) > rng + 1e-6:
             return f"{t} is out of range ({game.geo.distance(d.model, t):.2f}\" > {rng:g}\")"
@@ -181,14 +181,23 @@ def why_not_assist(game, d, role: str) -> str | None:
     return None
 
 
+def _in_aura(game, mid: str, t: str, role: str) -> bool:
+    """In the Active Role a caster may target a model inside its Casting Aura without
+    LoS, at a halved casting attribute (facts, "Reach")."""
+    return role == "active" and game.geo.in_awareness(mid, t)
+
+
 def resolve_assist(game, mid: str, d) -> None:
     s = game.spell(mid, d.spell)
     pay_mana(game, mid, s)
     game.act.spells_cast += 1
     stat = casting_stat(game.models[mid])
-    v = game.roll(f"cast {s['name']}: {mid} {stat}", model=mid)
-    die = cb.judge(v, game.stat(mid, stat))
-    game.emit("check", {"model": mid, "check": f"cast {s['name']}", "die": die.to_dict()})
+    # a target reached through the Casting Aura (no LoS) halves the casting attribute
+    unseen = [t for t in d.target_ids if t != mid and not game.has_los(mid, t)]
+    v = game.roll(f"cast {s['name']}: {mid} {stat}" + (" (halved: Casting Aura)" if unseen else ""), model=mid)
+    die = cb.judge(v, game.stat(mid, stat, halvings=1) if unseen else game.stat(mid, stat))
+    game.emit("check", {"model": mid, "check": f"cast {s['name']}", "die": die.to_dict(),
+                        **({"aura": "halved"} if unseen else {})})
     if not die.success:
         return
     eff = spell_effect(s)
