@@ -383,7 +383,8 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
         if not math.isfinite(surface):
             raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
     elif tb is not None:
-        surface = float(tb.z)
+        from engine.measure import measuring_z
+        surface = measuring_z(world, target)          # a Flying target: the surface under it
     else:
         surface = float(world.surface_height([[cx, cy]])[0])
     return Placement(spec, surface, _band(surface, spec, "around"), "around",
@@ -414,7 +415,9 @@ def place_spray(world, template: str | TemplateSpec, *, user: str, aim=None, tar
     angle = float(angle) % 360.0
     a = math.radians(angle)
     apex = (ub.x + ub.radius * math.cos(a), ub.y + ub.radius * math.sin(a))
-    return Placement(spec, float(ub.z), _band(float(ub.z), spec, band), band,
+    from engine.measure import measuring_z
+    uz = measuring_z(world, user)                    # a Flying user: the surface under it
+    return Placement(spec, uz, _band(uz, spec, band), band,
                      user=user, apex=apex, angle=angle)
 
 
@@ -858,6 +861,17 @@ def _in_band(z, top, band, settings: TemplateSettings) -> tuple[np.ndarray, np.n
     return gap <= tol, gap
 
 
+def _measured_z(world, ids, centers) -> np.ndarray:
+    """The base heights the height bands use: a Flying model's is the surface under it
+    (eldfall-states.txt, Flying: measured "as if the model were placed on the field surface")."""
+    from engine.measure import FLYING_STATE, measuring_z
+    z = centers[:, 2].copy()
+    for i, mid in enumerate(ids):
+        if FLYING_STATE in world.hitbox(mid).states:
+            z[i] = measuring_z(world, mid)
+    return z
+
+
 def _assess(world, pl: Placement, settings: TemplateSettings, *, user: str | None,
             need_los: Iterable[str] = ()) -> _Assessment:
     ids, centers, radii, heights = world.model_arrays()
@@ -865,7 +879,8 @@ def _assess(world, pl: Placement, settings: TemplateSettings, *, user: str | Non
     sdf = pl.sdf(centers[:, :2]) if len(ids) else np.zeros(0)
     touching = sdf - radii <= tol
     full = sdf + radii <= tol
-    in_band, gap = _in_band(centers[:, 2], centers[:, 2] + heights, pl.band, settings)
+    mz = _measured_z(world, ids, centers)
+    in_band, gap = _in_band(mz, mz + heights, pl.band, settings)
     frac = np.zeros(len(ids))
     if touching.any():
         if pl.kind == "circle":
@@ -1060,7 +1075,8 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
     others = np.array([m != user for m in ids]) & live
     ti = ids.index(target)
     tol = settings.contact_tol
-    tops = centers[:, 2] + heights
+    mz = _measured_z(world, ids, centers)           # Flying models: on the surface under them
+    tops = mz + heights
 
     cands: list[tuple[tuple, Placement]] = []
     n_cand = 0
@@ -1085,9 +1101,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         inside = (cxy[:, 0] >= 0) & (cxy[:, 0] <= world.table[0]) & (cxy[:, 1] >= 0) & (cxy[:, 1] <= world.table[1])
         cxy, offs = cxy[inside], offs[inside]
         n_cand = len(cxy)
-        surface = float(tb.z)
+        surface = float(mz[ti])
         bandz = _band(surface, spec, "around")
-        in_band, _ = _in_band(centers[:, 2], tops, bandz, settings)
+        in_band, _ = _in_band(mz, tops, bandz, settings)
         d = np.linalg.norm(cxy[:, None, :] - centers[None, :, :2], axis=2)
         touch = d - spec.radius - radii[None] <= tol
         geo = touch & (in_band & others)[None]
@@ -1143,8 +1159,8 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         depth = -(sdf[:, ti] + tb.radius)
         okj = np.flatnonzero(ok)
         for c, ch in enumerate(choices):
-            bandz = _band(float(ub.z), spec, ch)
-            in_band, _ = _in_band(centers[:, 2], tops, bandz, settings)
+            bandz = _band(float(mz[ids.index(user)]), spec, ch)
+            in_band, _ = _in_band(mz, tops, bandz, settings)
             if not in_band[ti] or len(okj) == 0:
                 continue
             hit = touch[okj] & (in_band & others & los)[None]

@@ -467,3 +467,22 @@ def test_best_placement_prefers_centres_the_target_is_seen_from(tmp_path, capsys
                         "--by", "red-mage", "--best")
     assert rc == 0, err
     assert out.splitlines()[0].endswith(": legal"), out
+
+
+def test_a_flying_target_or_user_is_measured_on_the_surface_under_it(tmp_path, capsys):
+    import json
+    scene = tmp_path / "fly.yaml"
+    scene.write_text("table: [30, 30]\nmodels:\n"
+                     "  - {id: red-mage, side: red, profile: sample-red#mage, at: [10, 10], facing: 0}\n"
+                     "  - {id: blue-fly, side: blue, size: M, at: [16, 10, 6], facing: 180, states: [Flying]}\n"
+                     "  - {id: blue-ground, side: blue, size: M, at: [17.3, 10], facing: 180}\n"
+                     "  - {id: red-fly, side: red, size: M, at: [10, 20, 6], facing: 0, states: [Flying],"
+                     " profile: sample-red#mage}\n"
+                     "  - {id: blue-g2, side: blue, size: M, at: [15, 20], facing: 180}\n")
+    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", "blue-fly",
+                        "--by", "red-mage", "--json")
+    d = json.loads(out)
+    assert rc == 0 and d["legal"] and {h["id"] for h in d["affected"]} == {"blue-fly", "blue-ground"}
+    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "spray-l", "--target", "blue-g2",
+                        "--by", "red-fly", "--band", "up")
+    assert rc == 0 and out.splitlines()[0].endswith(": legal") and "z 0.00 to 5.00" in out and "-0.00" not in out

@@ -128,6 +128,11 @@ def judge(args, world):
     return res
 
 
+def _f(v: float) -> str:
+    """Two decimals, never "-0.00"."""
+    return f"{(0.0 if abs(v) < 0.005 else v):.2f}"
+
+
 def describe(res, world) -> str:
     lines = []
     head = f"{res.template}"
@@ -144,11 +149,11 @@ def describe(res, world) -> str:
         lo, hi = pl.band
         if pl.kind == "circle":
             ox, oy, oz = pl.origin
-            lines.append(f"{tag}centre ({pl.centre[0]:.2f}, {pl.centre[1]:.2f}) on the surface at z {pl.surface:.2f}; "
-                         f"band z {lo:.2f} to {hi:.2f}; LoS from ({ox:.2f}, {oy:.2f}, {oz:.2f})")
+            lines.append(f"{tag}centre ({_f(pl.centre[0])}, {_f(pl.centre[1])}) on the surface at z {_f(pl.surface)}; "
+                         f"band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
         else:
-            lines.append(f"{tag}from {pl.user}'s base at ({pl.apex[0]:.2f}, {pl.apex[1]:.2f}), aim {pl.angle:.1f} deg, "
-                         f"band {pl.band_choice}: z {lo:.2f} to {hi:.2f}; LoS from {pl.user}")
+            lines.append(f"{tag}from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg, "
+                         f"band {pl.band_choice}: z {_f(lo)} to {_f(hi)}; LoS from {pl.user}")
     if res.search is not None:
         s = res.search
         lines.append(f"  search: {s.get('candidates', 0)} placements tried, {s.get('feasible', 0)} cover the target "

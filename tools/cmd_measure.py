@@ -19,14 +19,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("a", help="the measuring model")
     parser.add_argument("b", help="the other model")
-    parser.add_argument("--weapon", help="only this weapon of A (default: all of them)")
+    parser.add_argument("--weapon", help="only this weapon or spell of A (default: all of them)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
 
 def describe(m) -> str:
     yes = lambda v: "yes" if v else "no"   # noqa: E731
-    hd = m.height_difference
+    hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
     where = "level" if abs(hd) < 1e-3 else (f"{m.b} {hd:.2f}\" higher" if hd > 0 else f"{m.b} {-hd:.2f}\" lower")
     lines = [f"{m.a} -> {m.b}",
              f"  distance {m.distance:.2f}\" (closest points of the hitboxes); {m.horizontal:.2f}\" between the bases "
