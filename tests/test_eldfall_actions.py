@@ -246,3 +246,12 @@ def test_realism_measuring_lets_an_out_of_reach_attack_be_declared_and_fail():
     to_action(g2, "r1")
     with pytest.raises(IllegalAction, match="out of Reach"):
         g2.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 2),)))
+
+
+def test_a_declaration_is_narrated_in_words():
+    from rules.eldfall.narrate import declared
+    assert declared("declare red-scout 'Ranged Attack' weapon=Shortbow targets=blue-ogre:1") == \
+        "Ranged Attack with Shortbow at blue-ogre"
+    assert declared("declare a 'Ranged Attack' weapon=Longbow targets=b:2 at=15.0,20.0,0.0") == \
+        "Ranged Attack with Longbow at b (2 Strikes), at the point (15.0, 20.0) of the mover's path"
+    assert declared("declare a 'Spell Attack' spell=Fire\\ Bolt targets=b:1").startswith("Spell Attack [Fire")

@@ -67,6 +67,11 @@ def test_greedy_bots_fight_to_the_end(seed):
     loser = [s for s in ("red", "blue") if s != g.outcome.winner][0]
     assert all(not f.able for f in g.fighters.values() if f.side == loser)
     assert n > 10
+    # every event of the fight reads as words (no "kind: key=value" fallback lines)
+    from rules.norova.narrate import line
+    raw = [ln for ln in (line(e) for e in g.events) if ln and ln.strip().split(":")[0].replace("_", "").isalpha()
+           and "=" in ln and ":" in ln.split("=")[0]]
+    assert not raw, raw[:3]
 
 
 def test_random_bots_play_legal_actions_to_the_round_limit():

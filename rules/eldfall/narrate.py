@@ -6,6 +6,24 @@ def _pt(p) -> str:
     return "(" + ", ".join(f"{v:.1f}" for v in p[:2]) + ")"
 
 
+def declared(text: str) -> str:
+    """A declaration in words: ``Ranged Attack with Shortbow at blue-ogre (2 Strikes),
+    from (15.0, 20.0)`` for ``declare m 'Ranged Attack' weapon=Shortbow targets=blue-ogre:2 at=..``."""
+    from rules.eldfall.actions import Action
+    try:
+        a = Action.parse(text)
+    except ValueError:
+        return text.split(" ", 2)[2] if text.count(" ") >= 2 else text
+    s = a.action + (f" with {a.weapon}" if a.weapon else "") + (f" [{a.spell}]" if a.spell else "")
+    if a.targets:
+        s += " at " + ", ".join(m + (f" ({n} Strikes)" if n > 1 else "") for m, n in a.targets)
+    if a.objective:
+        s += f" on {a.objective}"
+    if a.point is not None:
+        s += f", at the point {_pt(a.point)} of the mover's path"
+    return s
+
+
 def line(ev) -> str | None:
     """One line for an event, or None for an event not worth a line."""
     k, d = ev.kind, ev.data
@@ -35,7 +53,7 @@ def line(ev) -> str | None:
         if d.get("role") == "active" and " Nothing" in d["action"]:
             return None
         who = "reacts" if d.get("role") == "reactive" else "declares"
-        return f"  {d['model']} {who}: {d['action'].split(' ', 2)[2]}"
+        return f"  {d['model']} {who}: {declared(d['action'])}"
     if k == "attack":
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"

@@ -1601,7 +1601,7 @@ class NorovaGame(Game):
 
     def summary(self) -> str:
         """The characters at the end (or now), one line each."""
-        out = [f"After {self.round} round(s):"]
+        out = [f"After {self.round} round(s):" if self.is_over else f"Round {self.round}:"]
         for f in self.fighters.values():
             out.append(f"  {f.id:12s} {f.side:8s} {f.status:7s} Vitality {max(0, f.vitality)}/{f.sheet.vitality}"
                        f"  Soul {f.soul}/{f.sheet.soul}  Power {f.power}/{f.sheet.power}")

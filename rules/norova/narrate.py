@@ -101,6 +101,21 @@ def line(ev) -> str | None:
         return f"   {d['model']} reloads its {d['weapon']}"
     if k == "hidden":
         return f"   {d['model']} is {'hidden' if d['hidden'] else 'no longer hidden'} ({d['why']})"
+    if k == "fall":
+        return f"     {d['model']} falls {d['height']:.1f}\" ({d['dice']}d6)"
+    if k == "thrown_away":
+        return f"     {d['model']} throws away its {d['weapon']}"
+    if k == "mishap":
+        return f"     {d['model']}'s {d.get('skill') or d.get('spell') or 'action'} goes wrong: {d['result']}"
+    if k == "no_damage":
+        return f"     {d['model']} deals no damage ({d['why']})"
+    if k == "backfire":
+        now = f": it {'heals' if d['now'] == 'healing' else 'harms'} {d['target']}" if d.get("now") else ""
+        return f"     {d['model']}'s {d['what']} backfires{now}"
+    if k == "blocked":
+        return f"     {d['spell']} does not reach {d['model']} ({d['why']})"
+    if k == "epic_casting":
+        return f"     epic casting of {d['spell']}: {d['target']} {d['effect']}"
     if k == "game_over":
         return f"== Game over: {d['winner'] or 'draw'} ({d['termination']}: {d['detail']})"
     if k == "roll":
