@@ -41,6 +41,15 @@ def test_wait_lets_a_character_act_after_a_lower_initiative_one():
         g.apply(Wait("A1"))
 
 
+def test_two_characters_cannot_hand_the_turn_back_and_forth_forever():
+    us = [unit("A1", "red", 5, 5), unit("B1", "blue", 20, 5, 180), unit("A2", "red", 5, 9)]
+    g = game(us)
+    g.apply(Wait("A1"))                       # B1, A1, A2
+    with pytest.raises(IllegalAction, match="has waited this round too"):
+        g.apply(Wait("B1"))                   # it would pass A1, who waited
+    assert Wait("B1") not in g.legal_actions()
+
+
 def test_once_it_acts_it_cannot_wait_and_unused_actions_are_lost():
     us = [unit("A1", "red", 5, 5), unit("B1", "blue", 20, 5, 180), unit("A2", "red", 5, 9)]
     g = game(us)

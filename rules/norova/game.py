@@ -564,7 +564,20 @@ class NorovaGame(Game):
             return f"{f.id} has already acted this turn: it can no longer wait"
         if len(self.queue) < 2:
             return f"no character is left to act after {f.id} this round"
+        if self.queue[1] in self._waited_this_round():
+            # a wait passes only a character that has not waited itself: two characters
+            # could otherwise hand the turn back and forth and the round would never end
+            return f"{self.queue[1]} is next and has waited this round too: {f.id} acts now"
         return None
+
+    def _waited_this_round(self) -> set[str]:
+        out = set()
+        for e in reversed(self.events):
+            if e.kind == "round":
+                break
+            if e.kind == "wait":
+                out.add(e.data["model"])
+        return out
 
     def _do_wait(self, a: Wait, f: Fighter) -> None:
         self.queue.pop(0)
