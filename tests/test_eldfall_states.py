@@ -402,3 +402,16 @@ def test_an_assist_spell_reaches_an_unseen_ally_inside_the_casting_aura_at_half_
         far.apply(Pass(far.pending[1]))
     why = far.why_illegal(Declare("r1", "Assist", spell="Mend", targets=(("r2", 1),)))
     assert why and "Casting Aura" in why
+
+
+def test_a_sorcery_s_state_lasts_until_the_end_of_the_activation_sequence():
+    from rules.core.units import spell_dict
+    snare = spell_dict("Frost Snare", "Sorcery", "Water", 0, 10, 1, 18, effect="The target gains Slowed.")
+    r = unit("r1", "red", 10, 5, weapons=[], affinities=["Water"])
+    r.spells = [snare]
+    g = setup([r, unit("b1", "blue", 10, 12)], [5, 20])
+    to_action(g, "r1")
+    evs = g.apply(Declare("r1", "Spell Attack", spell="Frost Snare", targets=(("b1", 1),)))
+    changes = [(e.data["added"], e.data["removed"]) for e in evs if e.kind == "states" and e.data["model"] == "b1"]
+    assert changes[0] == (["Slowed"], []) and changes[-1] == ([], ["Slowed"])
+    assert "Slowed" not in g.models["b1"].states

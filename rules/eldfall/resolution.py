@@ -153,7 +153,7 @@ def attack_profile(game, d: Declare) -> dict | None:
                 "rch": float(s.get("rng", 0)), "rng": float(s.get("rng", 0)), "pw": s.get("pw", 0),
                 "stk": int(s.get("stk", 1)), "traits": list(s.get("traits", [])),
                 "bands": s.get("bands") or [], "template": s.get("template", ""),
-                "type": s.get("type", "")}
+                "type": s.get("type", ""), "effect": s.get("effect", "")}
     w = game.weapon(d.model, d.weapon)
     if w is None:
         return None
@@ -496,6 +496,10 @@ def resolve(game) -> None:
         if st.enchantment:
             effects.append(("enchant", victim, st))
             continue
+        if st.prof.get("kind") == "spell" and st.prof.get("type") == "Sorcery":
+            # a Sorcery's effect lasts until the end of the Activation Sequence (Spell Types)
+            for name in sp.spell_effect(st.prof).get("states", ()):
+                effects.append(("state", victim, name, "sequence"))
         pw = game.weapon_pw(st.attacker, st.prof) if st.prof.get("kind") != "spell" else \
             _int(st.prof.get("pw"))
         arm = game.stat(victim, "ARM")

@@ -1551,6 +1551,10 @@ class EldfallGame(Game):
     def _end_sequence(self) -> None:
         act = self.act
         for m in self.models.values():
+            for st, exp in list(m.expiry.items()):
+                if exp == "sequence":           # a Sorcery's State (Spell Types table)
+                    m.expiry.pop(st, None)
+                    self.remove_state(m.id, st, "the end of the Activation Sequence")
             if m.on_table and m.hp == 0 and not (m.states & {"Incapacitated", "Dead"}):
                 self._incapacitate(m.id, "0 HP at the end of the Activation Sequence")
         self.emit("sequence_end", {"model": act.model})
