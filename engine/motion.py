@@ -627,11 +627,10 @@ class _Route:
 
     def dense(self, step, s_max: float = math.inf):
         """(s (k,), points (k,3)): samples every ``step`` and at every vertex, up to ``s_max``."""
+        lo, hi = self.s[:-1], np.minimum(self.s[1:], s_max)
         ss = [self.s[self.s <= s_max]]
-        for i in range(len(self.s) - 1):
-            a, b = self.s[i], min(self.s[i + 1], s_max)
-            if b - a > step:
-                ss.append(np.arange(a + step, b, step))
+        for i in np.nonzero(hi - lo > step)[0]:          # only the long segments need filling
+            ss.append(np.arange(lo[i] + step, hi[i], step))
         s = np.unique(np.concatenate(ss))
         return s, self.at(s)
 
@@ -672,6 +671,11 @@ def _first_entries(route, dist_fn, limit, s_max, tol, step):
     return out
 
 
+def _distance_to(R, h, c, r, hc):
+    """points (n, 3) -> (n,) distance from a base (R, h) there to the hitbox (c, r, hc)."""
+    return lambda P: hitbox_distance(P, R, h, c, r, hc)
+
+
 def _enemy_contact(route, R, h, c, r, hc, s_max, ctol, tol, step) -> float | None:
     """Where a route of a base (radius R, height h) comes into base contact with an enemy's
     hitbox (centre c, radius r, height hc), up to s_max; None if it never does (models move
@@ -683,12 +687,15 @@ def _enemy_contact(route, R, h, c, r, hc, s_max, ctol, tol, step) -> float | Non
     """
     def gap(P):      # the distance between the hitboxes; negative: the bases overlap by that much
         d = hitbox_distance(P, R, h, c, r, hc)
-        dxy = np.linalg.norm(P[:, :2] - np.asarray(c)[:2], axis=1) - (R + r)
+        if (d > 0).all():
+            return d
+        dxy = np.hypot(P[:, 0] - c[0], P[:, 1] - c[1]) - (R + r)
         return np.where(d > 0, d, np.minimum(dxy, 0.0))
-    hits = _first_entries(route, gap, 1e-6, s_max, tol, step)
     g0 = float(gap(route.pts[:1])[0])
-    if g0 <= ctol:
-        hits += _first_entries(route, gap, min(g0, 0.0) - ctol / 2, s_max, tol, step)
+    if g0 > ctol:
+        return min(_first_entries(route, _distance_to(R, h, c, r, hc), 1e-6, s_max, tol, step), default=None)
+    hits = _first_entries(route, gap, 1e-6, s_max, tol, step)
+    hits += _first_entries(route, gap, min(g0, 0.0) - ctol / 2, s_max, tol, step)
     return min(hits) if hits else None
 
 
