@@ -382,6 +382,13 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
         surface = float(world.surface_height([[cx, cy]], below=at[2])[0])
         if not math.isfinite(surface):
             raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
+        # a surface buried inside a solid (the table under a tower): no card lies there
+        p = np.array([[cx, cy, surface + settings.lift()]])
+        _, tri = world.rays.first_hit(p, np.array([[0.0, 0.0, 1.0]]))
+        if tri[0] >= 0 and world.rays.normals[tri[0], 2] > 1e-6:
+            piece = world.pieces[int(world.tri_piece[tri[0]])].id
+            raise InputError(f"--at: ({cx:g}, {cy:g}, {round(surface, 2) + 0.0:.2f}) is inside {piece}: the template lies on a "
+                             "surface, give the z of one")
     elif tb is not None:
         from engine.measure import measuring_z
         surface = measuring_z(world, target)          # a Flying target: the surface under it

@@ -486,3 +486,13 @@ def test_a_flying_target_or_user_is_measured_on_the_surface_under_it(tmp_path, c
     rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "spray-l", "--target", "blue-g2",
                         "--by", "red-fly", "--band", "up")
     assert rc == 0 and out.splitlines()[0].endswith(": legal") and "z 0.00 to 5.00" in out and "-0.00" not in out
+
+
+def test_a_circle_centred_inside_solid_scenery_is_refused(tmp_path, capsys):
+    scene = tmp_path / "tower.yaml"
+    scene.write_text("table: [30, 30]\nterrain:\n  - {id: tower, shape: box, at: [20, 20, 0], size: [4, 4, 4]}\n"
+                     "models:\n  - {id: red-mage, side: red, profile: sample-red#mage, at: [10, 10], facing: 45}\n")
+    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,0", "--by", "red-mage")
+    assert rc == 2 and "inside tower" in err and out == ""
+    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,4", "--by", "red-mage")
+    assert rc == 0 and "on the surface at z 4.00" in out
