@@ -25,11 +25,11 @@ def load_table(scene_path: str):
     """(scene, world, geometry) for a scene file."""
     from engine.geometry import WorldGeometry
     from engine.scene import load_scene
-    from engine.world import World
+    from tools.loading import build_world
     if not os.path.exists(scene_path):
         raise InputError(Problem(scene_path, None, "", "no such scene file"))
     scene = load_scene(scene_path)
-    world = World(scene)
+    world = build_world(scene, scene_path)     # a table eldfall check refuses is refused here too
     return scene, world, WorldGeometry(world)
 
 
