@@ -290,6 +290,16 @@ class World:
             nz = np.where(hit, self.rays.normals[np.maximum(tri, 0), 2], 0.0)
             up = hit & (nz > 1e-6)
             hz = z[todo] - dist
+            # the height on the hit triangle's plane in double precision (Embree's float32
+            # distance leaves a model on the table at 5e-7, not 0)
+            k = np.nonzero(up)[0]
+            if len(k):
+                t = tri[k]
+                n3 = self.rays.normals[t]
+                p0 = self.rays.triangles[t, 0]
+                d = xy[todo[k]] - p0[:, :2]
+                exact = p0[:, 2] - (n3[:, 0] * d[:, 0] + n3[:, 1] * d[:, 1]) / n3[:, 2]
+                hz[k] = np.where(np.abs(exact - hz[k]) < 1e-3, exact, hz[k])
             out[todo[up]] = hz[up]
             # a downward face (inside a solid) or a vertical one: look further down
             again = hit & ~up

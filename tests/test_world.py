@@ -160,3 +160,15 @@ def test_trimesh_backend_agrees_with_embree():
     assert (a.rays.occluded(o, e) == b.rays.occluded(o, e)).mean() > 0.99
     xy = o[:, :2]
     assert a.surface_height(xy) == pytest.approx(b.surface_height(xy), abs=1e-3)
+
+
+def test_surface_heights_are_exact_not_float32():
+    # Embree's distances are float32: a height taken from them is off by ~1e-7 (a model on
+    # the table at 4.8e-7, a "-0.00" height difference); the hit plane gives the exact one
+    w = make_world([TerrainSpec("box", "box", (20.3, 17.7, 0), size=(3, 3, 2.7)),
+                    TerrainSpec("ramp", "wedge", (10, 10, 0), size=(4, 3, 2))],
+                   models=[medium("m", 31.7, 33.3)])
+    z = w.surface_height([[31.7, 33.3], [13.1, 29.9], [20.3, 17.7], [21.1, 18.4], [9.0, 10.0]])
+    assert list(z[:4]) == [0.0, 0.0, 2.7, 2.7]
+    assert z[4] == pytest.approx(0.5, abs=1e-12)
+    assert w.hitbox("m").z == 0.0
