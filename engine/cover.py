@@ -28,6 +28,8 @@ from engine.sight_settings import SightSettings, default_settings
 from engine.units import base_height_mm, mm, size_table
 
 LEVELS = ("none", "light", "heavy")
+# "within 1"": a piece or a ledge's edge at 1" counts (a measured 1.0000000001" is a ruler's 1")
+WITHIN_TOL = 1e-5
 
 
 class LazyText:
@@ -86,6 +88,22 @@ class CoverResult:
 
 CoverResult.reason = LazyText()
 CoverResult.reason.__set_name__(CoverResult, "reason")
+
+
+def _share(share: float) -> str:
+    """A share of the hitbox as a percentage; a sliver is "under 1%", never "0%"."""
+    return "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
+
+
+def inches_vs(v: float, limit: float) -> str:
+    """``v`` with two decimals, or as many more (up to six) as it takes for the printed number to
+    fall on the same side of ``limit`` as ``v`` itself: a piece 1.004" away, too far for cover,
+    reads "1.004", never "1.00"."""
+    over = v > limit + WITHIN_TOL
+    for nd in range(2, 7):
+        if (round(v, nd) > limit) == over:
+            return f"{v:.{nd}f}"
+    return f"{v:.6f}"
 
 
 def _size_code(hb) -> str | None:
@@ -260,23 +278,65 @@ def piece_distance(mesh, hb) -> float:
     return best
 
 
-def _slice_box(mesh, x0, x1, y0, y1):
-    import trimesh
-    m = mesh
-    for n, o in (((1, 0, 0), (x0, 0, 0)), ((-1, 0, 0), (x1, 0, 0)), ((0, 1, 0), (0, y0, 0)), ((0, -1, 0), (0, y1, 0))):
-        if m is None or len(m.faces) == 0:
-            return None
-        m = trimesh.intersections.slice_mesh_plane(m, n, o, cap=False)
-    return m if m is not None and len(m.faces) else None
-
-
 def local_top(mesh, hb, within: float) -> float:
-    """Highest point of the piece within ``within`` (horizontally) of the base's edge; -inf if none."""
-    r = hb.radius + within
-    m = _slice_box(mesh, hb.x - r, hb.x + r, hb.y - r, hb.y + r)
-    if m is None:
+    """Highest point of the piece within ``within`` (horizontally) of the base's edge (a disc
+    of radius ``radius + within`` about the base's centre, seen from above); -inf if none.
+
+    Exact: the highest point of a triangle over a disc is one of its corners inside the
+    disc, a point where one of its edges crosses the disc's rim, or the point of the rim in
+    the direction its plane rises, when that lies inside the triangle."""
+    data = _mesh_data(mesh)
+    R = hb.radius + within
+    c = np.array([hb.x, hb.y])
+    tri = data.triangles
+    near = (data.face_lo[:, 0] <= c[0] + R) & (data.face_hi[:, 0] >= c[0] - R) \
+        & (data.face_lo[:, 1] <= c[1] + R) & (data.face_hi[:, 1] >= c[1] - R)
+    tri = tri[near]
+    if len(tri) == 0:
         return -math.inf
-    return float(np.asarray(m.vertices)[:, 2].max())
+    tol = 1e-9
+    best = -math.inf
+    v = tri.reshape(-1, 3)
+    inside = np.hypot(v[:, 0] - c[0], v[:, 1] - c[1]) <= R + tol
+    if inside.any():
+        best = float(v[inside, 2].max())
+    # edges crossing the rim: |p + t (q - p) - c| = R, t in [0, 1]
+    p = tri.reshape(-1, 3)
+    q = tri[:, [1, 2, 0], :].reshape(-1, 3)
+    e = q[:, :2] - p[:, :2]
+    f = p[:, :2] - c
+    a = (e * e).sum(axis=1)
+    b = 2 * (e * f).sum(axis=1)
+    cc = (f * f).sum(axis=1) - R * R
+    disc = b * b - 4 * a * cc
+    ok = (a > 1e-18) & (disc >= 0)
+    if ok.any():
+        sq = np.sqrt(np.where(ok, disc, 0.0))
+        for sign in (-1.0, 1.0):
+            t = (-b + sign * sq) / np.where(ok, 2 * a, 1.0)
+            hit = ok & (t >= -tol) & (t <= 1 + tol)
+            if hit.any():
+                z = p[hit, 2] + np.clip(t[hit], 0, 1) * (q[hit, 2] - p[hit, 2])
+                best = max(best, float(z.max()))
+    # sloping faces: the rim point where the plane is highest, when inside the triangle
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    slope = (np.abs(n[:, 2]) > 1e-12) & (np.hypot(n[:, 0], n[:, 1]) > 1e-12)
+    if slope.any():
+        t3, n3 = tri[slope], n[slope]
+        g = -n3[:, :2] / n3[:, 2:3]                      # dz/dx, dz/dy of the plane
+        u = g / np.linalg.norm(g, axis=1)[:, None]
+        pt = c + R * u
+        # barycentric test in plan
+        a0, a1, a2 = t3[:, 0, :2], t3[:, 1, :2], t3[:, 2, :2]
+        d = (a1[:, 1] - a2[:, 1]) * (a0[:, 0] - a2[:, 0]) + (a2[:, 0] - a1[:, 0]) * (a0[:, 1] - a2[:, 1])
+        l0 = ((a1[:, 1] - a2[:, 1]) * (pt[:, 0] - a2[:, 0]) + (a2[:, 0] - a1[:, 0]) * (pt[:, 1] - a2[:, 1])) / d
+        l1 = ((a2[:, 1] - a0[:, 1]) * (pt[:, 0] - a2[:, 0]) + (a0[:, 0] - a2[:, 0]) * (pt[:, 1] - a2[:, 1])) / d
+        l2 = 1 - l0 - l1
+        inn = (l0 >= -tol) & (l1 >= -tol) & (l2 >= -tol)
+        if inn.any():
+            z = l0 * t3[:, 0, 2] + l1 * t3[:, 1, 2] + l2 * t3[:, 2, 2]
+            best = max(best, float(z[inn].max()))
+    return best
 
 
 def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
@@ -334,21 +394,90 @@ def support_pieces(world, hb) -> set[int]:
     return {int(world.tri_piece[t]) for t in tri if t >= 0}
 
 
-def ledge_edge(world, hb, eye, limit: float) -> float | None:
-    """Horizontal distance from the base's edge to where the surface it stands on drops
-    away, going towards ``eye``; None when it does not drop within ``limit``."""
-    d = np.asarray(eye[:2], dtype=float) - np.array([hb.x, hb.y])
-    n = float(np.linalg.norm(d))
-    if n < 1e-9:
+def _drop_distances(world, hb, p0: np.ndarray, u: np.ndarray, reach: float, tol: float = 1e-6,
+                    step: float = 0.01) -> np.ndarray:
+    """Per line (start ``p0`` (m, 2), direction ``u`` (m, 2)): how far along it the surface at
+    the base's level goes on before it drops away (the last point found on it, within
+    ``tol``: never past the edge); inf when it does not drop within ``reach``. Steps of
+    ``step``, then each step that holds the edge cut in 100, until ``tol``."""
+    def off(dist, rows=slice(None)):                      # dist (m, s): True where dropped
+        xy = p0[rows, None, :] + dist[:, :, None] * u[rows, None, :]
+        z = world.surface_height(xy.reshape(-1, 2), below=hb.z + 0.02).reshape(dist.shape)
+        return ~(z >= hb.z - 0.05)
+    m = len(p0)
+    line = np.arange(0.0, reach + step, step)
+    steps = np.broadcast_to(line, (m, len(line)))
+    dropped = off(steps)
+    found = dropped.any(axis=1)
+    k = dropped.argmax(axis=1)
+    hi = steps[np.arange(m), k]
+    lo = np.where(k > 0, steps[np.arange(m), np.maximum(k - 1, 0)], 0.0)
+    hi = np.where(k > 0, hi, 0.0)
+    while found.any() and float((hi - lo)[found].max()) > tol:
+        idx = np.flatnonzero(found & (hi - lo > tol))
+        fine = lo[idx, None] + (hi - lo)[idx, None] * np.linspace(0.0, 1.0, 101)[None]
+        j = off(fine, idx).argmax(axis=1)                # the last sample always dropped
+        r = np.arange(len(idx))
+        lo[idx], hi[idx] = fine[r, np.maximum(j - 1, 0)], fine[r, j]
+    return np.where(found, lo, np.inf)
+
+
+def ledge_edge(world, hb, eye, limit: float, starts=None) -> float | None:
+    """Horizontal distance from the base's edge to the edge of the surface it stands on that
+    lies towards ``eye`` (where it drops away); None when it does not drop within ``limit``.
+
+    ``starts`` (n, 2+): the points (of the hidden part of the hitbox) whose lines towards the
+    eye find the edge that hides them (default: the base's centre). The distance is then
+    measured as a ruler does, the shortest from the base to that edge: the nearest drop
+    in the directions around it (a model 0.07" from the side edge of its ledge, with the
+    attacker off to that side, is 0.07" from the edge, not the length of a slanting line)."""
+    centre = np.array([hb.x, hb.y])
+    pts = centre[None] if starts is None else np.unique(np.round(np.asarray(starts, float)[:, :2], 3), axis=0)
+    d = np.asarray(eye[:2], dtype=float)[None] - pts
+    n = np.linalg.norm(d, axis=1)
+    keep = n > 1e-9
+    if not keep.any():
         return None
-    d /= n
-    steps = np.arange(0.0, hb.radius + limit + 1e-9, 0.01)
-    xy = np.array([hb.x, hb.y]) + steps[:, None] * d
-    z = world.surface_height(xy, below=hb.z + 0.02)
-    drop = np.nonzero(~(z >= hb.z - 0.05))[0]
-    if len(drop) == 0:
+    pts, d = pts[keep], d[keep] / n[keep, None]
+    if len(pts) > 24:                                      # a spread of the hidden points is enough
+        pick = np.linspace(0, len(pts) - 1, 24).round().astype(int)
+        pts, d = pts[pick], d[pick]
+    along = _drop_distances(world, hb, pts, d, 2 * hb.radius + limit, tol=0.005, step=0.02)
+    if not np.isfinite(along).any():
         return None
-    return max(0.0, float(steps[drop[0]] - hb.radius))
+    drop = pts + np.where(np.isfinite(along), along, 0.0)[:, None] * d
+    gap = np.where(np.isfinite(along), np.linalg.norm(drop - centre, axis=1), np.inf)
+    towards = drop[int(np.argmin(gap))] - centre
+    if float(np.linalg.norm(towards)) < 1e-9:
+        return 0.0               # the base overhangs the edge
+    # from the centre, the shortest way to that edge: drops in three directions around it,
+    # the line through the two nearest, the foot of the perpendicular from the centre on it;
+    # again around that foot (exact for a straight edge, converging on a curved one)
+    ang, spread, best = math.atan2(towards[1], towards[0]), math.radians(5.0), math.inf
+    for _ in range(3):
+        a = np.array([ang - spread, ang, ang + spread])
+        u = np.column_stack([np.cos(a), np.sin(a)])
+        dist = _drop_distances(world, hb, np.repeat(centre[None], 3, axis=0), u, hb.radius + limit, tol=1e-7)
+        ok = np.isfinite(dist)
+        if not ok.any():
+            break
+        best = min(best, float(dist[ok].min()))
+        if ok.sum() < 2:
+            ang = float(a[ok][0])
+        else:
+            i, j = np.argsort(np.where(ok, dist, np.inf))[:2]
+            q1, q2 = dist[i] * u[i], dist[j] * u[j]           # relative to the centre
+            e = q2 - q1
+            t = -float(q1 @ e) / max(float(e @ e), 1e-18)
+            foot = q1 + t * e
+            ang = math.atan2(foot[1], foot[0]) if float(np.linalg.norm(foot)) > 1e-9 else float(a[i])
+        spread /= 20.0
+    if not math.isfinite(best):
+        return None
+    edge = best - hb.radius
+    if edge > limit:
+        return None
+    return max(0.0, edge)
 
 
 def cover(world, attacker: str, target: str, los_result=None,
@@ -406,13 +535,15 @@ def cover(world, attacker: str, target: str, los_result=None,
             mine = piece_idx == pidx
             share = mine.sum() / max(n_side_top, 1)
             if int(pidx) in support:
-                edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25)
-                if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + 1e-9):
-                    far = f"{edge:.2f}\"" if edge is not None else f"more than {s.cover_within_in:g}\""
+                # followed from the points it hides: the edge that hides them
+                edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25, starts=t[mine])
+                if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + WITHIN_TOL):
+                    far = (inches_vs(edge, s.cover_within_in) + "\"" if edge is not None
+                           else f"more than {s.cover_within_in:g}\"")
                     rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
                     continue
                 level = "light" if piece.cover == "auto" else piece.cover
-                why = (f"the edge of its own ledge {piece.id} hides {share:.0%} of its hitbox from {attacker} "
+                why = (f"the edge of its own ledge {piece.id} hides {_share(share)} of its hitbox from {attacker} "
                        f"(higher ground; the edge is {edge or 0:.2f}\" from the base towards {attacker})")
                 if piece.cover != "auto":
                     why += f"; the piece's cover tag says {piece.cover}"
@@ -420,14 +551,14 @@ def cover(world, attacker: str, target: str, los_result=None,
                 continue
             if not pnear:
                 # the exact distance is only needed if the reason ends up listing it
-                rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is "
-                                                    f"{piece_distance(piece.mesh, th):.2f}\" away")
+                rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is " + inches_vs(
+                    piece_distance(piece.mesh, th), s.cover_within_in) + "\" away")
                 continue
             dist_p = piece_distance(piece.mesh, th)
-            if dist_p > s.cover_within_in + 1e-9:
-                rejected.append(f"{piece.id} hides part of it but is {dist_p:.2f}\" away")
+            if dist_p > s.cover_within_in + WITHIN_TOL:
+                rejected.append(f"{piece.id} hides part of it but is {inches_vs(dist_p, s.cover_within_in)}\" away")
                 continue
-            top = local_top(piece.mesh, th, s.cover_within_in)
+            top = local_top(piece.mesh, th, s.cover_within_in + WITHIN_TOL)
             if top <= base_top + 1e-9:
                 rejected.append(f"{piece.id} is not higher than its base")
                 continue
@@ -445,7 +576,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                     wider = width > 2 * th.radius + 1e-9
             auto = "heavy" if (taller and wider) else "light"
             level = auto if piece.cover == "auto" else piece.cover
-            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {share:.0%} of its hitbox from {attacker}; "
+            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {_share(share)} of its hitbox from {attacker}; "
                    f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
                    f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide"
                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "

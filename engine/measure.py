@@ -86,16 +86,21 @@ class WeaponReach:
     band: tuple[float, float] | None = None          # ranged: the band B lies in
     modifier: int | None = None                      # ranged: ACC modifier of that band
     why: str = ""
+    distance: float | None = None                    # the distance measured, inches
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
-                "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why}
+                "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why,
+                "distance": None if self.distance is None else round(self.distance, 4)}
 
     def describe(self) -> str:
+        at = "" if self.distance is None else f' at {self.distance:.2f}"'
         if self.band is not None and self.in_reach:
-            return f'{self.name}: in range, band {self.band[0]:g}-{self.band[1]:g}", ACC {self.modifier:+d}'
+            gap = (" (between the printed bands: the later one counts)"
+                   if self.distance is not None and self.distance < self.band[0] - CONTACT_TOLERANCE else "")
+            return f'{self.name}: in range{at}, band {self.band[0]:g}-{self.band[1]:g}", ACC {self.modifier:+d}{gap}'
         if self.rch is not None and self.in_reach:
-            return f'{self.name}: in reach (RCH {self.rch:g}")'
+            return f'{self.name}: in reach{at} (RCH {self.rch:g}")'
         return f"{self.name}: {self.why}"
 
 
@@ -136,17 +141,17 @@ def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
                 why = f'too close: {d:.2f}" is inside the minimum range of {float(first[0]):g}"'
             else:
                 why = f'out of range: {d:.2f}" is beyond {float(last[1]):g}"'
-            return WeaponReach(weapon.name, weapon.kind, False, why=why)
+            return WeaponReach(weapon.name, weapon.kind, False, why=why, distance=d)
         (lo, hi), mod = found
         return WeaponReach(weapon.name, weapon.kind, True, band=(lo, hi), modifier=mod,
-                           why=f'{d:.2f}" is in the {lo:g}-{hi:g}" band')
+                           why=f'{d:.2f}" is in the {lo:g}-{hi:g}" band', distance=d)
     rch = float(weapon.rch)
     ok = in_reach(world, a, b, rch)
     if rch <= 0:
         why = "in base contact" if ok else f'RCH 0 needs base contact; {d:.2f}" apart'
     else:
         why = f'{d:.2f}" <= RCH {rch:g}"' if ok else f'out of reach: {d:.2f}" > RCH {rch:g}"'
-    return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why)
+    return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why, distance=d)
 
 
 def _weapons(hb):
@@ -236,6 +241,19 @@ def engagements(world) -> list[tuple[str, str]]:
         if has_los(world, ids[i], ids[j]):
             out.append((ids[i], ids[j]))
     return out
+
+
+def measure_settings() -> dict:
+    """What a measurement depends on, as plain data (--json): the contact tolerance, the
+    Flying rule, and the LoS settings the LoS and engagement answers use."""
+    try:
+        from engine.sight_settings import default_settings
+        sight = default_settings().as_dict()
+    except ImportError:
+        sight = None
+    return {"contact_tolerance_in": CONTACT_TOLERANCE, "unarmed_rch_in": UNARMED_RCH,
+            "flying_measured_on_surface": True, "range_bands": "a distance between two printed bands "
+            "belongs to the later band (docs/rulings.md, Range bands)", "sight": sight}
 
 
 @dataclass(frozen=True)

@@ -2956,8 +2956,11 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     vh, th = world.hitbox(viewer), world.hitbox(target)
     want_all = fraction or cover
     st = _static(world)
-    base = dict(viewer=viewer, target=target, distance=float(world.distance(viewer, target)),
-                height_difference=float(world.height_difference(viewer, target)), settings=s)
+    # distances by the measuring rules: a Flying model as if on the surface under it
+    # (eldfall-states.txt, Flying); its LoS stays with its real hitbox
+    from engine.measure import distance, measuring_z
+    base = dict(viewer=viewer, target=target, distance=distance(world, viewer, target),
+                height_difference=measuring_z(world, target) - measuring_z(world, viewer), settings=s)
     half = not _is_360(vh, moving, s)
     geo_front = _in_front_arc(vh, th)
     front = (not half) or geo_front

@@ -185,6 +185,21 @@ class TemplateSettings:
             return self.los_settings
         return _default_sight_settings()
 
+    def as_dict(self, spec: "TemplateSpec | None" = None) -> dict:
+        """Plain data for --json output: these choices, the LoS settings they use and, given
+        ``spec``, the template's dimensions (inches and the printed millimetres)."""
+        import dataclasses
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "los_settings"}
+        d["centre_lift"] = self.lift()
+        s = self.sight()
+        d["sight"] = s.as_dict() if s is not None and hasattr(s, "as_dict") else None
+        if spec is not None:
+            dims = ("diameter",) if spec.kind == "circle" else ("length", "narrow", "wide")
+            d["template"] = {"key": spec.key, "kind": spec.kind, "name": spec.name, "band_in": spec.band,
+                             **{f"{k}_in": round(getattr(spec, k), 4) for k in dims},
+                             **{f"{k}_mm": round(getattr(spec, k) * 25.4, 3) for k in dims}}
+        return d
+
     def lift(self) -> float:
         if self.centre_lift is not None:
             return float(self.centre_lift)
@@ -380,15 +395,18 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
         raise InputError(f"--at: ({cx:g}, {cy:g}) is off the {world.table[0]:g}x{world.table[1]:g} table")
     if at is not None and len(at) == 3:
         surface = float(world.surface_height([[cx, cy]], below=at[2])[0])
-        if not math.isfinite(surface):
-            raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
-        # a surface buried inside a solid (the table under a tower): no card lies there
-        p = np.array([[cx, cy, surface + settings.lift()]])
+        # a surface buried inside a solid (the table under a tower): no card lies there. The
+        # way down may not even find it (the tower's bottom face lies on the table's top):
+        # then the point asked for itself is tested
+        z = surface if math.isfinite(surface) else float(at[2])
+        p = np.array([[cx, cy, z + settings.lift()]])
         _, tri = world.rays.first_hit(p, np.array([[0.0, 0.0, 1.0]]))
         if tri[0] >= 0 and world.rays.normals[tri[0], 2] > 1e-6:
             piece = world.pieces[int(world.tri_piece[tri[0]])].id
-            raise InputError(f"--at: ({cx:g}, {cy:g}, {round(surface, 2) + 0.0:.2f}) is inside {piece}: the template lies on a "
+            raise InputError(f"--at: ({cx:g}, {cy:g}, {round(z, 2) + 0.0:.2f}) is inside {piece}: the template lies on a "
                              "surface, give the z of one")
+        if not math.isfinite(surface):
+            raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
     elif tb is not None:
         from engine.measure import measuring_z
         surface = measuring_z(world, target)          # a Flying target: the surface under it
@@ -1006,10 +1024,14 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
         if not a.touching[i]:
             why = f"outside the template ({_fmt(a.sdf[i] - hb.radius)} from its edge)"
         elif not a.in_band[i]:
+            from engine.measure import FLYING_STATE, measuring_z
             lo, hi = pl.band
-            where = "above" if hb.z > hi else "below"
+            z = measuring_z(world, mid)                 # a Flying model: the surface under it
+            where = "above" if z > hi else "below"
+            flying = f"; {FLYING_STATE}: measured on the surface under it, z {z:.2f}" \
+                if FLYING_STATE in hb.states else ""
             why = (f"out of the height band: {_fmt(a.gap[i])} {where} it "
-                   f"(band z {lo:.2f} to {hi:.2f}, base at z {hb.z:.2f})")
+                   f"(band z {lo:.2f} to {hi:.2f}, base at z {hb.z:.2f}{flying})")
         else:
             why = ("no LoS from the template's centre" if pl.kind == "circle"
                    else f"no LoS from {pl.user}")

@@ -180,9 +180,14 @@ def run(args) -> int:
     world = load_world(args.scene, args.models_dir)
     res = judge(args, world)
     if args.json:
-        print(json.dumps(res.to_json(), indent=2))
+        from engine import templates as T
+        out = res.to_json()
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
+                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
+        print(json.dumps(out, indent=2))
     else:
         print(describe(res, world))
+        print(f"  scene sha256: {world.scene.sha256}")
     if args.picture:
         from engine.view.pictures import aoe_picture
         path = aoe_picture(world, res, args.picture)

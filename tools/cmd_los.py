@@ -43,28 +43,47 @@ def _check_id(world, mid: str, what: str, scene: str) -> None:
                                  f"(known: {', '.join(world.model_ids()) or 'none'})"))
 
 
+def all_round_why(world, r, moving: bool) -> str:
+    """What gives the viewer its 360 degrees: moving, a state, a trait."""
+    s, hb = r.settings, world.hitbox(r.viewer)
+    why = ["moving"] if moving and s.moving_is_360 else []
+    why += [f"{x} (state)" for x in s.three_sixty_states if x in set(hb.states)]
+    why += [f"{x} (trait)" for x in s.three_sixty_traits if x in set(hb.traits)]
+    return ", ".join(why) or "/".join(("moving",) + tuple(s.three_sixty_states))
+
+
+def _zero(v: float) -> float:
+    """0.0 for what prints as zero (never "-0.00")."""
+    return 0.0 if abs(v) < 0.005 else v
+
+
 def verdict(r) -> str:
     """The one-line verdict."""
-    hd = r.height_difference
+    dist, hd = r.distance, r.height_difference
     height = "level" if abs(hd) < 0.05 else (f"{hd:.1f}\" higher" if hd > 0 else f"{-hd:.1f}\" lower")
     if r.los:
         cov = "no cover" if r.cover == "none" else f"{r.cover.capitalize()} cover" + (f" from {r.cover_piece}" if r.cover_piece else "")
         return (f"{r.viewer} -> {r.target}: LoS yes, {r.visible_fraction:.0%} visible, {cov}, "
-                f"{r.distance:.1f}\" away, {height}")
+                f"{dist:.1f}\" away, {height}")
     why = r.reason
     if r.reason == "blocked" and r.blocking:
         why = "blocked by " + ", ".join(r.blocking)
-    return f"{r.viewer} -> {r.target}: LoS no ({why}), {r.distance:.1f}\" away, {height}"
+    return f"{r.viewer} -> {r.target}: LoS no ({why}), {dist:.1f}\" away, {height}"
 
 
-def details(r, sha: str) -> str:
+def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None) -> str:
+    """The lines under the verdict. ``flying``: the Flying models among the two (measured on
+    the surface under them); ``all_round``: what gives the viewer 360 degrees."""
     s = r.settings
+    dist, hd = r.distance, r.height_difference
+    if all_round is None:
+        all_round = "/".join(("moving",) + tuple(s.three_sixty_states))
     where = (f"{r.target} is {'at least partly in' if r.in_front_arc else 'wholly behind'} "
              f"{r.viewer}'s front half-space")
     if r.reason == "itself":
         arc, seen = "  front arc: -", f"  visible: all of it ({r.viewer} always sees itself)"
     else:
-        arc = (f"  front arc: not needed, {r.viewer} sees all round (moving/{'/'.join(s.three_sixty_states)}); "
+        arc = (f"  front arc: not needed, {r.viewer} sees all round ({all_round}); "
                f"{where}" if r.all_round else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
         seen = (f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s "
                 f"hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
@@ -73,10 +92,12 @@ def details(r, sha: str) -> str:
     lines = [arc,
              f"  why: {r.reason}",
              seen,
-             f"  blocking: {', '.join(r.blocking) if r.blocking else blank}",
+             f"  blocking: {', '.join(r.blocking) if r.blocking else blank}"
+             + (" (part of the hitbox only: a clear line remains)" if r.blocking and r.los else ""),
              f"  cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "") + (f": {r.cover_reason}" if r.cover_reason else ""),
-             f"  distance: {r.distance:.2f}\" between the closest points of the hitboxes; "
-             f"height difference {r.height_difference:+.2f}\" ({r.target}'s base minus {r.viewer}'s)"]
+             f"  distance: {dist:.2f}\" between the closest points of the hitboxes; "
+             f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
+             + (f"; {' and '.join(flying)} Flying: measured as if on the surface under it" if flying else "")]
     if r.witness:
         a, b = r.witness
         lines.append("  a clear line: ({:.2f}, {:.2f}, {:.2f}) -> ({:.2f}, {:.2f}, {:.2f})".format(*a, *b))
@@ -120,10 +141,11 @@ def run(args) -> int:
     _check_id(world, args.viewer, "VIEWER", args.scene)
     _check_id(world, args.target, "TARGET", args.scene)
     r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings)
+    flying = tuple(m for m in (r.viewer, r.target) if settings.flying_state in world.hitbox(m).states)
     if args.json:
         out = r.as_dict()
         out.update({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
-                    "verdict": verdict(r)})
+                    "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r)})
     if args.picture:
         try:
             from engine.view.pictures import los_pictures
@@ -138,7 +160,7 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(verdict(r))
-        print(details(r, sha))
+        print(details(r, sha, flying, all_round_why(world, r, args.moving)))
         if args.picture:
             for p in paths:
                 print(f"  picture: {p}")

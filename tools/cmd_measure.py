@@ -52,5 +52,12 @@ def run(args) -> int:
     if args.a == args.b:
         raise InputError(f"A and B are the same model ({args.a!r})")
     m = measure(world, args.a, args.b, weapon=args.weapon)
-    print(json.dumps(m.to_json(), indent=2) if args.json else describe(m))
+    if args.json:
+        from engine.measure import measure_settings
+        out = m.to_json()
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings()})
+        print(json.dumps(out, indent=2))
+    else:
+        print(describe(m))
+        print(f"  scene sha256: {world.scene.sha256}")
     return 0
