@@ -1027,9 +1027,14 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         else:
             allowed = ok
         if not allowed.any():
-            if ok.any():
-                t = float(np.min(np.abs(dz[ok])))
-                blocked = (f"scenery {t:.2f}\" high at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f}) is taller than the "
+            if hanging and not climb:
+                blocked = (f"the model hangs on a vertical surface at z {z:.2f}: only a Climb (or a Jump) "
+                           f"goes on from there")
+            elif ok.any():
+                kk = int(np.argmin(np.where(ok, np.abs(dz), np.inf)))
+                t = float(abs(dz[kk]))
+                what = (f"scenery {t:.2f}\" high" if dz[kk] > 0 else f"a drop of {t:.2f}\"")
+                blocked = (f"{what} at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f}) is taller than the "
                            f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder")
             else:
                 blocked = f"the base cannot pass at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f})"
@@ -1052,11 +1057,14 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         # a climb taller than the free-climbing height, or the rest of one begun
         # in an earlier activation (from a hanging start), counts its height
         vertical = abs(dzj) > ctx.step + 1e-9 or (hanging and abs(dzj) > _EPS)
+        # hanging on a face with that level free below it: down where it hangs, then across
+        down_here = hanging and dzj < 0 and bool(np.any(np.abs(stn[i - 1] - znew) <= _EPS)) and \
+            bool(_free(lo[i - 1:i], hi[i - 1:i], np.array([znew]), np.array([z + ctx.h]))[0])
         hanging = False
         if vertical:
             kind = "ladder" if lad[j] >= 0 else "climb"
             v_cost = abs(dzj) * (float(st["ladder_cost"]) if kind == "ladder" else 1.0)
-            if dzj > 0:   # up at the old position, then across
+            if dzj > 0 or down_here:   # up (or down from a hanging start) at the old position, then across
                 route_pts.append((xy[i - 1, 0], xy[i - 1, 1], znew))
                 costs.append(v_cost)
                 kinds.append(kind)
@@ -1339,6 +1347,12 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     s_fin = min(s_stop, allowance, route.length)
     Pend = route.at(np.array([s_fin]))[0]
     reached = s_fin >= route.length - 1e-9
+    hit = ""          # the scenery that stops the flight short of its target ("" when none does)
+    if not reached and stopped_by is None and s_hit <= s_fin + 1e-9:
+        Q = route.at(np.array([min(route.length, s_hit + 2 * tol)]))
+        lq, hq, _, _, pq = ctx.layers(Q[:, :2])
+        inside = (lq[0] < Q[0, 2] + h - _EPS) & (hq[0] > Q[0, 2] + _EPS) & (pq[0] >= 0)
+        hit = ctx.world.pieces[int(pq[0][np.argmax(inside)])].id if inside.any() else "scenery"
     falls: list[Fall] = []
     reason = "ok"
     landed = None
@@ -1370,8 +1384,12 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
             reason = f"falls {height:.2f}\" ({rolls} AG roll{'s' if rolls != 1 else ''})"
             if stopped_by is not None:
                 reason = f"stopped by base contact with {stopped_by}; " + reason
+            elif hit:
+                reason = f"hits {hit} {s_fin:.2f}\" into the jump and " + reason
         elif stopped_by is not None:
             reason = f"stopped by base contact with {stopped_by}"
+        elif hit:
+            reason = f"hits {hit} {s_fin:.2f}\" into the jump: lands at its foot"
         elif not reached:
             reason = "fell short: lands at the end of its half SPD"
     legal = True
@@ -1981,6 +1999,7 @@ class ReachGrid:
     _source: int = field(repr=False, default=-1)
     stats: dict = field(default_factory=dict)
     reason: str = ""              # why the model cannot make this movement at all ("" when it can)
+    ends: dict = field(default_factory=dict)   # node -> the exact end (x, y, z) where it is not the cell's centre
 
     @property
     def shape(self):
@@ -1991,7 +2010,13 @@ class ReachGrid:
         lim = self.allowance if max_cost is None else float(max_cost)
         k, i, j = np.nonzero(self.end_ok & (self.cost <= lim + 1e-9))
         r = self.resolution
-        return np.column_stack([(j + 0.5) * r, (i + 0.5) * r, self.z[k, i, j]])
+        out = np.column_stack([(j + 0.5) * r, (i + 0.5) * r, self.z[k, i, j]])
+        if self.ends:
+            nodes = self._static.node[k, i * self._static.nx + j]
+            for row, nd in enumerate(nodes.tolist()):
+                if nd in self.ends:
+                    out[row] = self.ends[nd]
+        return out
 
     def _cell(self, x, y):
         r = self.resolution
@@ -2048,7 +2073,7 @@ class ReachGrid:
             chain.append(node)
             node = int(self._pred[node])
         chain.reverse()
-        pts = [tuple(self.start)] + [tuple(float(v) for v in g.node_xyz[n]) for n in chain]
+        pts = [tuple(self.start)] + [self.ends.get(n) or tuple(float(v) for v in g.node_xyz[n]) for n in chain]
         out = [pts[0]]
         for a, b in zip(pts[1:], pts[2:] + [None]):
             if b is None:
@@ -2223,6 +2248,10 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
         if s_nodes:
             break
     flying = bool(states & set(st["flying_states"]))
+    if not blocked_all and not flying and _hanging(ctx, start):
+        refusal = (f"the model hangs on a vertical surface at z {start[2]:.2f}: only a Climb (or a Jump) "
+                   f"goes on from there")
+        blocked_all = True
     if blocked_all or (not s_nodes and not flying):
         dist = np.full(n + 1, np.inf)
         pred = np.full(n + 1, -9999)
@@ -2272,25 +2301,40 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     flat[g.node_slot, g.node_cell] = dist[:n]
     end_ok_flat = np.zeros((kmax, g.nx * g.ny), dtype=bool)
     ok_nodes = ~end_bad & np.isfinite(dist[:n]) & (dist[:n] <= allowance + 1e-9)
-    if "Engaged" in states and mode == "walk":
-        # only directly toward an engaging enemy: the cells on the line to it
+    ends = {}
+    if "Engaged" in states and mode == "walk" and not blocked_all:
+        # only directly toward an engaging enemy: the cells the line to it crosses,
+        # each ending at the point of the line nearest its centre, checked by the
+        # path check along that straight line (its cost; its route is the line)
         eng = _engagers(ctx) or [i for i in range(len(ctx.ids)) if ctx.enemy[i]][:1]
-        line = np.zeros(n, dtype=bool)
+        a = np.array(start[:2])
+        exact = np.full(n, np.inf)
         for i in eng:
-            a = np.array(start[:2])
             u = ctx.centers[i, :2] - a
             u = u / (np.linalg.norm(u) or 1.0)
             v = P[:, :2] - a
             t = v @ u
-            off = np.abs(v[:, 0] * u[1] - v[:, 1] * u[0])
-            line |= (t >= 0) & (off <= 0.5 * res * math.sqrt(2) + 1e-9)
-        ok_nodes &= line
+            q = a[None, :] + np.maximum(t, 0.0)[:, None] * u[None, :]
+            inside = np.all(np.abs(q - P[:, :2]) <= 0.5 * res + 1e-9, axis=1)
+            for nd in np.nonzero(inside & (t > 1e-6) & ok_nodes & ~np.isfinite(exact))[0]:
+                to = (float(q[nd, 0]), float(q[nd, 1]), float(P[nd, 2]))
+                r = check_path(world, model, [to], "walk", speed=speed, settings=settings)
+                if r.legal and np.linalg.norm(np.array(r.end) - np.array(to)) <= 1e-6:
+                    exact[nd] = r.distance
+                    ends[int(nd)] = tuple(float(c) for c in r.end)
+        dist = np.concatenate([exact, [0.0]])
+        pred = np.where(np.isfinite(dist), src, -9999)
+        pred[n] = -9999
+        cost = np.full(shape, np.inf)
+        flat = cost.reshape(kmax, -1)
+        flat[g.node_slot, g.node_cell] = dist[:n]
+        ok_nodes &= np.isfinite(exact)
     end_ok_flat[g.node_slot, g.node_cell] = ok_nodes
     t2 = time.perf_counter()
     stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
              "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(np.count_nonzero(ekeep))}
     return ReachGrid(model, mode, 0.0 if refusal else allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
-                     pred, g, src, stats, refusal)
+                     pred, g, src, stats, refusal, ends)
 
 
 __all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",

@@ -4,7 +4,7 @@ Every end position the model can reach with the declared movement, on every
 surface level, on a grid (default 0.25"). Prints the cells per level, the
 area and the dearest cell; ``--picture DIR`` writes ``reach-top.png`` (a plain
 top-down map drawn here: terrain grey by height, reachable cells from green,
-cheap, to yellow, at the allowance) and the 3D view's ``reach.png``.
+cheap, to yellow, at the allowance, under a caption with that legend) and the 3D view's ``reach.png``.
 
     eldfall reach scenes/skirmish.yaml red-champion --mode run --picture out/
 """
@@ -83,6 +83,21 @@ def top_down(world, grid, scale: int = 4) -> np.ndarray:
     return np.flipud(img.astype(np.uint8))          # y up: north at the top
 
 
+def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
+    """The top view with its caption: what was asked and the colour legend (without
+    Panda3D's font, the plain map)."""
+    try:
+        from engine.view.pictures import caption_rgb
+    except ImportError:
+        return top
+    why = f"; cannot move: {s['reason']}" if s.get("reason") else ""
+    return caption_rgb(top, f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {s['cells']} end cells of "
+                            f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\"{why}\n"
+                            f"cells: green 0\" to yellow {s['allowance']:g}\" (the allowance); white ring: {s['model']}; "
+                            "other rings: the models in their side's colour; grey: terrain, lighter is higher; "
+                            "darkest: no room for the base; north (+y) up")
+
+
 def describe(grid, summary, path=None) -> str:
     s = summary
     lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {s['cells']} end cells of "
@@ -115,12 +130,17 @@ def run(args) -> int:
         output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
+    W, D = world.table
+    if target is not None and not (0.0 <= target[0] <= W and 0.0 <= target[1] <= D):
+        raise InputError(Problem("<command line>", None, "--path-to",
+                                 f"point ({target[0]:g}, {target[1]:g}) is off the {W:g}\" x {D:g}\" table"))
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)
     summary = grid.summary(world.pieces)
     route = grid.shortest_path(target) if target is not None else None
     pictures = []
     if args.picture:
-        pictures.append(write_png(os.path.join(args.picture, "reach-top.png"), top_down(world, grid)))
+        pictures.append(write_png(os.path.join(args.picture, "reach-top.png"),
+                                  _captioned(top_down(world, grid), summary)))
         try:
             from engine.view.pictures import reach_picture
             pictures.append(reach_picture(world, grid, args.picture))
