@@ -71,6 +71,11 @@ def line(ev) -> str | None:
         return (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
                 f"{d['stat']} {d['attribute']}{' (halved)' if d['halved'] else ''} -> "
                 f"{'success' if d['die']['success'] else 'fail'}")
+    if k == "hit":
+        return (f"    {d['attacker']} hits {d['model']} with {d['with']} (roll {d['roll']}"
+                f"{', critical' if d.get('critical') else ''})")
+    if k == "hit_dodged":
+        return f"    {d['model']} dodges {d['attacker']}'s hit (roll {d['roll']})"
     if k == "damage":
         return (f"    damage on {d['model']}: needs <= {d['threshold']} (PW {d['pw']} - ARM "
                 f"{0 if d['critical'] else d['arm']}{', critical' if d['critical'] else ''}) -> "
@@ -88,8 +93,13 @@ def line(ev) -> str | None:
         ch = ", ".join(f"{v:+d} {st}" for st, v in d["changes"].items())
         return f"    {d['model']} is dismounted{': ' + ch if ch else ''} ({d['why']})"
     if k == "check":
-        return f"    {d['model']} {d['check']}: {d['die']['value']} vs {d['die']['target']} -> " \
-               f"{'success' if d['die']['success'] else 'fail'}"
+        s = f"    {d['model']} {d['check']}"
+        if d.get("aura"):
+            s += " (halved: Casting Aura)"
+        if d.get("first"):
+            s += f": {d['first']['value']} vs {d['first']['target']} -> fail, reroll ({d['helper']} in Base Contact)"
+        return s + f": {d['die']['value']} vs {d['die']['target']} -> " \
+            f"{'success' if d['die']['success'] else 'fail'}"
     if k == "crouch_reaction":
         if not d["changes"]:
             return None
@@ -112,9 +122,30 @@ def line(ev) -> str | None:
         return s
     if k == "place":
         return f"    {d['model']} is moved to {_pt(d['at'])} ({d['why']})"
-    if k in ("removed", "summon", "objective", "trade", "duel", "duel_interference",
-             "friendly_fire", "enchantment", "morale", "vp", "disengage", "heal",
-             "surprise_attack", "knockback_blocked"):
+    if k == "heal":
+        return f"    {d['model']} regains HP: HP {d['hp']} ({d['why']})"
+    if k == "enchantment":
+        if not d.get("applied"):
+            return f"    {d['model']}: the Enchantment {d['spell']} is not applied ({d.get('why', '')})"
+        ch = ", ".join(f"{v:+d} {st}" for st, v in (d.get("mods") or {}).items())
+        return (f"    {d['model']} is under the Enchantment {d['spell']}{': ' + ch if ch else ''} "
+                f"(until {d['caster']}'s next Strategic Phase)")
+    if k == "enchantment_ends":
+        return f"    {d['model']}: the Enchantment {d['spell']} of {d['caster']} ends"
+    if k == "removed":
+        return f"    {d['model']} leaves the table ({d['why']})"
+    if k == "friendly_fire":
+        return f"    friendly fire: {d['attacker']}'s roll of {d['roll']} hits its ally {d['ally']} instead"
+    if k == "disengage":
+        return f"    {d['model']} disengages from {', '.join(d['from'])}"
+    if k == "vp":
+        return f"    {d['side']} VP {d['vp']} ({d['why']})"
+    if k == "morale":
+        return (f"    {d['side']}'s morale is {'broken' if d['broken'] else 'restored'}: "
+                f"{d['alive']} of {d['original']} models standing")
+    if k == "surprise_attack":
+        return f"    Surprise Attack: OFF, DEF, ACC, AG, INT halved for {', '.join(d['targets'])}"
+    if k in ("summon", "objective", "trade", "duel", "duel_interference", "knockback_blocked"):
         return f"    {k.replace('_', ' ')}: " + ", ".join(f"{a}={b}" for a, b in d.items())
     if k == "game_over":
         who = f"{d['winner']} wins" if d["winner"] else "draw"

@@ -47,6 +47,7 @@ from rules.eldfall import combat as cb
 from rules.eldfall import reactions as rx
 from rules.eldfall import conditions as cd
 from rules.eldfall import resolution as rs
+from rules.eldfall import spells as sp
 from rules.eldfall import stratagems as sg
 from rules.eldfall import tables
 from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
@@ -558,8 +559,10 @@ class EldfallGame(Game):
         for s in self.sides:
             live = [m for m in self.side_models(s) if not (m.states & {"Dead", "Incapacitated"})]
             if not live:
+                fled = any(m.removed for m in self.models.values() if m.side == s)
                 self._end_game(Termination.ELIMINATION,
-                               f"{s} has every model Incapacitated or Dead")
+                               f"{s} has every model Incapacitated or Dead"
+                               + (" or off the table" if fled else ""))
                 return s
         return None
 
@@ -592,6 +595,10 @@ class EldfallGame(Game):
                 for e in o.enchantments:
                     if e[1] in casters:
                         self.emit("enchantment_ends", {"model": o.id, "spell": e[0], "caster": e[1]})
+                        mark = sp.enchantment_expiry(e[0], e[1])
+                        for st, exp in sorted(o.expiry.items()):
+                            if exp == mark and "Dead" not in o.states:
+                                self.remove_state(o.id, st, f"the Enchantment {e[0]} ends")
                 o.enchantments = keep
         return self._open_stratagems(side, first=True)
 
@@ -641,6 +648,7 @@ class EldfallGame(Game):
                     self.wound(m.id, 1, "Poisoned")
         self._update_morale()
         self._update_engagement()
+        self._check_duel()        # a duellist that bled or was poisoned to Incapacitated
 
     def _recovery(self, model: str) -> None:
         """Recovery Check (seeds/eldfall-actions.txt): T roll, one reroll with an ally
@@ -649,8 +657,9 @@ class EldfallGame(Game):
         target = self.stat(model, "T")
         r = self.roll("Recovery Check: T roll", model=model)
         d = cb.judge(r, target)
+        first = d
+        helper = None
         if not d.success:
-            helper = None
             if "Engaged" not in m.states:
                 for a in self.allies(model):
                     if a.out or "Engaged" in a.states:
@@ -661,7 +670,8 @@ class EldfallGame(Game):
             if helper is not None:
                 r = self.roll("Recovery Check: reroll", model=model, helper=helper)
                 d = cb.judge(r, target)
-        self.emit("check", {"model": model, "check": "Recovery", "die": d.to_dict()})
+        self.emit("check", {"model": model, "check": "Recovery", "die": d.to_dict(),
+                            **({"first": first.to_dict(), "helper": helper} if helper else {})})
         if d.success:
             m.hp = max(m.hp, 1)
             self.emit("heal", {"model": model, "hp": m.hp, "why": "Recovery Check"})
@@ -760,7 +770,9 @@ class EldfallGame(Game):
             if not m.on_table:
                 continue
             eng = set()
-            if not m.out and "Flying" not in m.states:
+            # an Incapacitated model may be Engaged (the Recovery Check's reroll
+            # needs "neither model is Engaged"); Dead, Petrified, Flying may not
+            if cd.can_be_engaged(m.states):
                 for e in self.enemies(m.id):
                     if not self.can_engage(e.id):
                         continue
@@ -812,8 +824,10 @@ class EldfallGame(Game):
         if not self.duel or self.duel.get("state") != "on":
             return
         a, b = self.duel["models"]
-        da = bool(self.models[a].states & {"Dead", "Incapacitated"})
-        db = bool(self.models[b].states & {"Dead", "Incapacitated"})
+        # Incapacitated or Dead ends it; so does leaving the table (a Panicked
+        # duellist that ran past the edge "counts as a loss")
+        da = self.models[a].removed or bool(self.models[a].states & {"Dead", "Incapacitated"})
+        db = self.models[b].removed or bool(self.models[b].states & {"Dead", "Incapacitated"})
         if not (da or db):
             return
         sa, sb = self.models[a].side, self.models[b].side
@@ -1154,6 +1168,7 @@ class EldfallGame(Game):
             self._update_morale()
             self.act = None
             self.pending = ("tactical", self.active_side)
+            self._check_duel()
             self._after_sequence_checks()
             return
         length = run
@@ -1552,7 +1567,7 @@ class EldfallGame(Game):
         act = self.act
         for m in self.models.values():
             for st, exp in list(m.expiry.items()):
-                if exp == "sequence":           # a Sorcery's State (Spell Types table)
+                if exp == "sequence":           # a Sorcery's or Healing's State (Spell Types table)
                     m.expiry.pop(st, None)
                     self.remove_state(m.id, st, "the end of the Activation Sequence")
             if m.on_table and m.hp == 0 and not (m.states & {"Incapacitated", "Dead"}):

@@ -150,8 +150,16 @@ def why_not_assist(game, d, role: str) -> str | None:
         return f"{s['name']} targets enemies: cast it as a Spell Attack"
     if not d.targets:
         return "Assist needs a target (an ally or itself)"
-    if d.strikes > max(1, int(s.get("stk", 1))) or len(d.targets) > max(1, int(s.get("stk", 1))):
+    stk = max(1, int(s.get("stk", 1)))
+    if d.strikes > stk or len(d.targets) > stk:
         return f"{s['name']} has STK {s.get('stk', 1)}: that many targets at most"
+    # "STK determines number of targets (same as Attack)": the Reactive Role's
+    # STK 1 and the States' caps (Crouched: STK 1) limit an Assist's targets too
+    cap = 1 if role == "reactive" else av.strike_cap(role, "Assist", m.states)
+    if cap is not None and d.strikes > cap:
+        why = "in the Reactive Role" if role == "reactive" else \
+            "while " + ", ".join(sorted(n for n in m.states if av.strike_cap(role, "Assist", {n})))
+        return f"STK is {cap} {why}: an Assist has {cap} target at most"
     restr = av.target_restrictions(role, m.states, settings=game.settings.get("table_settings"))
     self_only = "self" in restr.get("Assist", ()) and len(restr.get("Assist", ())) == 1
     for t in d.target_ids:
@@ -201,17 +209,22 @@ def resolve_assist(game, mid: str, d) -> None:
     if not die.success:
         return
     eff = spell_effect(s)
+    # the States a Sorcery or Healing gives last until the end of the Activation
+    # Sequence (Spell Types table, Duration), as a Sorcery Attack's do
+    lasting = spell_types()[s["type"]]["duration"]
     for t in d.target_ids:
         if s.get("type") == "Enchantment":
             apply_enchantment(game, mid, t, s)
         apply_effect(game, t, eff, f"{s['name']} by {mid}",
-                     add_states=s.get("type") != "Enchantment")
+                     add_states=s.get("type") != "Enchantment",
+                     expiry="sequence" if lasting == "end-of-sequence" else None)
 
 
-def apply_effect(game, target: str, eff: dict, why: str, add_states: bool = True) -> list[str]:
+def apply_effect(game, target: str, eff: dict, why: str, add_states: bool = True,
+                 expiry: str | None = None) -> list[str]:
     """An effect's heal, then the States it removes, then those it gives
-    (an Assist spell's, a Stratagem's). Returns the States it gave that the
-    model did not have."""
+    (an Assist spell's, a Stratagem's; ``expiry``: when those end, see
+    ``ModelState.expiry``). Returns the States it gave that the model did not have."""
     if eff.get("heal"):
         game.heal(target, eff["heal"], why)
     for st in eff.get("remove", ()):
@@ -220,7 +233,7 @@ def apply_effect(game, target: str, eff: dict, why: str, add_states: bool = True
     if add_states:
         for st in eff.get("states", ()):
             had = st in game.models[target].states
-            game.add_state(target, st, why)
+            game.add_state(target, st, why, expiry=expiry)
             if not had and st in game.models[target].states:
                 added.append(st)
     return added
@@ -239,7 +252,15 @@ def apply_enchantment(game, caster: str, target: str, spell: dict | None) -> Non
     game.emit("enchantment", {"model": target, "spell": spell["name"], "caster": caster,
                               "applied": True, "mods": eff["mods"]})
     for st in eff["states"]:
-        game.add_state(target, st, f"Enchantment {spell['name']}")
+        # a State the Enchantment gives lasts as long as it does (until the caster's
+        # next Strategic Phase); one the model already had stays
+        game.add_state(target, st, f"Enchantment {spell['name']}",
+                       expiry=enchantment_expiry(spell["name"], caster))
+
+
+def enchantment_expiry(name: str, caster: str) -> str:
+    """The ``ModelState.expiry`` mark of a State an Enchantment gave."""
+    return f"enchantment {caster}: {name}"
 
 
 def summons_of(game, caster: str) -> list:

@@ -34,7 +34,10 @@ class ModelState:
     items: tuple = ()                      # acquired items (Trade)
     mana: int = 0
     enchantments: tuple = ()               # ((spell name, caster id, stat mods dict), ...)
-    expiry: dict = field(default_factory=dict)   # state -> "strategic" | "morale" | "end-of-sequence"
+    # state -> when it ends: "strategic" (the model's next Strategic Phase) | "morale"
+    # (Broken Morale restored) | "sequence" (the end of the Activation Sequence) |
+    # "enchantment CASTER: NAME" (that Enchantment ends: spells.enchantment_expiry)
+    expiry: dict = field(default_factory=dict)
     incap_by_effect: bool = False
     on_vertical: bool = False              # ended a Climb on a vertical surface
     # lasting Stratagem effects: ((name, side, mods, until, states it gave), ...);
