@@ -4,14 +4,18 @@
   is one of them), from its own seeded generator.
 * :class:`GreedyBot` drinks a potion when badly hurt, casts its best damage
   spell, attacks the target it hurts most (with its best hand and skill),
-  otherwise walks (or sprints) to the nearest enemy, turning to face it.
+  otherwise walks (or sprints) to the nearest enemy, turning to face it; when
+  no straight move gets nearer (a wall or a pillar between), it walks round
+  the scenery along a route of ``rules.norova.planner``.
 """
 from __future__ import annotations
 
 import math
 import random
+import weakref
 
 from rules.norova.mechanics import facing_towards as mx_facing
+from rules.norova.planner import WalkMap, Plan, cell_centre as _cell_centre
 
 from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Focus, Move, Reload, Stand, Turn, UsePotion,
                                   UseSkill, Wait)
@@ -51,12 +55,91 @@ def _expected_part(game, mid: str, hand: str, skill: str | None) -> float:
     return total
 
 
+_WALK_MAPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def walk_map(game) -> WalkMap | None:
+    """The table's walking map (one per geometry, shared by the bots of a game);
+    None when the table's size is unknown."""
+    geo = game.geometry
+    try:
+        wm = _WALK_MAPS.get(geo)
+    except TypeError:            # a geometry that takes no weak reference: no cache
+        wm = None
+    if wm is None:
+        table = game.scene_info.get("table") or getattr(geo, "table", None)
+        if not table or len(table) != 2:
+            return None
+        wm = WalkMap(geo, (float(table[0]), float(table[1])))
+        try:
+            _WALK_MAPS[geo] = wm
+        except TypeError:
+            pass
+    return wm
+
+
 class GreedyBot:
     name = "greedy"
 
     def __init__(self, seed: int = 0, side: str | None = None):
         self.rng = random.Random(seed)
         self.side = side
+
+    def _detour(self, game, mid: str, enemies: list[str]):
+        """A walk (or a sprint) along a route round the scenery towards a place to
+        attack one of the three nearest enemies from (``rules.norova.planner``):
+        the one with the least walking left after it; None when no route gets
+        nearer or the rules refuse every proposal."""
+        f = game.f(mid)
+        if f.prone or game.swimming(mid):
+            return None
+        wm = walk_map(game)
+        if wm is None:
+            return None
+        # every enemy base not dead blocks: the table stops a walk at contact with one
+        foes = set(game.enemies(mid, able_only=False)) - {o.id for o in game.fighters.values() if o.status == "dead"}
+        bases = {o.id: (*game.pos(o.id)[:2], o.radius) for o in game.fighters.values() if o.id != mid}
+        plan = Plan(wm, game.pos(mid), f.radius, f.height, [bases[e] for e in foes],
+                    [b for o, b in bases.items() if o not in foes])
+        if not plan.start:
+            return None
+        reach = max(0.0, game.weapon_range(mid, "main"))
+        reach = max(0.05, min(reach * 0.8, reach - 0.1))
+        modes = [("walk", 0.0)]
+        cost = game.r["move"]["sprint_cost"]
+        if all(getattr(f, pool) >= n for pool, n in cost.items()):     # no gamble on a save
+            modes.append(("sprint", 0.6))
+        best = None
+        for e in sorted(enemies, key=lambda e: (game.geometry.distance(mid, e), e))[:3]:
+            target = bases[e]
+            allowance = max(game.move_allowance(mid, m) for m, _ in modes)
+            field = plan.distance_field(plan.attack_cells(target, reach), extra=allowance + 1.0)
+            left = plan.remaining(field)
+            if left < 0.25:
+                # "there" by the plan, yet no attack was legal (cover the plan missed):
+                # somewhere else within reach
+                field = plan.distance_field([c for c in plan.attack_cells(target, reach)
+                                             if math.dist(_cell_centre(c), plan.here[:2]) > 1.0],
+                                            extra=allowance + 1.0)
+                left = plan.remaining(field)
+            for mode, penalty in modes:
+                costs, pred = plan.costs(game.move_allowance(mid, mode) - 0.05)
+                ends = sorted((field[c], v, c) for c, v in costs.items() if c in field and plan.endable(c))
+                tried = 0
+                for d, _, c in ends:
+                    if d + 0.25 >= left or tried >= 3:
+                        break
+                    if best is not None and d + penalty >= best[0]:
+                        break
+                    tried += 1
+                    z = plan.here[2]
+                    route = tuple((round(x, 3), round(y, 3), round(z, 3)) for x, y in plan.route(c, pred))
+                    ep = game.pos(e)
+                    a = Move(mid, mode, route, round(mx_facing(route[-1], ep), 2))
+                    if game.why_illegal(a) is None:
+                        best = (d + penalty, str(a), a)
+                        break
+        return None if best is None else best[2]
 
     def choose(self, game):
         """The first good action, trying the kinds in order of priority; the
@@ -166,6 +249,10 @@ class GreedyBot:
                 best = min(moves, key=score)
                 if score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
                     return best
+            # no straight move gets nearer (a wall or a pillar between): walk round it
+            detour = self._detour(game, mid, enemies)
+            if detour is not None:
+                return detour
             face = round(mx_facing(here, game.pos(near)), 2)
             for a in legal(Turn, lambda a: a.facing == face):
                 return a

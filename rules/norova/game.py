@@ -182,6 +182,13 @@ class NorovaGame(Game):
         """Line of sight with the cover grade decided (the engine needs ``fraction`` for it)."""
         return self.geometry.sight(a, b, moving=True, fraction=True)
 
+    def _covered(self, s) -> bool:
+        """Seed "Dealing With Hidden and Covered Targets": covered is "behind an obstacle".
+        The geometry's cover grade counts only with the piece that gives it: a
+        character low to the ground (the table's Crouched: fallen, crawled) has Light
+        cover by itself there, with no obstacle between."""
+        return s.cover in self.r["covered_grades"] and s.cover_piece is not None
+
     def in_front(self, viewer: str, other: str) -> bool:
         half = self.r["facing"]["front_half_angle"]
         return mx.relative_angle(self.pos(viewer), self.geometry.facing(viewer), self.pos(other)) <= half + 1e-9
@@ -664,9 +671,12 @@ class NorovaGame(Game):
         mv, allowance = self.move_check(a)
         start = tuple(self.pos(f.id))
         route = [start] + [tuple(p) for p in a.route[:-1]] + [tuple(mv.end)]
-        stop = self._attacks_of_opportunity(f, route)
+        # a hidden crawler stays hidden: no enemy sees it to strike (seed: "If you cannot
+        # see an enemy you cannot attack them"); any other move ends hiding as it goes
+        stop = None if (f.hidden and a.mode == "crawl") else self._attacks_of_opportunity(f, route)
         if stop is not None:
-            end, face = stop
+            face = stop[1]
+            end = tuple(self.pos(f.id))    # the strike put the base on the surface at that point
         else:
             end = tuple(mv.end)
             face = a.facing if a.facing is not None else _travel_facing(route, self.geometry.facing(f.id))
@@ -777,9 +787,8 @@ class NorovaGame(Game):
         s = self._cover(attacker, target)          # one question: sight with its cover grade
         if not s.los:
             return f"{attacker} cannot see {target}"
-        if s.cover in self.r["covered_grades"]:
-            return (f"{target} is covered by {s.cover_piece or 'an obstacle'}: {attacker} must be on the same "
-                    f"side of it")
+        if self._covered(s):
+            return f"{target} is covered by {s.cover_piece}: {attacker} must be on the same side of it"
         if t.hidden:
             return f"{target} is hidden: {attacker} must first spot it with a Perceive check"
         if front and self.r["facing"]["attack_only_front"] and not self.in_front(attacker, target):
@@ -1051,8 +1060,8 @@ class NorovaGame(Game):
         t = self.fighters[a.to]
         if t.side != f.side:
             return f"{a.to} is not an ally"
-        if t.status == "dead":
-            return f"{a.to} is dead"
+        if not t.able:
+            return f"{a.to} is {t.status}: it cannot catch a potion"
         d = self.geometry.distance(f.id, a.to)
         if d > self.r["potions"]["throw_range"] + 1e-6:
             return f"{a.to} is {d:.2f}\" away; a potion is thrown {self.r['potions']['throw_range']}\" at most"
@@ -1184,7 +1193,7 @@ class NorovaGame(Game):
                 return f"{f.id} is already hidden"
             for e in self.enemies(f.id):
                 s = self._sight(e, f.id)
-                if s.los and self._cover(e, f.id).cover not in self.r["covered_grades"]:
+                if s.los and not self._covered(self._cover(e, f.id)):
                     return f"{e} sees {f.id} in the open: hiding needs cover or no line of sight"
         return None
 

@@ -41,7 +41,8 @@ def line(ev) -> str | None:
         if not d["moved"]:
             return f"   {d['model']} does not move ({d.get('why', '')})"
         stop = " and is stopped" if d.get("stopped") else ""
-        return f"   {d['model']} {d['mode']}s to {_pt(d['end'])} facing {d['facing']:.0f}{stop}"
+        verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
+        return f"   {d['model']} {verb} to {_pt(d['end'])} facing {d['facing']:.0f}{stop}"
     if k == "turn_facing":
         return f"   {d['model']} turns to {d['facing']:.0f}"
     if k == "stand":
@@ -75,7 +76,11 @@ def line(ev) -> str | None:
     if k == "spell":
         if not d["cast"]:
             return f"   {d['model']}'s {d['spell']}: {d['why']}"
-        return f"   {d['model']} casts {d['spell']} on {', '.join(d['targets']) or 'nobody'}"
+        on = f"{d['spell']} on {', '.join(d['targets']) or 'nobody'}"
+        parts = d.get("parts")
+        if parts and not any(p["outcome"] in ("crit", "success", "works_anyway", "backfire") for p in parts):
+            return f"   {d['model']} casts {on}: it fails"
+        return f"   {d['model']} casts {on}"
     if k == "spell_charging":
         return f"   {d['model']} is casting {d['spell']} (ready in round {d['ready_round']})"
     if k == "spell_ready":
