@@ -141,6 +141,13 @@ class Hud:
         self.menu.np.setZ(-0.95 + 0.036 * 1.2 * max(0, n - 1))
         self.menu.set(text)
 
+    def set_banner(self, text: str) -> None:
+        """The banner grows upward from the bottom edge so every line shows
+        (wrapped lines included)."""
+        self.banner.set(text)
+        n = self.banner.tn.getNumRows() if text else 0
+        self.banner.np.setZ(-0.93 + 0.05 * self.banner.tn.getLineHeight() * max(0, n - 1))
+
     def show_log(self, events, narrator=None) -> None:
         lines = []
         for e in reversed(list(events)):
@@ -192,6 +199,13 @@ class Hud:
         """The log just below the dice panel."""
         n = self.dice.text.count("\n") + 1 if self.dice.text else 0
         self.log.np.setZ(0.74 - 0.03 * 1.2 * n - 0.07 if n else 0.74)
+
+    def rects(self) -> list[tuple[float, float, float, float]]:
+        """The shown panels' pixel rectangles (y up): the labels keep off them."""
+        from engine.view.labels import screen_rect
+        rects = (screen_rect(self.app, p.np) for p in (self.status, self.profile, self.menu, self.verdict,
+                                                       self.dice, self.log, self.banner))
+        return [r for r in rects if r is not None]
 
     def destroy(self) -> None:
         self.root.removeNode()

@@ -315,6 +315,7 @@ class TableScene:
         self.side_colour = side_colours(sides)
         self.terrain = self._terrain()
         self.terrain.reparentTo(self.root)
+        self.area_labels: dict[str, tuple[NodePath, np.ndarray]] = {}
         self.areas = self._areas()
         self.areas.reparentTo(self.root)
         self.grid = grid_node(width, depth, self._table_top() + 0.012)
@@ -399,10 +400,11 @@ class TableScene:
             n.setLightOff(1)
             name = p.id if kind and kind in p.id else f"{p.id} ({kind or 'area'})"
             lbl = text_node(f"area-label-{p.id}", name, 0.45,
-                            card=(0, 0, 0, 0.35), billboard=True)
+                            card=(0, 0, 0, 0.35), billboard=False)
             lbl.reparentTo(root)
             c = pts.mean(axis=0)
             lbl.setPos(float(c[0]), float(c[1]), z + 0.3)
+            self.area_labels[p.id] = (lbl, np.array([float(c[0]), float(c[1]), max(z, top + 0.02)]))
         return root
 
     # models ---------------------------------------------------------
@@ -439,7 +441,7 @@ class TableScene:
     def _label_node(self, mid: str) -> NodePath:
         colour = self.colour_of(mid)
         return text_node(f"label-{mid}", mid, 0.5, fg=(1, 1, 1, 1),
-                         card=(*[c * 0.4 for c in colour[:3]], 0.85))
+                         card=(*[c * 0.4 for c in colour[:3]], 0.85), billboard=False)
 
     def _key(self, hb) -> tuple:
         return (float(hb.radius), float(hb.height), float(getattr(hb, "full_height", hb.height) or hb.height),
@@ -481,14 +483,120 @@ class TableScene:
                 node.find("body").setTransparency(TransparencyAttrib.MAlpha)
         self._apply_tints()
 
-    def scale_labels(self, eye, pixels: float = 0.011) -> None:
-        """Keep model labels about the same size on screen at any zoom."""
-        ex, ey, ez = float(eye[0]), float(eye[1]), float(eye[2])
-        for node in self.label_nodes.values():
-            p = node.getPos()
-            d = math.sqrt((p[0] - ex) ** 2 + (p[1] - ey) ** 2 + (p[2] - ez) ** 2)
-            node.setScale(min(0.9, max(0.25, pixels * d)))
-        self.tokens.scale_labels(eye, pixels * 0.8)
+    def layout_labels(self, app, obstacles=(), important=()) -> None:
+        """Place every shown label for the camera now (engine.view.labels):
+        a constant size on screen, just above its model, token or area, moved
+        (with a leader line) when that place is taken by another label, a
+        model, or one of ``obstacles`` (pixel rectangles, y up: HUD panels, a
+        caption). The models in ``important`` and the tinted ones (a LoS
+        target, a template's victims) are placed first and covered last."""
+        from engine.view.labels import LABEL_NDC, LabelItem, place_labels
+        from engine.view.tokens import THICKNESS
+        if self.labels_root.isHidden():
+            return
+        W, H = app.size
+        m = app.render.getMat(app.cam)                       # table -> camera
+        to_cam = np.array([[m.getCell(i, j) for j in range(4)] for i in range(4)])
+        # nothing moved, nothing shown or hidden: the labels stay where they are
+        key = (to_cam.round(6).tobytes(), W, H, tuple(app.camLens.getFov()),
+               tuple(tuple(o) for o in obstacles), getattr(self.world, "version", None),
+               tuple(sorted(self.tints)), tuple(important), tuple(self.tokens.looks.values()),
+               tuple(n.isHidden() for n in self.label_nodes.values()),
+               tuple(n.isHidden() for n in self.tokens.label_nodes.values()),
+               tuple(n.isHidden() for n, _ in self.area_labels.values()))
+        if key == getattr(self, "_layout_key", None):
+            return
+        self._layout_key = key
+        from_cam = np.linalg.inv(to_cam)
+        hfov, vfov = (math.tan(math.radians(f) / 2.0) for f in app.camLens.getFov())
+        near = float(app.camLens.getNear())
+        quat = app.cam.getQuat(app.render)
+        unit = LABEL_NDC * H / 2.0                           # pixels per text unit
+        a = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
+        ring = np.stack([np.cos(a), np.sin(a)], 1)
+        entries = []                  # (text node path, outline (k,3), weight, size)
+        first = set(important) | set(self.tints)
+        for mid, node in self.label_nodes.items():
+            if node.isHidden() or mid not in self.models:
+                continue
+            hb = self.world.hitbox(mid)
+            top = max(float(hb.height), float(getattr(hb, "full_height", hb.height) or hb.height))
+            rim = np.column_stack([hb.x + hb.radius * ring[:, 0], hb.y + hb.radius * ring[:, 1]])
+            pts = np.vstack([np.column_stack([rim, np.full(len(rim), hb.z)]),
+                             np.column_stack([rim, np.full(len(rim), hb.z + top)])])
+            entries.append((node, pts, 2.0 if mid in first else 1.0, 1.0))
+        for tid, anchor in self.tokens.label_nodes.items():
+            if anchor.isHidden():
+                continue
+            lk = self.tokens.looks[tid]
+            rim = np.column_stack([lk.at[0] + lk.radius * ring[:, 0], lk.at[1] + lk.radius * ring[:, 1]])
+            pts = np.vstack([np.column_stack([rim, np.full(len(rim), lk.at[2])]),
+                             np.column_stack([rim, np.full(len(rim), lk.at[2] + THICKNESS)])])
+            entries.append((anchor.getChild(0), pts, 0.5, 0.8))
+        for node, centre in self.area_labels.values():
+            if not node.isHidden():
+                entries.append((node, centre[None, :], 0.5, 0.85))
+        items, placed_nodes = [], []
+        if entries:                                          # every outline projected at once
+            counts = [len(e[1]) for e in entries]
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            allp = np.vstack([e[1] for e in entries])
+            c = np.column_stack([allp, np.ones(len(allp))]) @ to_cam
+            depth = np.maximum(c[:, 1], 1e-9)
+            px = (c[:, 0] / (depth * hfov) + 1.0) * W / 2.0
+            py = (c[:, 2] / (depth * vfov) + 1.0) * H / 2.0
+            ymin = np.minimum.reduceat(c[:, 1], starts)
+            ymean = np.add.reduceat(c[:, 1], starts) / np.asarray(counts)
+            x0, x1 = np.minimum.reduceat(px, starts), np.maximum.reduceat(px, starts)
+            y0, y1 = np.minimum.reduceat(py, starts), np.maximum.reduceat(py, starts)
+        for e, (node, pts, weight, size) in enumerate(entries):
+            if ymin[e] <= near * 1.5 or x1[e] < 0 or x0[e] > W or y1[e] < 0 or y0[e] > H:
+                node.setScale(1e-4)              # behind the lens or out of the frame: no label
+                continue
+            l, r, b, t = node.node().getCardActual() if node.node().hasCard() else node.node().getFrameActual()
+            k = unit * size
+            items.append(LabelItem((float(x0[e]), float(y0[e]), float(x1[e]), float(y1[e])),
+                                   (r - l) * k, (t - b) * k, weight))
+            placed_nodes.append((node, float(ymean[e]), size, (l, r, b), k))
+        order = sorted(range(len(items)), key=lambda i: (-items[i].weight, items[i].thing[1]))
+        result = place_labels([items[i] for i in order], obstacles, screen=(W, H))
+        leaders = []
+
+        def world_at(x, y, depth):
+            u, v = 2.0 * x / W - 1.0, 2.0 * y / H - 1.0
+            return (np.array([u * depth * hfov, depth, v * depth * vfov, 1.0]) @ from_cam)[:3]
+
+        for i, (rect, moved) in zip(order, result):
+            node, depth, size, (l, r, b), k = placed_nodes[i]
+            ox = (rect[0] + rect[2]) / 2.0 - (l + r) / 2.0 * k
+            oy = rect[1] - b * k
+            node.setPos(app.render, *map(float, world_at(ox, oy, depth)))
+            node.setQuat(app.render, quat)
+            node.setScale(size * LABEL_NDC * depth * vfov)
+            if moved:
+                th = items[i].thing
+                tx, ty = (th[0] + th[2]) / 2.0, (th[1] + th[3]) / 2.0
+                lx = float(np.clip(tx, rect[0], rect[2]))
+                ly = float(np.clip(ty, rect[1], rect[3]))
+                ex = float(np.clip(lx, th[0], th[2]))
+                ey = float(np.clip(ly, th[1], th[3]))
+                leaders.append([world_at(lx, ly, depth), world_at(ex, ey, depth)])
+        self._set_leaders(leaders)
+
+    def _set_leaders(self, leaders) -> None:
+        key = np.round(np.asarray(leaders, float), 3).tobytes() if leaders else b""
+        if key == getattr(self, "_leader_key", None):
+            return
+        self._leader_key = key
+        old = self.labels_root.find("label-leaders")
+        if not old.isEmpty():
+            old.removeNode()
+        if leaders:
+            node = lines_node("label-leaders", np.asarray(leaders, float), (1, 1, 1, 0.75), 1.5)
+            node.setBin("fixed", 49)
+            node.setDepthTest(False)
+            node.setDepthWrite(False)
+            node.reparentTo(self.labels_root)
 
     def colour_of(self, mid: str) -> tuple:
         hb = self.world.hitbox(mid)

@@ -29,6 +29,9 @@ from engine.view.meshes import TableScene
 
 PICTURE_SIZE = (1280, 720)
 PICTURE_SAMPLES = 4        # pictures are single frames: antialias them well
+#: what the colours of a LoS picture mean (ov.los_overlay, ov.front_arc_overlay)
+LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the clear line found; "
+              "target points: green seen, red hidden; yellow: the viewer's front arc")
 
 
 # ------------------------------------------------------------------ session
@@ -79,8 +82,13 @@ class _Stage:
             np_.hide()
             self._hidden.append(np_)
 
-    def shoot(self, path: str) -> str:
+    def shoot(self, path: str, important=()) -> str:
+        """Render and write the frame; the labels are laid out for this camera
+        first, clear of the caption and of the models in ``important``."""
+        from engine.view.labels import screen_rect
         app = self.app
+        caption = screen_rect(app, self.caption_np)
+        self.table.layout_labels(app, obstacles=[caption] if caption else [], important=important)
         frames = 2 if getattr(app, "_fresh_shadows", False) else 1
         app._fresh_shadows = False
         for _ in range(frames):
@@ -174,7 +182,7 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         st.table.highlight(viewer, (1, 1, 1, 0.9))
         ov.los_overlay(world, result).reparentTo(st.overlay)
         caption = los_caption(result)
-        st.caption(caption, ov.GREEN if los else ov.RED)
+        st.caption(caption + "\n" + LOS_LEGEND, ov.GREEN if los else ov.RED)
         # eye view: from the top front of the viewer's hitbox, at the target
         eye = TableCamera.eye_point(hv)
         aim = np.array([ht.x, ht.y, ht.z + ht.height / 2.0])
@@ -392,8 +400,13 @@ def reach_picture(world, grid, out_dir: str, name: str = "reach.png") -> str:
         if model:
             st.table.highlight(model, (1, 1, 1, 0.9))
         area = len(pts) * cell * cell
-        st.caption(f"{model} {_g(grid, 'mode', '')}: reachable {len(pts)} cells of {cell}\" "
-                   f"(~{area:.0f} sq in)" + (f", allowance {float(allowance):.1f}\"" if allowance else ""))
+        top = float(allowance) if allowance else (float(np.max(cost)) if cost is not None and len(cost) else 0.0)
+        st.caption(f"{model} {_g(grid, 'mode', '')}: reachable {len(pts)} cells of {cell:g}\" "
+                   f"(~{area:.0f} sq in)" + (f", allowance {float(allowance):.1f}\"" if allowance else "")
+                   + (f", dearest {float(np.max(cost)):.2f}\"" if cost is not None and len(cost) else "")
+                   + (f"\ncells by the movement they cost: cyan 0\" to blue {top:.1f}\""
+                      + (" (the allowance)" if allowance else "") if cost is not None and len(cost) else "")
+                   + (f"; {model} ringed white" if model else ""))
         if len(pts):
             hb = world.hitbox(model) if model else None
             frame_pts = list(pts[:, :3]) + ([hb.center] if hb is not None else [])
@@ -421,6 +434,59 @@ def table_picture(world, path: str, *, top: bool = False, caption: str | None = 
         if caption:
             st.caption(caption)
         return st.shoot(path)
+
+
+def caption_rgb(rgb, text: str, colour=(255, 255, 255), px: int = 16) -> np.ndarray:
+    """A copy of an (h, w, 3) uint8 picture with ``text`` on a dark band above
+    it, the lines wrapped to the width: the caption the 3D pictures carry,
+    for a picture drawn without them (``eldfall reach``'s ``reach-top.png``).
+    Drawn with Panda3D's own font rasterised in memory: no window needed."""
+    from panda3d.core import TextProperties
+    rgb = np.asarray(rgb, dtype=np.uint8)
+    h, w = rgb.shape[:2]
+    font = TextProperties.getDefaultFont().makeCopy()      # the shared default keeps its settings
+    font.setPixelsPerUnit(px)
+    margin = px // 2
+
+    def glyph(ch):
+        g = font.getGlyph(ord(ch))
+        return g if g is not None else font.getGlyph(ord("?"))
+
+    lines = []
+    for para in str(text).split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and sum(glyph(c).getAdvance() for c in trial) * px > w - 2 * margin:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    step = int(round(font.getLineHeight() * px))
+    band = np.zeros((step * len(lines) + 2 * margin, w, 3), float)
+    band[:] = (20, 22, 26)
+    ink = np.asarray(colour, float)
+    for n, line in enumerate(lines):
+        pen = float(margin)
+        base = margin + n * step + 0.8 * step              # the baseline, rows from the top
+        for ch in line:
+            g = glyph(ch)
+            page = g.getPage()
+            if page is not None and g.getRight() > g.getLeft():
+                pw, ph = page.getXSize(), page.getYSize()
+                alpha = np.frombuffer(bytes(page.getRamImageAs("A")), np.uint8).reshape(ph, pw)
+                u0, u1 = int(round(g.getUvLeft() * pw)), int(round(g.getUvRight() * pw))
+                v0, v1 = int(round(g.getUvBottom() * ph)), int(round(g.getUvTop() * ph))
+                a = alpha[v0:v1, u0:u1][::-1] / 255.0             # texture rows run bottom-up
+                x0 = int(round(pen + g.getLeft() * px))
+                y0 = int(round(base - g.getTop() * px))
+                ys, xs = slice(max(y0, 0), min(y0 + a.shape[0], band.shape[0])), \
+                    slice(max(x0, 0), min(x0 + a.shape[1], w))
+                a = a[ys.start - y0:ys.stop - y0, xs.start - x0:xs.stop - x0, None]
+                band[ys, xs] = band[ys, xs] * (1 - a) + ink * a
+            pen += g.getAdvance() * px
+    return np.vstack([band.astype(np.uint8), rgb])
 
 
 def timed(fn, *a, **kw):

@@ -351,7 +351,7 @@ class TableView:
     def update(self, dt: float) -> None:
         self.camera.update(dt)
         self.table.sync()
-        self.table.scale_labels(self.app.camera.getPos(self.app.render))
+        self.table.layout_labels(self.app, obstacles=self.hud.rects(), important=self.pair() or ())
         pointer = self.app.pointer
         if pointer != self._last_pointer:
             self._last_pointer = pointer
@@ -1365,10 +1365,13 @@ class AttractController(PlayController):
         action = bot.choose(g)
         self._invalidate()
         events = self.apply(action)
-        actor = action_actor(action)
-        if actor and actor in self.world.model_ids():
-            self.focus = actor
-        self.hud.banner.set(self.narrate(action, events))
+        on_table = set(self.world.model_ids())
+        named = [v for e in (events or ())[1:] if e.kind != "roll" and self.say(e)
+                 for v in (getattr(e, "data", None) or {}).values() if isinstance(v, str)]
+        shown = [m for m in (action_actor(action), *action_targets(action), *named) if m and m in on_table]
+        if shown:
+            self.focus = list(dict.fromkeys(shown))       # the actor and whom it acts on, framed together
+        self.hud.set_banner(self.narrate(action, events))
         return events
 
     def narrate(self, action, events) -> str:
@@ -1383,12 +1386,21 @@ class AttractController(PlayController):
                 f" [{action.spell}]" if action.spell else "") + (f" at {tg}" if tg else "")
         elif kind == "Activate":
             text = f"{action.model} activates"
+        elif kind == "Pass":
+            closes = {e.kind for e in events}
+            text = f"{action.side} passes" + (": no Crouched change" if "crouch_reaction" in closes else
+                                             ": no (more) reactions" if "reactions_done" in closes else
+                                             ": no (more) Stratagems" if "stratagems_done" in closes else "")
         said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
         if said and self.narrator is not None:
-            text = "\n".join(said[:3])
+            # the outcome comes last (damage, wounds): never cut it off
+            if len(said) > 8:
+                said = said[:3] + [f"... ({len(said) - 7} more in the log)"] + said[-4:]
+            text = "\n".join(said)
         rolls = [e for e in events if e.kind == "roll"]
         if rolls:
-            text += "   rolls: " + " ".join(f"d{e.data.get('sides', 20)}={e.data.get('value')}" for e in rolls[:6])
+            text += "\nrolls: " + " ".join(f"d{e.data.get('sides', 20)}={e.data.get('value')}" for e in rolls[:8]) \
+                + (f" (+{len(rolls) - 8})" if len(rolls) > 8 else "")
         return text
 
     def tick(self, dt: float) -> None:
@@ -1401,7 +1413,7 @@ class AttractController(PlayController):
                 self.over_since = self.clock
                 o = self.game.outcome
                 self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
-                self.hud.banner.set(f"Game over: {o}   (games: {self.games_played + 1}, "
+                self.hud.set_banner(f"Game over: {o}   (games: {self.games_played + 1}, "
                                     + ", ".join(f"{k} {v}" for k, v in self.wins.items()) + ")")
             elif self.clock - self.over_since >= self.pause_seconds:
                 self.next_game()
@@ -1422,19 +1434,26 @@ class AttractController(PlayController):
         self._after_load(f"game {self.games_played + 1} (seed {self.seed})")
         return self.game
 
-    def cinematic(self, dt: float) -> None:
-        """A slow orbit that drifts toward the model acting now."""
+    def cinematic(self, dt: float, snap: bool = False) -> None:
+        """A slow orbit that drifts toward the model acting now and the models
+        it acts on, far enough back to frame them all; ``snap`` goes there at
+        once (offscreen frames: each picture shows what its banner says)."""
         cam = self.camera
         if cam.mode == "eye":
             return
         self.cam_heading = (self.cam_heading + dt * 4.0) % 360.0
         goal = np.array([self.world.table[0] / 2, self.world.table[1] / 2, 0.0])
         dist = max(self.world.table) * 1.25
-        if self.focus and self.focus in self.world.model_ids():
-            hb = self.world.hitbox(self.focus)
-            goal = np.array([hb.x, hb.y, hb.z])
-            dist = max(self.world.table) * 0.95
-        k = 1.0 - math.exp(-dt * 1.2)
+        focus = [m for m in (self.focus or ()) if m in self.world.model_ids()]
+        if focus:
+            hbs = [self.world.hitbox(m) for m in focus]
+            pts = np.array([[hb.x, hb.y, hb.z + dz] for hb in hbs for dz in (0.0, hb.height)])
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            goal = (lo + hi) / 2.0
+            radius = float(np.linalg.norm(hi - lo)) / 2.0 + 3.0
+            fov = min(self.app.camLens.getFov()[0], self.app.camLens.getFov()[1])
+            dist = max(max(self.world.table) * 0.95, radius / math.sin(math.radians(fov) / 2.0))
+        k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         target = cam.target + (goal - cam.target) * k
         distance = cam.distance + (dist - cam.distance) * k
         cam.set_orbit(target, self.cam_heading, 50.0, distance)
@@ -1448,13 +1467,13 @@ class AttractController(PlayController):
             for _ in range(decisions_per_frame):
                 if self.game.is_over:
                     o = self.game.outcome
-                    self.hud.banner.set(f"Game over: {o}")
+                    self.hud.set_banner(f"Game over: {o}")
                     self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
                     if self.next_game() is None:
                         break
                 else:
                     self.bot_step()
-            self.cinematic(0.5)
+            self.cinematic(0.5, snap=True)
             self.app.step()
             paths.append(self.app.screenshot(os.path.join(out_dir, f"{prefix}-{i:04d}.png")))
         return paths

@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from panda3d.core import BillboardEffect, NodePath, TransparencyAttrib
+from panda3d.core import NodePath, TransparencyAttrib
 
 from engine.view.meshes import cylinder_mesh, flat_mesh_node, geom_node, text_node
 
@@ -155,15 +155,14 @@ class TokenLayer:
         return node
 
     def _label(self, look: TokenLook) -> NodePath:
-        """The label, beside the disc on screen in every view: a billboard
-        anchor at the disc's centre, the text a little above it in screen
-        space (so it never hides the disc, even seen from straight above)."""
+        """The label: an anchor at the disc's centre holding the text, which
+        ``TableScene.layout_labels`` places beside the disc on screen in every
+        view (so it never hides the disc, even seen from straight above)."""
         base = self.table.side_colour.get(look.side, (0.8, 0.8, 0.8, 1.0))
         card = (*[c * 0.35 for c in (muted(base) if look.hidden else base)[:3]], 0.8)
         fg = (0.85, 0.85, 0.85, 1) if look.hidden else (1, 1, 1, 1)
         anchor = NodePath(f"token-label-{look.id}")
         anchor.setPos(look.at[0], look.at[1], look.at[2] + THICKNESS)
-        anchor.setEffect(BillboardEffect.makePointEye())
         text = text_node(f"token-text-{look.id}", look.label, 0.4, fg=fg, card=card, billboard=False)
         text.reparentTo(anchor)
         text.setPos(0, 0, look.radius + 0.12)
@@ -229,18 +228,6 @@ class TokenLayer:
     def clear_highlights(self) -> None:
         for tid in list(self.highlights):
             self.highlight(tid, None)
-
-    def scale_labels(self, eye, pixels: float = 0.009) -> None:
-        """About the same size on screen at any zoom; the text stays just
-        above the disc."""
-        ex, ey, ez = (float(v) for v in eye)
-        for tid, anchor in self.label_nodes.items():
-            x, y, z = self.looks[tid].at
-            d = math.sqrt((x - ex) ** 2 + (y - ey) ** 2 + (z - ez) ** 2)
-            text = anchor.getChild(0)
-            k = min(0.7, max(0.2, pixels * d))
-            text.setScale(k)
-            text.setZ(self.looks[tid].radius + 0.3 * k)
 
     # ------------------------------------------------------------ picking
     def pick(self, origin, direction, max_distance: float = math.inf, slack: float = 0.05) -> str | None:

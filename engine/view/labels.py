@@ -1,0 +1,113 @@
+"""Name labels that stay readable: a constant size on screen, never on top of
+each other, never over a model when there is room elsewhere.
+
+Every frame (and before every picture) ``TableScene.layout_labels`` projects
+each labelled thing (a model's hitbox, a token's disc, an area's centre) to
+the screen and asks :func:`place_labels` where its label goes. The preferred
+place is just above the thing on screen; when that place is taken (another
+label, a model, a HUD panel or a picture's caption given as an obstacle, the
+frame's edge) the label is stacked higher, then tried to the right, the left
+and below; a label that had to move gets a thin leader line to its thing.
+Placement is greedy, in the order given (the models that matter first), so
+it is stable from frame to frame.
+
+All rectangles are in pixels, ``(x0, y0, x1, y1)`` with y up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: label text height (one text unit) as a fraction of half the frame's height:
+#: about the size of the HUD's text at any zoom and window size
+LABEL_NDC = 0.042
+GAP = 0.25          # text units between a thing and its label, and between stacked labels
+STACK = 4           # places stacked above the first (and below the thing) beyond the nearest
+
+
+@dataclass
+class LabelItem:
+    """One label to place: the screen rectangle of the thing it names, the
+    label's width and height (pixels), and its weight (2: a model that
+    matters now, 1: a model, 0.5: a token or an area)."""
+    thing: tuple[float, float, float, float]
+    width: float
+    height: float
+    weight: float = 1.0
+
+
+def _overlaps(cands: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """Overlap areas of candidate rectangles (..., 4) with m rectangles (m, 4): (..., m)."""
+    c = cands[..., None, :]
+    w = np.minimum(c[..., 2], rects[:, 2]) - np.maximum(c[..., 0], rects[:, 0])
+    h = np.minimum(c[..., 3], rects[:, 3]) - np.maximum(c[..., 1], rects[:, 1])
+    return np.maximum(w, 0.0) * np.maximum(h, 0.0)
+
+
+def _candidates(things: np.ndarray, size: np.ndarray, gap: np.ndarray) -> np.ndarray:
+    """(n, 2 * STACK + 4, 4): the places tried for each label, best first:
+    above, stacked higher, right, left, below, stacked lower."""
+    x0, y0, x1, y1 = (things[:, i:i + 1] for i in range(4))
+    w, h, g = size[:, :1], size[:, 1:], gap[:, None]
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    k = np.arange(STACK + 1)[None, :]
+    above = y1 + g + k * (h + g)
+    below = y0 - g - k * (h + g) - h
+    ones = np.ones_like(above)
+    up = np.stack([(cx - w / 2) * ones, above, (cx + w / 2) * ones, above + h], axis=-1)
+    down = np.stack([(cx - w / 2) * ones, below, (cx + w / 2) * ones, below + h], axis=-1)
+    right = np.stack([x1 + g, cy - h / 2, x1 + g + w, cy + h / 2], axis=-1)
+    left = np.stack([x0 - g - w, cy - h / 2, x0 - g, cy + h / 2], axis=-1)
+    return np.concatenate([up, right, left, down], axis=1)
+
+
+def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> list[tuple[tuple, bool]]:
+    """For each item, in order: (the label's rectangle, whether it left its
+    first place). A place is free when it overlaps no label placed before,
+    no obstacle and no other item's thing; with ``screen`` (w, h) each
+    candidate is first slid inside the frame; the first free one wins, else
+    the one that hides least (labels and obstacles count three times, a
+    thing by its weight)."""
+    n = len(items)
+    if not n:
+        return []
+    things = np.asarray([it.thing for it in items], float).reshape(-1, 4)
+    size = np.asarray([(it.width, it.height) for it in items], float)
+    weights = np.asarray([it.weight for it in items], float)
+    blocks = np.asarray([o for o in obstacles if o is not None], float).reshape(-1, 4)
+    gaps = np.full(n, float(gap)) if gap is not None else GAP * size[:, 1]
+    cands = _candidates(things, size, gaps)
+    first = cands[:, 0].copy()
+    if screen is not None:              # a thing at the frame's edge: its label slides inside
+        dx = np.maximum(0.0, -cands[..., 0]) - np.maximum(0.0, cands[..., 2] - float(screen[0]))
+        dy = np.maximum(0.0, -cands[..., 1]) - np.maximum(0.0, cands[..., 3] - float(screen[1]))
+        cands = cands + np.stack([dx, dy, dx, dy], axis=-1)
+    on_things = _overlaps(cands, things) * weights                       # (n, c, n)
+    on_things[np.arange(n), :, np.arange(n)] = 0.0                         # its own thing is no obstacle
+    fixed = on_things.sum(axis=-1) + 3.0 * _overlaps(cands, blocks).sum(axis=-1)
+    placed = np.zeros((n, 4))
+    out = []
+    for i in range(n):
+        cost = fixed[i] + 3.0 * _overlaps(cands[i], placed[:i]).sum(axis=-1)
+        free = np.flatnonzero(cost <= 1e-9)
+        k = int(free[0]) if len(free) else int(np.argmin(cost))
+        placed[i] = cands[i, k]
+        out.append((tuple(float(v) for v in placed[i]), bool(k != 0 or np.any(np.abs(placed[i] - first[i]) > 1e-9))))
+    return out
+
+
+def screen_rect(app, np_) -> tuple[float, float, float, float] | None:
+    """The pixel rectangle (y up) of something drawn on ``aspect2d`` (a HUD
+    panel, a picture's caption): an obstacle for the labels. None when it
+    is hidden or empty."""
+    if np_ is None or np_.isEmpty() or np_.isHidden():
+        return None
+    bounds = np_.getTightBounds(app.aspect2d)
+    if not bounds:
+        return None
+    lo, hi = bounds
+    w, h = app.size
+    ar = app.getAspectRatio()
+    return ((lo[0] / ar + 1.0) * w / 2.0, (lo[2] + 1.0) * h / 2.0,
+            (hi[0] / ar + 1.0) * w / 2.0, (hi[2] + 1.0) * h / 2.0)
