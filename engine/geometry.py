@@ -420,6 +420,8 @@ class WorldGeometry:
         z = self.world.stand_z(x, y, radius, near_z=float(point[2]) if len(point) > 2 else None)
         if abs(z - (point[2] if len(point) > 2 else z)) > 0.75 * height:
             return False
+        if self._in_scenery(x, y, z, radius, height):
+            return False
         for mid, hb in self.world.models.items():
             if mid == model:
                 continue
@@ -427,6 +429,15 @@ class WorldGeometry:
                     z < hb.z + hb.height and hb.z < z + height:
                 return False
         return True
+
+    def _in_scenery(self, x: float, y: float, z: float, radius: float, height: float) -> bool:
+        """Whether solid scenery stands inside a hitbox resting at z: the terrain layers
+        under the base (the movement engine's probe, its disc pattern) rising into it."""
+        from engine import motion
+        st = motion.settings(self.motion_settings)
+        xy = motion._disc_pattern(radius, float(st["disc_step"])) + (x, y)
+        lo, hi, _, _ = motion._columns(self.world, st).probe(xy)
+        return bool(((hi > z + 1e-3) & (lo < z + height - 1e-3)).any())
 
     def add_model(self, unit, point: Point, facing: float = 0.0) -> None:
         prof = Profile(

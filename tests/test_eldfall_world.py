@@ -99,3 +99,18 @@ def test_path_sight_of_observers_facing_away_agrees_with_full_sampling():
     world.set_facing("blue-ogre", 0.0)
     assert not geo.sight_along_path(mover, path, ["blue-ogre"])[0].had_los    # back turned
     assert geo.sight_along_path(mover, path, ["blue-warden"])[0].had_los      # Vigilance: 360
+
+
+def test_free_spot_refuses_a_base_inside_a_wall():
+    # a summon's place (WorldGeometry.free_spot): clear table yes, inside or across a 3" wall
+    # no (the stance alone found the table under the wall and said yes), on the crates' top yes
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    g = WorldGeometry(World(load_scene("scenes/skirmish.yaml")))
+    r, h = 0.63, 1.77
+    assert g.free_spot("x", (18.0, 14.0, 0.0), r, h)
+    assert not g.free_spot("x", (18.0, 18.0, 0.0), r, h)           # wall-1: x 14-22, y 17.75-18.25
+    assert not g.free_spot("x", (18.0, 18.7, 0.0), r, h)           # the base overlaps it by 0.18"
+    assert g.free_spot("x", (18.0, 18.9, 0.0), r, h)               # 0.02" clear of it
+    assert g.free_spot("x", (13.55, 11.0, 2.0), 0.4, h)            # on top of the stacked crate
