@@ -57,7 +57,7 @@ def run(args) -> int:
     from rules.core.log import EventLog
     from tools import gameplay
     if args.bots is None:
-        raise InputError(Problem("<args>", None, "--bots",
+        raise InputError(Problem("<command line>", None, "--bots",
                                  "only bot games can be played headless: add --bots"))
     settings = gameplay.parse_settings(args.set)
     mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)

@@ -45,7 +45,7 @@ def run(args) -> int:
         raise InputError(Problem(args.log, 1, "scene.sha256",
                                  f"{path} has changed since the game was logged"))
     if args.to is not None and not 0 <= args.to <= len(events):
-        raise InputError(Problem("<args>", None, "--to",
+        raise InputError(Problem("<command line>", None, "--to",
                                  f"must be between 0 and {len(events)} (the log has {len(events)} events)"))
     mod = gameplay.game_module(header["game"])
     _, _, geo = gameplay.load_table(path)

@@ -136,9 +136,9 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
 def run(args) -> int:
     from engine.errors import InputError, Problem
     if args.games < 1:
-        raise InputError(Problem("<args>", None, "--games", "must be at least 1"))
+        raise InputError(Problem("<command line>", None, "--games", "must be at least 1"))
     if args.jobs is not None and args.jobs < 1:
-        raise InputError(Problem("<args>", None, "--jobs", "must be at least 1"))
+        raise InputError(Problem("<command line>", None, "--jobs", "must be at least 1"))
     from tools import gameplay
     settings = gameplay.parse_settings(args.set)
     if args.jobs is None or args.jobs > 1:

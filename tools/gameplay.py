@@ -17,7 +17,7 @@ GAMES = ("eldfall", "norova")
 
 def game_module(name: str):
     if name not in GAMES:
-        raise InputError(Problem("<args>", None, "--game", f"unknown game {name!r} ({', '.join(GAMES)})"))
+        raise InputError(Problem("<command line>", None, "--game", f"unknown game {name!r} ({', '.join(GAMES)})"))
     return importlib.import_module(f"rules.{name}")
 
 
@@ -57,11 +57,11 @@ def parse_settings(pairs) -> dict:
     for p in pairs or ():
         key, sep, value = p.partition("=")
         if not sep or not key:
-            raise InputError(Problem("<args>", None, "--set", f"expected KEY=VALUE, not {p!r}"))
+            raise InputError(Problem("<command line>", None, "--set", f"expected KEY=VALUE, not {p!r}"))
         try:
             out[key.strip()] = yaml.safe_load(value)
         except yaml.YAMLError:
-            raise InputError(Problem("<args>", None, f"--set {key}", "not a YAML value")) from None
+            raise InputError(Problem("<command line>", None, f"--set {key}", "not a YAML value")) from None
     return out
 
 
@@ -91,7 +91,7 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
     except ValueError as exc:
         key = setting_key(exc) if settings else None
         if key:
-            raise InputError(Problem("<args>", None, f"--set {key}", str(exc))) from None
+            raise InputError(Problem("<command line>", None, f"--set {key}", str(exc))) from None
         raise InputError(Problem(scene_path, None, "models", str(exc))) from None
     if log is not None:
         g.start_log(log)
@@ -105,12 +105,12 @@ def bot_names(spec: str | None, mod, game=None) -> list[str]:
     if len(names) == 1:
         names = names * n_sides
     elif game is not None and len(names) != n_sides:
-        raise InputError(Problem("<args>", None, "--bots",
+        raise InputError(Problem("<command line>", None, "--bots",
                                  f"{len(names)} bots for a game of {n_sides} sides "
                                  f"({', '.join(sides(game))}): give one, or one per side"))
     for n in names:
         if n not in mod.BOTS:
-            raise InputError(Problem("<args>", None, "--bots",
+            raise InputError(Problem("<command line>", None, "--bots",
                                      f"unknown bot {n!r} ({', '.join(mod.BOTS)})"))
     return names
 
