@@ -108,6 +108,10 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
     party, name = ref.split("#")
     if not NAME_RE.match(party) or not NAME_RE.match(name):
         return None, f"expected party#name with letters, digits, - and _ (e.g. sample-red#archer), got '{ref}'", []
+    folder = Path(models_dir)
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        return None, f"no party '{party}': the models folder '{_display(folder)}' {what}", []
     known = known_parties(models_dir)
     if party not in known:
         from engine.validate import suggest
@@ -220,10 +224,18 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
     for game in GAME_BLOCKS:
         if game in d:
             ck.mapping(d[game], p + (game,), f"a mapping (the {game} sheet)")
-    names = [w.name for w in weapons] + gear + [s.name for s in spells]
-    for n in set(names):
-        if names.count(n) > 1:
-            ck.error(p, f"item or spell '{n}' is listed twice")
+    # names as written (a bad item still has its name), each repeat at its own line
+    seen: dict[str, int | None] = {}
+    for key in ("items", "spells"):
+        for i, it in enumerate(d.get(key) if isinstance(d.get(key), list) else []):
+            n = it.get("name") if isinstance(it, dict) else None
+            if not isinstance(n, str):
+                continue
+            q = p + (key, i, "name")
+            if n in seen:
+                ck.error(q, f"item or spell '{n}' is listed twice (first at line {seen[n]})")
+            else:
+                seen[n] = ck.lines.of(q)
     if len(ck.problems) != before or display is None or leader is None or any(v is None for v in lists.values()):
         return None
     extra: dict[str, Any] = {"hands_used": hands}

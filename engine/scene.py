@@ -1062,6 +1062,9 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
         what = exc.args[0] if exc.args else "?"
         ck.error(p, f"{text!r}: cannot read mesh: the file has no {what!r} (a missing element or property)")
         return None
+    except IndexError:                  # a face names a vertex the file does not have
+        ck.error(p, f"{text!r}: cannot read mesh: a face refers to a vertex that the file does not have")
+        return None
     except Exception as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         ck.error(p, f"{text!r}: cannot read mesh: {msg}")

@@ -183,6 +183,10 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
     file = str(path) if display is None else display
     if data is None:
         data = read_input_file(path, file)
+    for bom, name in ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+                      (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16")):
+        if data.startswith(bom):        # e.g. Notepad's "Unicode"
+            raise InputError(Problem(file, 1, "", f"the file is {name} text; save it as UTF-8"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -233,6 +237,7 @@ class _Builder:
         self.seen: set[int] = set()
         self.active: set[int] = set()
         self.problems: list[tuple[int | None, KeyPath, str]] = []
+        self.merged: dict[int, int] = {}    # mapping node -> how many of its entries a merge gave
         self.constructor = yaml.constructor.SafeConstructor()
 
     def scalar(self, node) -> Any:
@@ -241,7 +246,12 @@ class _Builder:
         except yaml.constructor.ConstructorError as exc:
             raise _YamlProblem(_line(node.start_mark), f"YAML error: {exc.problem}") from None
         except Exception as exc:  # e.g. a timestamp such as 2024-13-45
-            raise _YamlProblem(_line(node.start_mark), f"cannot read value {node.value!r}: {exc}") from None
+            text = str(node.value)
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            why = str(exc)
+            if isinstance(exc, ValueError) and "integer string conversion" in why:
+                why = f"a whole number of {len(text)} digits is too long"
+            raise _YamlProblem(_line(node.start_mark), f"cannot read value {shown!r}: {why}") from None
 
     def build(self, node, path: KeyPath, depth: int) -> Any:
         if id(node) in self.seen:       # only an alias makes the composer share a node
@@ -273,12 +283,21 @@ class _Builder:
                     self.lines.setdefault(path + (i,), _line(item.start_mark))
                     out.append(self.build(item, path + (i,), depth + 1))
                 return out
-            try:
-                self.constructor.flatten_mapping(node)
-            except yaml.constructor.ConstructorError as exc:
-                raise _YamlProblem(_line(exc.problem_mark), f"YAML error: {exc.problem}") from None
+            # a merge (<<: *defaults) puts its entries first; a key written in the
+            # mapping itself overrides a merged one, as safe_load does (counted
+            # once per node: flattening removes the << entries, and an alias builds
+            # the same node again)
+            if id(node) not in self.merged:
+                own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
+                try:
+                    self.constructor.flatten_mapping(node)
+                except yaml.constructor.ConstructorError as exc:
+                    raise _YamlProblem(_line(exc.problem_mark), f"YAML error: {exc.problem}") from None
+                self.merged[id(node)] = len(node.value) - own
+            merged = self.merged[id(node)]
             out: dict = {}
-            for key_node, value_node in node.value:
+            from_merge: set = set()
+            for n, (key_node, value_node) in enumerate(node.value):
                 if not isinstance(key_node, yaml.ScalarNode):
                     self.problems.append((_line(key_node.start_mark), path, "a key must be a plain value, not a list or mapping"))
                     continue
@@ -292,11 +311,18 @@ class _Builder:
                 except TypeError:
                     self.problems.append((_line(key_node.start_mark), path, f"unusable key {key_node.value!r}"))
                     continue
-                if key in out:
+                if key in out and (n < merged or key in from_merge):
+                    # the later entry wins, in the first one's place (safe_load's dict)
+                    from_merge.discard(key)
+                    for k in [k for k in self.lines if k[:len(path) + 1] == path + (key,)]:
+                        del self.lines[k]
+                elif key in out:
                     first = self.lines.get(path + (key,))
                     self.problems.append((_line(key_node.start_mark), path + (key,),
                                           f"duplicate key (first at line {first})"))
                     continue
+                if n < merged:
+                    from_merge.add(key)
                 self.lines[path + (key,)] = _line(key_node.start_mark)
                 out[key] = self.build(value_node, path + (key,), depth + 1)
             return out
@@ -424,6 +450,12 @@ class Checker:
         if not _is_number(value):
             self.error(path, f"expected {kind}, got {describe(value)}")
             return None
+        if isinstance(value, int) and abs(value) > 2 ** 53:
+            try:                        # YAML integers have no size limit; ours do
+                value = float(value)
+            except OverflowError:
+                self.error(path, f"expected {kind} of a usable size, got one of {len(str(abs(value)))} digits")
+                return None
         if integer and isinstance(value, float):
             if not value.is_integer():
                 self.error(path, f"expected {kind}, got {describe(value)}")
@@ -634,6 +666,112 @@ def _edges_through(world, hb, pieces) -> list[str]:
     return names
 
 
+HANG_TOLERANCE = 0.05    # inches: a base this close to a steep face of a solid piece hangs on it
+HANG_SEARCH = 1.0        # inches: a steep face this near a floating base is named in the problem
+
+
+def _slab_distance(tri: "np.ndarray", x: float, y: float, z0: float, z1: float) -> float:
+    """Horizontal distance from the vertical line through (x, y) to the part of
+    the triangle ``tri`` (3, 3) between heights z0 and z1 (inf when it has none):
+    the triangle clipped to the slab, projected, its distance to the point."""
+    poly = [tuple(v) for v in tri]
+    for lo, sign in ((z0, 1.0), (z1, -1.0)):         # keep z >= z0, then z <= z1
+        out = []
+        for k, a in enumerate(poly):
+            b = poly[(k + 1) % len(poly)]
+            da, db = sign * (a[2] - lo), sign * (b[2] - lo)
+            if da >= 0:
+                out.append(a)
+            if (da >= 0) != (db >= 0):
+                t = da / (da - db)
+                out.append(tuple(a[i] + t * (b[i] - a[i]) for i in range(3)))
+        poly = out
+        if not poly:
+            return math.inf
+    best = math.inf
+    inside = len(poly) >= 3
+    sign0 = 0.0
+    for k, a in enumerate(poly):
+        b = poly[(k + 1) % len(poly)]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        px, py = x - a[0], y - a[1]
+        ee = ex * ex + ey * ey
+        t = 0.0 if ee <= 0 else min(1.0, max(0.0, (px * ex + py * ey) / ee))
+        best = min(best, math.hypot(px - t * ex, py - t * ey))
+        cross = ex * py - ey * px
+        if abs(cross) > 1e-12:
+            if sign0 == 0.0:
+                sign0 = math.copysign(1.0, cross)
+            elif math.copysign(1.0, cross) != sign0:
+                inside = False
+    return 0.0 if inside and sign0 != 0.0 else best
+
+
+def steep_face_near(world, x: float, y: float, z: float, radius: float,
+                    search: float = HANG_TOLERANCE) -> tuple[str, float] | None:
+    """The solid piece with a steep face (a vertical surface: too steep to stand
+    on) nearest to the rim of a base of ``radius`` at (x, y, z), at the base's
+    height (within :data:`HANG_TOLERANCE` up or down), and the gap between them
+    in inches (0 when touching); None when no such face is within ``search``.
+    Exact: each triangle is clipped to that height band."""
+    import numpy as np
+    mesh = world.terrain
+    if len(getattr(mesh, "faces", ())) == 0:
+        return None
+    tris = np.asarray(mesh.triangles)
+    nz = np.asarray(mesh.face_normals)[:, 2]
+    lo, hi = tris.min(axis=1), tris.max(axis=1)
+    reach = radius + search
+    z0, z1 = z - HANG_TOLERANCE, z + HANG_TOLERANCE
+    tri_piece = np.asarray(world.tri_piece)
+    near = ((np.abs(nz) < WALKABLE_MIN_NZ) & (tri_piece != 0)
+            & (hi[:, 0] >= x - reach) & (lo[:, 0] <= x + reach) & (hi[:, 1] >= y - reach)
+            & (lo[:, 1] <= y + reach) & (hi[:, 2] >= z0) & (lo[:, 2] <= z1))
+    best: tuple[str, float] | None = None
+    for t in np.nonzero(near)[0]:
+        gap = max(0.0, _slab_distance(tris[t], x, y, z0, z1) - radius)
+        if gap <= search and (best is None or gap < best[1]):
+            best = (_piece_name(list(world.pieces), int(tri_piece[t])), gap)
+    return best
+
+
+def hanging_models(world: "World") -> dict[str, str]:
+    """Models the scene leaves hanging on a vertical surface (a Climb that ended
+    there: eldfall-actions.txt, "May end movement on a vertical surface"):
+    model id -> the solid piece whose face it hangs on.
+
+    A model hangs when the scene gives its z, it is not Flying, the highest
+    support under its base is more than :data:`FLOAT_TOLERANCE` below that z,
+    and its base touches a steep face of a solid piece (within
+    :data:`HANG_TOLERANCE`) at that height. Each is put in the World at the
+    scene's z (``World.add_model`` would have stood it on the support below);
+    calling this again changes nothing, and a model moved since (a game) is
+    left where it is.
+    """
+    out: dict[str, str] = {}
+    for mid in world.model_ids():
+        hb = world.hitbox(mid)
+        spec = hb.spec
+        given = spec.at[2] if spec is not None and len(spec.at) > 2 else None
+        if given is None or "Flying" in hb.states:
+            continue
+        x, y, z, r = float(hb.x), float(hb.y), float(given), float(hb.radius)
+        if abs(x - float(spec.at[0])) > 1e-9 or abs(y - float(spec.at[1])) > 1e-9:
+            continue                    # moved since (a game): where it is now is not the scene's
+        support = world.stand_z(x, y, r, near_z=z)
+        if z - support <= FLOAT_TOLERANCE:
+            continue
+        if abs(float(hb.z) - z) > 1e-9 and abs(float(hb.z) - support) > 1e-9:
+            continue                    # moved since, up or down where it was
+        face = steep_face_near(world, x, y, z, r)
+        if face is None:
+            continue
+        out[mid] = face[0]
+        if abs(float(hb.z) - z) > 1e-12:
+            world.move_model(mid, x, y, z)
+    return out
+
+
 def check_placement(world: "World") -> list[Problem]:
     """Where models stand, against the table, each other and the terrain.
 
@@ -655,6 +793,7 @@ def check_placement(world: "World") -> list[Problem]:
     file = scene.path or "<scene>"
     table_w, table_d = (float(v) for v in world.table)
     problems: list[Problem] = []
+    hanging_models(world)               # a model hanging on a face is checked where it hangs
     ids = list(world.model_ids())
     boxes = [world.hitbox(i) for i in ids]
     pieces = list(world.pieces)
@@ -756,7 +895,18 @@ def check_placement(world: "World") -> list[Problem]:
             if names:
                 f, ln, p = where(hb, "at")
                 quoted = ", ".join(f"'{n}'" if n != "the table" else n for n in names[:3])
-                problems.append(Problem(f, ln, p, f"model '{hb.id}' is inside terrain: its hitbox intersects {quoted}"))
+                why = ""
+                at = hb.spec.at if hb.spec is not None else (None, None, 0.0)
+                if at[2] is None and (float(hb.x), float(hb.y)) == (float(at[0]), float(at[1])):
+                    # the scene left z out: the World stood it on the top surface under its centre
+                    _, tri0 = world.rays.first_hit(np.array([[float(hb.x), float(hb.y), world.top_z]]),
+                                                   np.array([[0.0, 0.0, -1.0]]))
+                    t0 = int(np.asarray(tri0)[0])
+                    if t0 >= 0 and normals[t0, 2] < WALKABLE_MIN_NZ:
+                        why = (" (the scene gives no z, and the surface under its centre is too steep "
+                               "to stand on: more than 60 degrees)")
+                problems.append(Problem(f, ln, p, f"model '{hb.id}' is inside terrain: its hitbox "
+                                                  f"intersects {quoted}{why}"))
                 continue
             # 4. floating: the scene gave z, and the World found no support there
             spec = hb.spec
@@ -765,10 +915,14 @@ def check_placement(world: "World") -> list[Problem]:
                 continue
             if float(given_z) - float(hb.z) > FLOAT_TOLERANCE:
                 f, ln, p = where(hb, "at")
+                near = steep_face_near(world, float(hb.x), float(hb.y), float(given_z), float(hb.radius),
+                                       search=HANG_SEARCH)
+                hang = (f"; its base is {near[1]:.2f}\" from the face of '{near[0]}' (a model hangs on a "
+                        f"vertical surface its base touches, within {HANG_TOLERANCE:g}\")") if near else ""
                 problems.append(Problem(f, ln, p, (
                     f"model '{hb.id}' floats: the scene puts its base at z {float(given_z):.2f} but the highest "
-                    f"surface under it is at z {round(float(hb.z), 2) + 0.0:.2f} (leave z out to stand it there, "
-                    f"or give it the Flying state)")))
+                    f"surface under it is at z {round(float(hb.z), 2) + 0.0:.2f}{hang} (leave z out to stand it "
+                    f"there, or give it the Flying state)")))
     problems.extend(_token_placement(world, file))
     problems.sort(key=lambda pr: pr.line or 0)
     return problems

@@ -1,7 +1,8 @@
 """``eldfall check SCENE``: validate a scene and print a summary.
 
 Valid: exit 0 and a short summary (table, terrain by shape, models by side
-with size, hitbox height and z; the reserve creatures a Ritual may summon,
+with size, hitbox height and z, and the piece a model hangs on when a Climb
+left it on a vertical surface; the reserve creatures a Ritual may summon,
 with their Tier; the tokens on the field with kind, owner, hidden or
 revealed, and the surface z they lie on; each side's Stratagems with uses per
 game or turn, target kind, range and effect, when the scene has them). Invalid: exit 2 and one line per problem,
@@ -66,6 +67,8 @@ def summary(world) -> dict:
         "tokens": [],
         "warnings": [str(w) for w in scene.warnings],
     }
+    from engine.validate import hanging_models
+    hanging = hanging_models(world)
     for mid in world.model_ids():
         hb = world.hitbox(mid)
         spec = hb.spec
@@ -77,6 +80,8 @@ def summary(world) -> dict:
             "facing": round(float(hb.facing), 1), "states": sorted(hb.states),
             "profile": spec.profile.ref if spec and spec.profile else None,
             "leader": bool(spec.leader) if spec else False,
+            # the solid piece whose vertical face it hangs on (a Climb ended there), or None
+            "hanging_on": hanging.get(mid),
         })
     for spec in getattr(scene, "reserves", ()):
         out["reserves"].append({
@@ -179,6 +184,8 @@ def render(info: dict) -> str:
         for m in ms:
             size = m["size"] or "-"
             extra = []
+            if m.get("hanging_on"):
+                extra.append(f"on a vertical surface of {m['hanging_on']}: any action but Nothing makes it fall")
             if m["states"]:
                 extra.append(",".join(m["states"]))
             if abs(m["height_in"] - m["full_height_in"]) > 1e-9:

@@ -64,8 +64,14 @@ def units_from_scene(scene, world=None) -> list[Unit]:
     which stay off the table until a Ritual summons them.
 
     With a ``world`` (``engine.world.World``), positions come from its hitboxes
-    (z resolved onto the surface under each base).
+    (z resolved onto the surface under each base), and a model the scene leaves
+    hanging on a vertical surface (``engine.validate.hanging_models``: a Climb
+    ended there) gets ``extra["on_vertical"]: true``.
     """
+    hanging = {}
+    if world is not None:
+        from engine.validate import hanging_models
+        hanging = hanging_models(world)
     out = []
     for spec in scene.models:
         u = unit_from_spec(spec)
@@ -73,6 +79,8 @@ def units_from_scene(scene, world=None) -> list[Unit]:
             hb = world.hitbox(spec.id)
             u.at = (float(hb.x), float(hb.y), float(hb.z))
             u.facing = float(hb.facing)
+            if spec.id in hanging:
+                u.extra["on_vertical"] = True
         out.append(u)
     for spec in getattr(scene, "reserves", ()):
         out.append(unit_from_spec(spec))
