@@ -415,3 +415,12 @@ def test_a_sorcery_s_state_lasts_until_the_end_of_the_activation_sequence():
     changes = [(e.data["added"], e.data["removed"]) for e in evs if e.kind == "states" and e.data["model"] == "b1"]
     assert changes[0] == (["Slowed"], []) and changes[-1] == ([], ["Slowed"])
     assert "Slowed" not in g.models["b1"].states
+
+
+def test_a_model_a_scene_leaves_hanging_starts_on_the_vertical_surface():
+    # a scene model on a face (engine.validate hanging_models -> the unit's extra.on_vertical):
+    # the rules start it there, so acting makes it fall
+    from tools import gameplay
+    _, g = gameplay.new_game("tests/data/review8_scenes/hanging.yaml", "eldfall", 1)
+    assert g.models["climber"].on_vertical and not g.models["watcher"].on_vertical
+    assert g.geo.position("climber")[2] == 3.0

@@ -221,7 +221,7 @@ class GreedyBot:
             return self._move(game, who)
         if kind == "action":
             return self._action(game, who)
-        if kind == "reaction":
+        if kind in ("reaction", "reaction-late"):
             return self._reaction(game, who)
         if kind == "dodge-move":
             return DodgeMove(who)

@@ -588,6 +588,7 @@ def obstructs_movement(states: Iterable[str]) -> bool:
 def modified_stats(base_stats: Mapping[str, int], states: Iterable[str],
                    environment: Iterable[str] = frozenset(), *,
                    modifiers: Mapping[str, int] | None = None, effects: Iterable[str] = (),
+                   halvings: Mapping[str, int] | None = None,
                    settings: TableSettings | Mapping | None = None) -> dict[str, int]:
     """The model's stats under its States, environment and effects.
 
@@ -596,7 +597,8 @@ def modified_stats(base_stats: Mapping[str, int], states: Iterable[str],
     (difficult, mountainous: SPD halved; shallow-water: SPD and AG halved).
     ``modifiers``: additive modifiers per stat (cover, range band, ...), applied
     before halving. ``effects``: "Surprise Attack" (halves OFF DEF ACC AG INT of
-    the model it targets).
+    the model it targets). ``halvings``: situational halvings per stat (Casting
+    Aura, a Dodge without LoS, Uncover), counted with the States' own.
 
     Order (facts: "Halving and doubling apply after the other modifiers,
     rounding up"): base + adds (Weakened STA -1, ``modifiers``), floored at 0;
@@ -631,7 +633,7 @@ def modified_stats(base_stats: Mapping[str, int], states: Iterable[str],
         ops = changes.get(stat, [])
         value += sum(n for op, n in ops if op == "add")
         value = max(value, 0)
-        halves = sum(1 for op, _ in ops if op == "half")
+        halves = sum(1 for op, _ in ops if op == "half") + int((halvings or {}).get(stat, 0))
         doubles = sum(1 for op, _ in ops if op == "double")
         if s.multiple_halving == "once":
             halves, doubles = min(halves, 1), min(doubles, 1)

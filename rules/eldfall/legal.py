@@ -42,6 +42,12 @@ def generate(game) -> Iterator:
         yield Pass(who)
         if game.act.crouch_window is not None:
             yield from crouch_options(game, who)
+    elif kind == "reaction-late":
+        for mid in game.act.late_candidates:
+            for d in declarations(game, mid, "reactive"):
+                if game.why_illegal(d) is None:
+                    yield d
+        yield Pass(who)
     elif kind == "reaction-change":
         for mid in game.act.change_candidates:
             for d in declarations(game, mid, "reactive"):

@@ -52,8 +52,21 @@ def line(ev) -> str | None:
     if k == "declare":
         if d.get("role") == "active" and " Nothing" in d["action"]:
             return None
-        who = "reacts" if d.get("role") == "reactive" else "declares"
+        who = ("reacts (Foresight)" if d.get("foresight") else "reacts") \
+            if d.get("role") == "reactive" else "declares"
         return f"  {d['model']} {who}: {declared(d['action'])}"
+    if k == "reaction_step":
+        who = ", ".join(f"{m} ({'LoS' if q['los'] else 'no LoS, in its Awareness'}"
+                        f"{', Attack of Opportunity' if q.get('opportunity') else ''})"
+                        for m, q in d["qualified"].items())
+        return f"  may react to {d['mover']}: {who}"
+    if k == "late_reaction_offered":
+        return f"  {', '.join(d['models'])} may react now (Foresight), after {declared(d['after'])}"
+    if k == "reaction_change_offered":
+        return (f"  {', '.join(d['models'])} may change a Dodge or Perceive into an Attack "
+                "(the activated model was Shrouded or Flying and declared an Attack)")
+    if k == "reaction_changed":
+        return f"  {d['model']} changes its reaction {declared(d['from'])} to: {declared(d['to'])}"
     if k == "attack":
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
@@ -100,6 +113,8 @@ def line(ev) -> str | None:
             s += f": {d['first']['value']} vs {d['first']['target']} -> fail, reroll ({d['helper']} in Base Contact)"
         return s + f": {d['die']['value']} vs {d['die']['target']} -> " \
             f"{'success' if d['die']['success'] else 'fail'}"
+    if k == "perceive_nothing":
+        return f"    {d['model']} Perceive: {d['target']} is no longer Shrouded, nothing to reveal (no roll)"
     if k == "crouch_reaction":
         if not d["changes"]:
             return None

@@ -5,8 +5,9 @@ Source: seeds/eldfall-reactions.txt (Core Rules v1.6 p.41-43).
 * Only models of the reactive player react, 1 AP each, once per activation
   sequence, and only against the activated model.
 * A model qualifies with LoS to the activated model at any point of its
-  movement; without LoS, with the mover in its Awareness, it may only Dodge
-  (with halved AG).
+  movement, or with the mover in its Awareness; without LoS it may Dodge
+  (with halved AG) or declare what needs no LoS (Assist, Nothing: the
+  Available Reactions table, setting ``reaction_qualification``).
 * An Engaged model has LoS to the models engaging it, but cannot react to a
   model outside its Awareness.
 * A melee reaction may be aimed at the point where the mover entered its Reach
@@ -138,8 +139,6 @@ def why_not_reaction(game, d: Declare) -> str | None:
         return f"{mid} never had LoS to {act.model} during its movement and it is not in its Awareness"
     if m.ap < 1:
         return f"{mid} has no AP left to react"
-    if not q["los"] and d.action != "Dodge":
-        return f"{mid} has no LoS to {act.model}: only Dodge (the mover is in its Awareness)"
     mover = game.models[act.model]
     why = rr.reaction_reasons(m.states, bool(q["los"]), bool(q["aware"]),
                               activated_states=mover.states,
@@ -148,6 +147,11 @@ def why_not_reaction(game, d: Declare) -> str | None:
                               environment=game.geo.environments(mid),
                               settings=game.settings.get("table_settings"))
     if why.get(d.action):
+        if not q["los"] and why[d.action].startswith("needs LoS"):
+            ok = [a + (" (halved AG)" if a == "Dodge" else "")
+                  for a in ("Dodge", "Assist", "Nothing") if why.get(a) is None]
+            return (f"{mid} never had LoS to {act.model} during its movement: only "
+                    f"{', '.join(ok)} (the mover is in its Awareness)")
         return why[d.action]
     if d.action in ATTACKS or d.action == "Perceive":
         if d.target_ids != (act.model,):
@@ -197,6 +201,42 @@ def reaction_point(game, d: Declare):
             return None
         return q["seen"][-1]
     return None
+
+
+def has_foresight(m) -> bool:
+    """The Foresight skill (or trait) on the model's profile."""
+    return cb.has_trait(list(m.unit.skills) + list(m.unit.traits), "Foresight")
+
+
+def late_candidates(game) -> list[str]:
+    """Foresight (Notes): the qualified reactive models with Foresight that
+    declared no Reaction in the Reaction Step and still have AP; they may
+    declare one in the Action Step, after the Active model's declaration."""
+    act = game.act
+    return [mid for mid in waiting(game)
+            if rr.may_react_late(has_foresight(game.models[mid]), mid in act.reactions)]
+
+
+def why_not_late(game, d: Declare) -> str | None:
+    if d.model not in game.act.late_candidates:
+        return (f"{d.model} may not react now: only a model with Foresight that declared no "
+                "Reaction in the Reaction Step reacts after the Active model's declaration")
+    return why_not_reaction(game, d)
+
+
+def declare_late(game, d: Declare) -> None:
+    """A Foresight Reaction, declared in the Action Step (1 AP)."""
+    act = game.act
+    m = game.models[d.model]
+    game.set_ap(d.model, m.ap - 1, "Reaction (Foresight)")
+    d = game.unless_hanging(d)
+    act.reactions[d.model] = d
+    act.late_candidates = [x for x in act.late_candidates if x != d.model]
+    game.emit("declare", {"model": d.model, "role": "reactive", "action": str(d),
+                          "against": act.model, "foresight": True})
+    game.declared_states(d)
+    if not act.late_candidates:
+        game._after_declaration()
 
 
 def why_not_change(game, d: Declare) -> str | None:

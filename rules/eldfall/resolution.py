@@ -357,6 +357,7 @@ def resolve(game) -> None:
     if surprised:
         act.surprised = frozenset(surprised)
         game.emit("surprise_attack", {"targets": sorted(surprised)})
+    hidden = {mid for mid, m in game.models.items() if "Shrouded" in m.states}
 
     # 1. fix every attack's attribute (the mover where each reaction aimed)
     strikes: list[Strike] = []
@@ -551,9 +552,10 @@ def resolve(game) -> None:
                 if not dd.success:
                     game.add_state(ally, "Panicked", "Friendly Fire", expiry="strategic")
 
-    # 7. the other actions
+    # 7. the other actions (a Perceive reveals a model hidden when the step began:
+    # one that revealed itself by its declaration has nothing left to reveal)
     for mid, d, role in decls:
-        _resolve_other(game, mid, d, role)
+        _resolve_other(game, mid, d, role, hidden)
 
 
 def _int(v) -> int:
@@ -587,7 +589,7 @@ def _knockback(game, victim: str, attacker: str, dist: float) -> None:
     game.emit("knockback_blocked", {"model": victim, "attacker": attacker})
 
 
-def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
+def _resolve_other(game, mid: str, d: Declare, role: str, hidden: set[str]) -> None:
     a = d.action
     m = game.models[mid]
     if a == "Death Blow":
@@ -596,6 +598,10 @@ def _resolve_other(game, mid: str, d: Declare, role: str) -> None:
         game._after_drop(t)
     elif a == "Perceive" and tk.is_token(game, d.target_ids[0]):
         tk.resolve_perceive(game, mid, game.tokens[d.target_ids[0]])
+    elif a == "Perceive" and d.target_ids[0] not in hidden:
+        # kept against a model no longer Shrouded (it declared an Attack or a
+        # Dodge): no roll, the AP is spent for nothing
+        game.emit("perceive_nothing", {"model": mid, "target": d.target_ids[0]})
     elif a == "Perceive":
         t = d.target_ids[0]
         v = game.roll(f"Perceive: {mid} INT", model=mid, target=t)

@@ -132,6 +132,7 @@ class EldfallGame(Game):
             reserve = bool(u.extra.get("reserve"))
             ms = ModelState(u, hp=u.stat("HP", 1), states=frozenset(u.states), reserve=reserve,
                             summoned_by=u.extra.get("summoned_by"))
+            ms.on_vertical = bool(u.extra.get("on_vertical"))   # a scene left it hanging on a face
             if u.extra.get("mounted"):
                 _check_rider(u)
                 ms.mounted = True
@@ -245,7 +246,8 @@ class EldfallGame(Game):
     def stat(self, model: str, name: str, mods: int = 0, halvings: int = 0) -> int:
         """The modified attribute: base + modifiers (enchantments included) first,
         then the States' and environment's halvings and doublings (rounding up,
-        conditions.modified_stats), then ``halvings`` more situational ones."""
+        conditions.modified_stats), ``halvings`` situational ones among them (with
+        the setting ``multiple_halving: once`` a stat is halved once in all)."""
         m = self.models[model]
         base = m.unit.stat(name)
         add = int(mods)
@@ -259,9 +261,8 @@ class EldfallGame(Game):
             effects = ("Surprise Attack",)
         env = self.geo.environments(model) if m.on_table else frozenset()
         v = cd.modified_stats({name: base}, m.states, env, modifiers={name: add}, effects=effects,
+                              halvings={name: halvings},
                               settings=self.settings.get("table_settings"))[name]
-        for _ in range(halvings):
-            v = cb.halve(v)
         return max(0, v)
 
     def weapons(self, model: str, kind: str | None = None) -> list[dict]:
@@ -331,7 +332,14 @@ class EldfallGame(Game):
         return self.geo.sight(viewer, target, moving=moving).los
 
     def enemy_reaches(self, model: str) -> dict[str, float]:
-        return {e.id: (self.melee_reach(e.id) if self.can_engage(e.id) else -1.0)
+        """Each enemy's longest melee reach for a move of ``model`` (the
+        geometry's Attack of Opportunity points; -1: none). An enemy that
+        cannot react gives none; a Crouched or Flying one still attacks in
+        melee (it only engages nobody); a Flying mover meets only Flying
+        enemies' melee (as engine.motion's Flying walk)."""
+        flying = "Flying" in self.models[model].states
+        return {e.id: (self.melee_reach(e.id) if not e.out and cd.can_react(e.states)
+                       and (not flying or "Flying" in e.states) else -1.0)
                 for e in self.enemies(model)}
 
     def speed(self, model: str) -> int:
@@ -359,6 +367,8 @@ class EldfallGame(Game):
         added, removed = sorted(new - m.states), sorted(m.states - new)
         m.states = new
         for st in removed:
+            if st == "Panicked" and m.expiry.get(st) == "morale" and m.side in self.broken:
+                m.rallied = True           # an ability removed it: Broken Morale gives it no more
             m.expiry.pop(st, None)
         if m.on_table:
             self.geo.set_states(model, new)
@@ -474,6 +484,12 @@ class EldfallGame(Game):
         self.emit("setup", {"sides": self.sides, "original": self.original,
                             "table": list(self.table)})
         self._check_deployment()
+        # Engaged is worked out "at the end of a Phase": deployment is one, so a
+        # model set up in an enemy's Reach is Engaged from the start (the first
+        # Recovery Check's reroll asks that "neither model is Engaged"); a party
+        # set up below half its models is Panicked before its first Stratagems
+        self._update_engagement()
+        self._update_morale()
         self.phase = "initiative"
         while True:
             rolls = {}
@@ -807,10 +823,12 @@ class EldfallGame(Game):
             for m in self.side_models(s):
                 if "Dead" in m.states:
                     continue
-                if broken and "Panicked" not in m.states:
+                if broken and "Panicked" not in m.states and not m.rallied:
                     self.add_state(m.id, "Panicked", "Broken Morale", expiry="morale")
-                elif not broken and m.expiry.get("Panicked") == "morale":
-                    self.remove_state(m.id, "Panicked", "Morale restored")
+                elif not broken:
+                    m.rallied = False
+                    if m.expiry.get("Panicked") == "morale":
+                        self.remove_state(m.id, "Panicked", "Morale restored")
 
     # ------------------------------------------------------------------
     # duel
@@ -881,8 +899,8 @@ class EldfallGame(Game):
     def decider(self) -> str | None:
         """The side that must decide now."""
         kind, who = self.pending
-        if kind in ("order", "tactical", "reaction", "reaction-change", "duel-answer", "crouch",
-                    "stratagem"):
+        if kind in ("order", "tactical", "reaction", "reaction-change", "reaction-late",
+                    "duel-answer", "crouch", "stratagem"):
             return who
         if kind in ("movement", "action", "dodge-move"):
             return self.models[who].side
@@ -890,6 +908,7 @@ class EldfallGame(Game):
 
     _KINDS = {"order": (ChooseOrder,), "tactical": (Activate, EndTurn), "movement": (Move,),
               "reaction": (Declare, Pass, Crouch), "reaction-change": (Declare, Pass),
+              "reaction-late": (Declare, Pass),
               "crouch": (Crouch, Pass),
               "action": (Declare,), "dodge-move": (DodgeMove,),
               "duel-answer": (DuelAnswer,), "stratagem": (UseStratagem, Pass)}
@@ -922,7 +941,7 @@ class EldfallGame(Game):
             if model != who:
                 return f"it is {who}'s {kind.replace('-', ' ')} step, not {model}'s"
             return None
-        if kind in ("reaction", "reaction-change"):
+        if kind in ("reaction", "reaction-change", "reaction-late"):
             if side != who:
                 return f"only the reactive player ({who}) reacts now"
             return None
@@ -948,6 +967,8 @@ class EldfallGame(Game):
                 return rx.why_not_reaction(self, action)
             if kind == "reaction-change":
                 return rx.why_not_change(self, action)
+            if kind == "reaction-late":
+                return rx.why_not_late(self, action)
             return self._why_not_declare(action, "active")
         if isinstance(action, DodgeMove):
             return self._why_not_dodge_move(action)
@@ -985,6 +1006,9 @@ class EldfallGame(Game):
             if self.pending[0] == "reaction-change":
                 self.act.change_candidates = []
                 self._resolve()
+            elif self.pending[0] == "reaction-late":
+                self.act.late_candidates = []
+                self._after_declaration()
             else:
                 self._to_action_step()
         elif isinstance(action, Declare):
@@ -992,6 +1016,8 @@ class EldfallGame(Game):
                 rx.declare_reaction(self, action)
             elif self.pending[0] == "reaction-change":
                 rx.change_reaction(self, action)
+            elif self.pending[0] == "reaction-late":
+                rx.declare_late(self, action)
             else:
                 self._declare_action(action)
         elif isinstance(action, DodgeMove):
@@ -1414,6 +1440,23 @@ class EldfallGame(Game):
             self._duel_interference(d.model)
             return
         self.declared_states(d)
+        # Foresight (eldfall-reactions.txt, Notes): a model that declared no
+        # Reaction in the Reaction Step may declare one now, after this declaration
+        act.late_candidates = rx.late_candidates(self)
+        self._after_declaration()
+
+    def _after_declaration(self) -> None:
+        """The Action Step after the active model's declaration: the Foresight
+        reactions, the reactions changed to Attacks, a Duel's answer, then the
+        Resolution Step."""
+        act = self.act
+        d = act.action
+        m = self.models[d.model]
+        if act.late_candidates:
+            self.pending = ("reaction-late", self.reactive_side)
+            self.emit("late_reaction_offered", {"models": list(act.late_candidates),
+                                                "after": str(d)})
+            return
         if d.action in ATTACKS and (d.model in act.was_shrouded or "Flying" in m.states):
             # Reactions against Shrouded or Flying models: a Dodge or Perceive
             # may become an Attack after the Action Step (eldfall-reactions.txt)

@@ -39,6 +39,9 @@ class ModelState:
     # "enchantment CASTER: NAME" (that Enchantment ends: spells.enchantment_expiry)
     expiry: dict = field(default_factory=dict)
     incap_by_effect: bool = False
+    # its Broken Morale Panicked was removed by an ability (a Stratagem, a spell)
+    # while the party stayed broken: not given again until morale is restored
+    rallied: bool = False
     on_vertical: bool = False              # ended a Climb on a vertical surface
     # lasting Stratagem effects: ((name, side, mods, until, states it gave), ...);
     # until: "turn" | "round" | "game" | "upkeep" (rules/eldfall/stratagems.py)
@@ -86,6 +89,8 @@ class ModelState:
                                                     for n, c, m in self.enchantments],
                 "expiry": dict(sorted(self.expiry.items())), "incap_by_effect": self.incap_by_effect,
                 "on_vertical": self.on_vertical,
+                # only when set: the hashes of the other games stay as they were
+                **({"rallied": True} if self.rallied else {}),
                 # only when there is one: the hashes of games without Stratagems stay as they were
                 **({"boosts": [[n, sd, dict(sorted(md.items())), u, list(st)]
                                for n, sd, md, u, st in self.boosts]} if self.boosts else {}),
@@ -115,6 +120,7 @@ class Activation:
     dodge_success: dict = field(default_factory=dict)
     spells_cast: int = 0
     change_candidates: list = field(default_factory=list)   # Dodge/Perceive that may become Attacks
+    late_candidates: list = field(default_factory=list)     # Foresight: may react in the Action Step
     # Crouched as a Reaction: the window now open ("start" | "end" of the
     # Movement Step, None when closed) and the reactive models that changed
     # Crouched in this sequence (once each)
