@@ -171,3 +171,11 @@ def test_a_failed_spell_reads_as_failed_and_a_flight_as_flies():
     assert line(spell) == "   C casts firebolt on B"
     fly = Event("move", {"model": "H", "mode": "fly", "moved": True, "end": [1, 2, 0], "facing": 90.0}, 0)
     assert line(fly) == "   H flies to (1.00, 2.00) facing 90"
+
+
+def test_an_unknown_movement_mode_is_refused_with_a_reason():
+    # an Eldfall mode name in a Norova log or a view bug: a reason, not a KeyError
+    g = game([unit("A", "red", 10, 10, 0), unit("B", "blue", 20, 10, 180)])
+    why = g.why_illegal(Move("A", "run", ((12.0, 10.0, 0.0),)))
+    assert why is not None and "unknown movement mode 'run'" in why
+    assert "sprint" in why

@@ -630,6 +630,8 @@ class NorovaGame(Game):
                                         enemies=enemies), allowance
 
     def _why_move(self, a: Move, f: Fighter) -> str | None:
+        if a.mode not in ENGINE_MODE:
+            return f"unknown movement mode {a.mode!r} ({', '.join(ENGINE_MODE)})"
         if not a.route:
             return "a move needs at least one point"
         if a.facing is not None and not math.isfinite(a.facing):
