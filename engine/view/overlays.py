@@ -232,9 +232,10 @@ def coverage_colour(hit) -> tuple:
 
 # ------------------------------------------------------------------ movement
 def path_overlay(points, legal: bool, *, opportunity=(), awareness=(), end=None,
-                 label: str | None = None) -> NodePath:
+                 label: str | None = None, facing: float | None = None) -> NodePath:
     """A path: green when legal, red when not; opportunity points as red
-    crosses, awareness entries as amber dots, the end as a ring."""
+    crosses, awareness entries as amber dots, the end as a ring (with a
+    pointer toward ``facing``, degrees CCW from +x, when one is chosen)."""
     root = NodePath("path-overlay")
     p = np.asarray(points, float).reshape(-1, 3)
     if len(p) >= 2:
@@ -253,6 +254,10 @@ def path_overlay(points, legal: bool, *, opportunity=(), awareness=(), end=None,
         a = np.linspace(0, 2 * math.pi, 33)
         ring = np.stack([e[0] + 0.5 * np.cos(a), e[1] + 0.5 * np.sin(a), np.full_like(a, e[2] + 0.08)], 1)
         lines_node("end", np.stack([ring[:-1], ring[1:]], 1), GREEN if legal else RED, 3.0).reparentTo(root)
+        if facing is not None:
+            f = math.radians(float(facing))
+            tip = e + np.array([1.4 * math.cos(f), 1.4 * math.sin(f), 0.08])
+            lines_node("facing", np.array([[e + [0, 0, 0.08], tip]]), GREEN if legal else RED, 4.0).reparentTo(root)
     if label and len(p):
         t = text_node("path-label", label, 0.5, fg=GREEN if legal else RED, card=(0, 0, 0, 0.7))
         t.reparentTo(root)
@@ -316,6 +321,19 @@ def measure_overlay(a, b, text: str) -> NodePath:
     m = (a + b) / 2
     t.setPos(float(m[0]), float(m[1]), float(m[2]) + 0.8)
     return _overlay(root, 30, depth=False)
+
+
+def aim_points_overlay(points, colour=(1.0, 0.35, 0.2, 0.95)) -> NodePath:
+    """The points of a mover's path a reaction may aim at: a ring and a
+    letter at each (click one to aim there)."""
+    root = NodePath("aim-overlay")
+    a = np.linspace(0, 2 * math.pi, 25)
+    for i, q in enumerate(points):
+        q = np.asarray(q, float)
+        ring = np.stack([q[0] + 0.45 * np.cos(a), q[1] + 0.45 * np.sin(a), np.full_like(a, q[2] + 0.1)], 1)
+        lines_node(f"aim-{i}", np.stack([ring[:-1], ring[1:]], 1), colour, 3.0).reparentTo(root)
+        label_at(f"aim {chr(65 + i % 26)}", (q[0], q[1], q[2] + 0.9), colour, 0.4).reparentTo(root)
+    return _overlay(root, 23)
 
 
 def label_at(text: str, point, colour=WHITE, scale: float = 0.5) -> NodePath:

@@ -57,6 +57,17 @@ def action_kind(a) -> str:
     return type(a).__name__
 
 
+def path_field(a) -> str | None:
+    """The field that holds a movement's waypoints: ``path`` (Eldfall) or
+    ``route`` (Legends of Norova); None for an action that is not a movement."""
+    return next((f for f in ("path", "route") if hasattr(a, f)), None)
+
+
+def action_path(a) -> tuple:
+    f = path_field(a)
+    return tuple(getattr(a, f) or ()) if f else ()
+
+
 TARGET_WORDS = {"own": "a model of {side}", "enemy": "an enemy model", "leader": "the Leader",
                 "all-own": "every model of {side}", "all-enemy": "every enemy model"}
 
@@ -484,6 +495,9 @@ class PlayController(TableView):
         self.move_mode: str | None = None
         self.waypoints: list[tuple] = []
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
+        self.split: list[str] | None = None   # split Strikes: the target of each Strike clicked so far
+        self.aim_points: list[tuple] = []     # a reactive attack: the points of the path it may aim at
+        self.move_facing: float | None = None  # F: the facing the move ends with (None: the rules')
         self.menu: list[tuple[str, object]] = []
         self.menu_page = 0              # a menu longer than ten entries shows in pages (key 0 turns)
         self.preview = None
@@ -506,7 +520,10 @@ class PlayController(TableView):
             elif self.pending_kind() in ("movement", "dodge-move"):
                 self.actions_cache = self._step_choices()
             else:
-                self.actions_cache = list(self.game.legal_actions())
+                acts = list(self.game.legal_actions())
+                if any(action_kind(a) == "Move" and path_field(a) == "route" for a in acts):
+                    acts = self._route_choices(acts)
+                self.actions_cache = acts
         return self.actions_cache
 
     def pending_kind(self) -> str | None:
@@ -524,7 +541,7 @@ class PlayController(TableView):
         import dataclasses
         out = []
         for a in self.game.legal_actions():
-            if not getattr(a, "path", ()):
+            if not action_path(a):
                 out.append(a)
             elif action_kind(a) == "DodgeMove":
                 out.append(dataclasses.replace(a, path=()))
@@ -545,8 +562,47 @@ class PlayController(TableView):
                 uniq.append(a)
         return uniq
 
+    #: movement modes a game may name (each offered when the rules take it)
+    MOVE_MODES = ("walk", "run", "sprint", "crawl", "climb", "jump", "fly")
+
+    def _route_choices(self, acts: list) -> list:
+        """A game whose moves are sampled routes (Legends of Norova): the
+        samples give way to one route-less Move per mode the rules accept for
+        the active character (the clicked route replaces it; ``why_illegal``
+        judges it). A mode is offered when the rules know it (a sampled route
+        in that mode is judged, not a crash) and a standing probe in it is
+        refused for no other reason than one in a mode the samples show is
+        legal (a route too short: the mode itself passed)."""
+        import dataclasses
+        moves = [a for a in acts if action_kind(a) == "Move" and action_path(a)]
+        out = [a for a in acts if not (action_kind(a) == "Move" and action_path(a))]
+        if not moves:
+            return out
+        sample = moves[0]
+        hb = self.world.hitbox(sample.actor)
+        here = (float(hb.x), float(hb.y), float(hb.z))
+
+        def probe(mode, route):
+            try:
+                return self.game.why_illegal(dataclasses.replace(sample, mode=mode, route=route))
+            except Exception:                 # a mode this game does not know
+                return "unknown mode"
+
+        known = {a.mode for a in moves}
+        baseline = probe(sample.mode, (here,))
+        modes = [m for m in self.MOVE_MODES if m in known or (
+            probe(m, sample.route) != "unknown mode" and probe(m, (here,)) == baseline)]
+        modes += sorted(known - set(modes))
+        return out + [dataclasses.replace(sample, mode=m, route=(), **(
+            {"facing": None} if hasattr(sample, "facing") else {})) for m in modes]
+
     def _invalidate(self):
         self.actions_cache = None
+
+    def _reset_step(self):
+        """Back to idle: no path, no target step, no split, no aim, no facing."""
+        self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self.split, self.aim_points, self.move_facing = None, [], None
 
     def active_model(self) -> str | None:
         if self.pending_kind() in ("movement", "action", "dodge-move") and self.pending_who() in self.world.models:
@@ -555,6 +611,11 @@ class PlayController(TableView):
         if act is not None and getattr(act, "model", None):
             return act.model
         am = getattr(self.game, "active_model", None)
+        if callable(am):                      # Legends of Norova: a method
+            try:
+                am = am()
+            except Exception:
+                am = None
         return am if isinstance(am, str) else None
 
     # ------------------------------------------------------------ applying
@@ -568,7 +629,7 @@ class PlayController(TableView):
         self.applied.append((action, events))
         self._invalidate()
         self.world_sync()
-        self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self._reset_step()
         self._clear_play()
         self.message = self.explain(action, events)
         actor = action_actor(action)
@@ -661,7 +722,7 @@ class PlayController(TableView):
         h = super().handlers()
         h.update({"enter": self.confirm, "backspace": self.drop_waypoint,
                   "control-z": self.undo, "control-s": self.save, "control-o": self.load,
-                  "p": self.pass_reactions})
+                  "p": self.pass_reactions, "f": self.face_pointer, "f1": self.toggle_keys})
         for i in range(1, 10):
             h[str(i)] = (lambda i=i: self.choose(i - 1))
         h["0"] = lambda: self.choose(9)
@@ -678,8 +739,17 @@ class PlayController(TableView):
             self.waypoints.append(tuple(float(v) for v in hit.point))
             self.update_path_preview()
             return ("waypoint", self.waypoints[-1])
+        if self.state == "target" and self.aim_points and hit.point is not None and hit.kind != "model":
+            aim = self.aim_at(hit.point)
+            if aim is not None:
+                return self.apply(aim)
         if self.state == "target" and hit.kind == "model":
             return self.target_click(hit.id)
+        if self.state == "target" and self.aim_points:
+            self.message = (f"{self.target_key[0]}: click {self.pending_mover() or 'the mover'} or a marked "
+                            "point of its path (Esc cancels)")
+            self.refresh()
+            return None
         if self.state == "target":
             self.message = f"{self.target_key[0]}: click a highlighted model (Esc cancels)"
             self.refresh()
@@ -714,20 +784,77 @@ class PlayController(TableView):
         return ("token", tid)
 
     def target_click(self, mid: str):
-        name, weapon, spell = self.target_key
+        name = self.target_key[0]
         cands = [a for a in self.legal() if self._key(a) == self.target_key and mid in action_targets(a)]
         if not cands:
             reason = self.target_reason(mid)
             self.message = f"{mid} is not a legal target for {name}" + (f": {reason}" if reason else "")
             self.refresh()
             return None
-        # prefer every strike on the clicked model
+        if self.split is not None:
+            return self.split_click(mid)
+
+        # prefer every strike on the clicked model (the split entry shares them out), and
+        # a reaction aimed where the rules aim it (no point named: a click on the path names one)
         def score(a):
             ts = getattr(a, "targets", ())
             only = all((t[0] if isinstance(t, (tuple, list)) else t) == mid for t in ts)
             strikes = getattr(a, "strikes", 1)
-            return (only, strikes if isinstance(strikes, int) else 1)
+            return (only, strikes if isinstance(strikes, int) else 1, getattr(a, "point", None) is None)
         return self.apply(max(cands, key=score))
+
+    # ------------------------------------------------------------ split Strikes
+    def max_strikes(self, key) -> int:
+        """The most Strikes a legal declaration of ``key`` makes (its STK now)."""
+        return max((int(getattr(a, "strikes", 1) or 1) for a in self.legal() if self._key(a) == key), default=1)
+
+    def can_split(self, key) -> bool:
+        """The rules offer ``key`` with its Strikes shared between targets
+        (seed "Attack", Active Role: STK > 1 may be distributed)."""
+        return any(len(action_targets(a)) > 1 for a in self.legal() if self._key(a) == key)
+
+    def split_action(self):
+        """The declaration of the Strikes clicked so far, or None."""
+        import dataclasses
+        if not self.split:
+            return None
+        sample = next((a for a in self.legal() if self._key(a) == self.target_key
+                       and getattr(a, "point", None) is None), None)
+        if sample is None:
+            return None
+        counts: dict[str, int] = {}
+        for t in self.split:
+            counts[t] = counts.get(t, 0) + 1
+        return dataclasses.replace(sample, targets=tuple(counts.items()))
+
+    def split_words(self) -> str:
+        counts: dict[str, int] = {}
+        for t in self.split or ():
+            counts[t] = counts.get(t, 0) + 1
+        return ", ".join(f"{t} {n} Strike{'s' if n > 1 else ''}" for t, n in counts.items()) or "none yet"
+
+    def split_click(self, mid: str):
+        """One Strike more on ``mid``; the last Strike declares the attack."""
+        total = self.max_strikes(self.target_key)
+        self.split.append(mid)
+        action = self.split_action()
+        reason = self.game.why_illegal(action) if action is not None else "no declaration to share out"
+        if reason:
+            self.split.pop()
+            self.message = f"{self.target_key[0]}: one more Strike on {mid} is not allowed: {reason}"
+            self.refresh()
+            return None
+        if len(self.split) >= total:
+            return self.apply(action)
+        self.message = self.split_message()
+        self.refresh()
+        return ("strike", mid)
+
+    def split_message(self) -> str:
+        total = self.max_strikes(self.target_key)
+        return (f"{self.target_key[0]}: {len(self.split)} of {total} Strikes: {self.split_words()}\n"
+                "click a target for the next Strike (the same model again adds one); "
+                "Enter declares these, Backspace takes the last back, Esc cancels")
 
     @staticmethod
     def _key(a):
@@ -772,7 +899,7 @@ class PlayController(TableView):
 
     def cancel(self):
         if self.state != "idle":
-            self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+            self._reset_step()
             self._clear_play()
             self.refresh()
             return "cancel"
@@ -790,19 +917,39 @@ class PlayController(TableView):
     # ------------------------------------------------------------ movement
     def start_move(self, mode: str):
         mid = self.active_model()
-        self.state, self.move_mode, self.waypoints = "move", mode, []
         self._clear_play()
-        self.message = f"{mid}: {mode.title()} - click waypoints, Enter confirms, Backspace removes, Esc cancels"
+        self._reset_step()
+        self.state, self.move_mode = "move", mode
+        self.message = (f"{mid}: {mode.title()} - click waypoints, Enter confirms, Backspace removes, "
+                        "F faces the pointer at the end, Esc cancels")
         self.show_reach(mid, mode)
         self.refresh()
         return "move"
 
+    def allowance(self, mid, mode) -> float | None:
+        """The rules' own allowance for a mode, for a game that states it
+        (Legends of Norova: ``game.move_allowance``); None otherwise."""
+        f = getattr(self.game, "move_allowance", None)
+        if not callable(f):
+            return None
+        try:
+            return float(f(mid, mode))
+        except Exception:
+            return None
+
     def show_reach(self, mid, mode):
-        if mode not in ("walk", "run"):
+        allowance = self.allowance(mid, mode)
+        if allowance is not None:            # a game with its own allowances: a walk that far
+            if mode not in ("walk", "sprint", "crawl", "run"):
+                return
+            mode, speed = "walk", allowance
+        elif mode not in ("walk", "run"):
             return
+        else:
+            speed = self._speed(mid)
         try:
             from engine import motion
-            grid = motion.reachable(self.world, mid, mode, speed=self._speed(mid))
+            grid = motion.reachable(self.world, mid, mode, speed=speed)
         except Exception as exc:
             self.message += f"\n(reachable area unavailable: {exc})"
             return
@@ -841,7 +988,8 @@ class PlayController(TableView):
         if sample is None:
             from rules.eldfall.actions import Move
             return Move(mid, self.move_mode, tuple(self.waypoints))
-        return dataclasses.replace(sample, mode=self.move_mode, path=tuple(self.waypoints))
+        extra = {"facing": self.move_facing} if hasattr(sample, "facing") else {}
+        return dataclasses.replace(sample, mode=self.move_mode, **{path_field(sample): tuple(self.waypoints)}, **extra)
 
     def update_path_preview(self):
         for c in self.play_live.getChildren():
@@ -857,15 +1005,21 @@ class PlayController(TableView):
         try:
             from engine import motion
             mode = "walk" if self.move_mode == "dodge" else self.move_mode
-            speed = self._speed(mid)
-            if self.move_mode == "dodge" and speed:
-                speed = math.ceil(speed / 2.0)
-            res = motion.check_path(self.world, mid, self.waypoints, mode, speed=speed)
+            allowance = self.allowance(mid, self.move_mode)
+            flying = False
+            if allowance is not None:        # the game's allowance; the engine judges the route
+                mode, flying = ("climb" if mode == "climb" else "walk"), mode == "fly"
+                speed = 4.0 * allowance + 1.0
+            else:
+                speed = self._speed(mid)
+                if self.move_mode == "dodge" and speed:
+                    speed = math.ceil(speed / 2.0)
+            res = motion.check_path(self.world, mid, self.waypoints, mode, speed=speed, flying=flying)
             pts = res.path
             opp = [p.at for p in res.opportunity_points]
             aw = [p.at for p in res.awareness_points]
             end = res.end
-            label = f"{res.distance:.2f}\" / {res.allowance:.2f}\""
+            label = f"{res.distance:.2f}\" / {res.allowance if allowance is None else allowance:.2f}\""
             if res.opportunity_points:
                 label += "\nopportunity: " + ", ".join(p.enemy for p in res.opportunity_points)
         except Exception:
@@ -880,7 +1034,11 @@ class PlayController(TableView):
             if c.getName() == "watchers-overlay":
                 c.removeNode()
         ov.watcher_overlay(self.world, mid, self.path_watchers).reparentTo(self.play_live)
-        ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label).reparentTo(self.play_live)
+        facing = getattr(action, "facing", None)
+        if facing is not None and label:
+            label += f"\nfacing {facing:.0f} deg"
+        ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label,
+                        facing=facing).reparentTo(self.play_live)
         self.message = f"{short_text(action)}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
         self.refresh()
         return reason
@@ -902,27 +1060,83 @@ class PlayController(TableView):
         if self.state == "move" and self.waypoints:
             self.waypoints.pop()
             self.update_path_preview()
+        elif self.state == "target" and self.split:
+            self.split.pop()
+            self.message = self.split_message()
+            self.refresh()
         return "backspace"
 
     def confirm(self):
         if self.state == "move" and self.waypoints:
             return self.apply(self.candidate_move())
+        if self.state == "target" and self.split:
+            return self.apply(self.split_action())
         return None
 
+    def face_pointer(self):
+        """F while a path is clicked: the move ends facing the point under the
+        pointer (seen from the path's end); F again with no point: the rules' facing."""
+        if self.state != "move":
+            return None
+        sample = self.candidate_move()
+        if not hasattr(sample, "facing"):
+            self.message = "this game's moves take no facing"
+            self.refresh()
+            return None
+        hit = self.pick_now()
+        if hit is None or hit.point is None:
+            self.move_facing = None
+        else:
+            hb = self.world.hitbox(self.active_model())
+            o = self.waypoints[-1] if self.waypoints else (hb.x, hb.y, hb.z)
+            dx, dy = float(hit.point[0]) - float(o[0]), float(hit.point[1]) - float(o[1])
+            self.move_facing = None if math.hypot(dx, dy) < 1e-6 else round(math.degrees(math.atan2(dy, dx)) % 360.0, 2)
+        self.update_path_preview()
+        return ("facing", self.move_facing)
+
     # ------------------------------------------------------------ actions
-    def start_target(self, key):
-        self.state, self.target_key = "target", key
+    def start_target(self, key, split: bool = False):
         self._clear_play()
-        targets = sorted({t for a in self.legal() if self._key(a) == key for t in action_targets(a)})
+        self._reset_step()
+        self.state, self.target_key = "target", key
+        cands = [a for a in self.legal() if self._key(a) == key]
+        targets = sorted({t for a in cands for t in action_targets(a)})
         for t in targets:
             if t in self.table.tokens.looks:
                 self.table.tokens.highlight(t, TARGETABLE)
             else:
                 self.table.highlight(t, TARGETABLE)
-        self.message = f"{key[0]}: click a target ({', '.join(targets)}); Esc cancels"
+        if split:
+            self.split = []
+            self.message = self.split_message()
+        else:
+            n = self.max_strikes(key)
+            self.message = f"{key[0]}: click a target ({', '.join(targets)})" + (
+                f": all {n} Strikes on it" if n > 1 else "") + "; Esc cancels"
+        self.aim_points = list(dict.fromkeys(tuple(a.point) for a in cands if getattr(a, "point", None) is not None))
+        if self.aim_points:
+            mover = self.pending_mover() or "the mover"
+            ov.aim_points_overlay(self.aim_points).reparentTo(self.play_live)
+            self.message = (f"{key[0]}: click {mover} (aimed where the rules aim: where it stands, or the "
+                            f"last point it was seen) or a marked point of its path to aim there; Esc cancels")
         self.show_stratagem_range(key)
         self.refresh()
         return "target"
+
+    def pending_mover(self) -> str | None:
+        """The activated model a reaction is aimed at."""
+        act = getattr(self.game, "act", None)
+        return getattr(act, "model", None)
+
+    def aim_at(self, point, slack: float = 0.75):
+        """The reactive declaration aimed at the marked point nearest a clicked
+        table point (within ``slack`` inches on the table), or None."""
+        p = np.asarray(point, float)
+        best = min(self.aim_points, key=lambda q: float(np.linalg.norm(np.asarray(q, float)[:2] - p[:2])), default=None)
+        if best is None or float(np.linalg.norm(np.asarray(best, float)[:2] - p[:2])) > slack:
+            return None
+        return next((a for a in self.legal() if self._key(a) == self.target_key
+                     and getattr(a, "point", None) is not None and tuple(a.point) == best), None)
 
     def stratagem_of(self, key) -> dict | None:
         """The Stratagem (plain data) a target step is for, or None."""
@@ -1050,7 +1264,7 @@ class PlayController(TableView):
 
     def _after_load(self, message: str):
         self._invalidate()
-        self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self._reset_step()
         self._clear_play()
         self.world_sync()
         self.message = message
@@ -1144,7 +1358,7 @@ class PlayController(TableView):
         legal = self.legal()
         actor = self.menu_actor(legal)
         for a in legal:
-            if action_kind(a) == "Move" and action_actor(a) == actor and not getattr(a, "path", ()):
+            if action_kind(a) == "Move" and action_actor(a) == actor and not action_path(a):
                 if a.mode == "idle":
                     extra = "" if getattr(a, "crouch_end", None) is None else (
                         " and crouch" if a.crouch_end else " and stand up")
@@ -1170,7 +1384,12 @@ class PlayController(TableView):
                 if objective:                 # Interact: one entry per token / quest object
                     menu.append((f"{label}: {objective}", a))
                 elif action_targets(a):
-                    menu.append((label + " -> click target", (lambda key=key: self.start_target(key))))
+                    n = self.max_strikes(key)
+                    menu.append((label + (f" -> click target (all {n} Strikes)" if n > 1 else " -> click target"),
+                                 (lambda key=key: self.start_target(key))))
+                    if self.can_split(key):
+                        menu.append((label + f" -> split the {n} Strikes: click a target per Strike",
+                                     (lambda key=key: self.start_target(key, split=True))))
                 else:
                     menu.append((label, a))
             elif kind == "Crouch":
@@ -1192,8 +1411,18 @@ class PlayController(TableView):
     show_menu = True
 
     def hint(self) -> str:
-        return ("click: activate/select | 1-9: menu | Enter: confirm path | Ctrl+Z undo | "
-                "Ctrl+S/Ctrl+O save/load | F12 dispute | M measure | G template | V eye view")
+        if getattr(self, "show_keys", False):
+            return ("click: activate/select | 1-9: menu | Enter: confirm path | F: face the pointer | "
+                    "Backspace: last waypoint | Esc cancel | P pass | Ctrl+Z undo | Ctrl+S/Ctrl+O save/load | "
+                    "F12 dispute | M measure | G template | V eye view | F1 fewer keys")
+        return "1-9 menu | Enter confirm | Esc cancel | Ctrl+Z undo | F1 all keys"
+
+    def toggle_keys(self):
+        """F1: the status panel lists every key, or only the common ones (the
+        table stays visible under a short panel)."""
+        self.show_keys = not getattr(self, "show_keys", False)
+        self.refresh()
+        return "keys"
 
     def refresh(self) -> None:
         if not hasattr(self, "game"):
@@ -1240,6 +1469,11 @@ class PlayController(TableView):
             if self.pending_kind() == "crouch" and self.show_menu:
                 status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up models "
                               "now (number keys), or P to pass")
+            if self.show_menu and self.state == "idle":
+                ringed = sorted({self.world.hitbox(action_actor(a)).side for a in self.legal()
+                                 if action_kind(a) == "Activate" and action_actor(a) in self.world.models})
+                if ringed:
+                    status.append(f"{' / '.join(ringed)}: click a ringed model to activate it")
             if side:
                 status.append(f"Strategic Phase: Stratagems ({side}), Leader {leader or '?'}")
                 if self.show_menu and self.state == "idle":
