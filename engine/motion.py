@@ -1614,6 +1614,121 @@ def _band(dx, dy, r):
     return tuple(out)
 
 
+class _Clearance:
+    """Exact clearance on a flat level z, for the cells where the grid's widened
+    clearance refuses a level: a base of radius R may stand, or step along a
+    segment, where it comes within R of no barring triangle: a triangle of the
+    terrain (ladders aside) reaching into the hitbox's span (z, z + h), or an edge
+    of the standable faces flat at z (beyond it the base is not fully supported).
+    Triangles are taken whole (a tall face bars all its plan), so this only ever
+    refuses more than the path check, whose probes lie within R of its samples.
+    """
+
+    def __init__(self, world, cols, R, h, res):
+        keep = ~cols.skip_tri
+        T = np.asarray(world.rays.triangles)[keep]
+        self.xy = T[:, :, :2]
+        self.zmin, self.zmax = T[:, :, 2].min(axis=1), T[:, :, 2].max(axis=1)
+        nz = cols.normals[keep, 2]
+        self.flat = nz >= 0.9999
+        # a top and a bottom face at one height that overlap in plan (two pieces
+        # stacked): a probe column may take one and miss the other and then reads
+        # solid all the way down, so the path check refuses below them; the sub-grid
+        # lets them bar every level under them
+        self.shared = np.zeros(len(T), dtype=bool)
+        horiz = np.nonzero(np.abs(nz) >= 0.9999)[0]
+        if len(horiz):
+            import shapely
+            hz = np.round(self.zmax[horiz], 4)
+            for zl in np.unique(hz):
+                g = horiz[hz == zl]
+                up, dn = g[nz[g] > 0], g[nz[g] < 0]
+                if not (len(up) and len(dn)):
+                    continue
+                pu = shapely.polygons(self.xy[up])
+                pd = shapely.polygons(self.xy[dn])
+                tree = shapely.STRtree(pd)
+                i, j = tree.query(pu, predicate="intersects")
+                if len(i):
+                    both = shapely.area(shapely.intersection(pu[i], pd[j])) > 1e-9
+                    self.shared[up[i[both]]] = True
+                    self.shared[dn[j[both]]] = True
+        self.cols = cols
+        self.R, self.h, self.res = R, h, res
+        self.reach = R + 1e-4
+        # places tried in a cell: a lattice of at most 1/16", nearest the centre first
+        n = max(2, int(math.ceil(res / 0.0625 - 1e-9)))
+        k = (np.arange(n) + 0.5) / n - 0.5
+        ox, oy = np.meshgrid(k * res, k * res)
+        offs = np.column_stack([ox.ravel(), oy.ravel()])
+        self.offsets = offs[np.argsort(np.hypot(offs[:, 0], offs[:, 1]), kind="stable")]
+        self._trees: dict = {}
+
+    def level(self, z):
+        """The STRtree of what bars a base standing at z (kept per level)."""
+        import shapely
+        key = round(float(z), 6)
+        tree = self._trees.get(key)
+        if tree is None:
+            bar = ((self.zmax > z + _EPS) & (self.zmin < z + self.h + _EPS)) | (self.shared & (self.zmin > z + _EPS))
+            ring = np.concatenate([self.xy[bar], self.xy[bar][:, :1]], axis=1)
+            tri = shapely.polygons(ring)
+            geoms = list(np.where(shapely.area(tri) > 1e-9, tri, shapely.linestrings(ring)))
+            sup = self.flat & (np.abs(self.zmin - z) <= 1e-3) & (np.abs(self.zmax - z) <= 1e-3)
+            if sup.any():
+                ring = np.concatenate([self.xy[sup], self.xy[sup][:, :1]], axis=1)
+                floor = shapely.union_all(shapely.make_valid(shapely.polygons(ring)))
+                geoms.append(shapely.boundary(floor) if not floor.is_empty else floor)
+            tree = shapely.STRtree(geoms)
+            self._trees[key] = tree
+        return tree
+
+    def place(self, tree, z, cxy):
+        """For each cell centre of cxy (n, 2) the place in the cell nearest its centre
+        (on a lattice of at most 1/16") where a base stands at z: (xy (n, 2), ok (n,))."""
+        import shapely
+        n, m = len(cxy), len(self.offsets)
+        pts = (cxy[:, None, :] + self.offsets[None, :, :]).reshape(-1, 2)
+        # a cell whose centre is nearer than that to what bars the base has no place
+        far = float(np.hypot(*self.offsets[-1]))
+        free = np.zeros((n, m), dtype=bool)
+        hit = tree.query(shapely.points(cxy), predicate="dwithin", distance=max(self.reach - far, 0.0))[0]
+        tried = np.ones(n, dtype=bool)
+        tried[hit] = False
+        t = np.nonzero(tried)[0]
+        if len(t):
+            near = np.zeros((len(t), m), dtype=bool)
+            hit = tree.query(shapely.points(pts.reshape(n, m, 2)[t].reshape(-1, 2)), predicate="dwithin",
+                             distance=self.reach)[0]
+            near.reshape(-1)[hit] = True
+            free[t] = ~near
+        j = np.argmax(free, axis=1)
+        rows = np.arange(n)
+        xy = pts.reshape(n, m, 2)[rows, j]
+        ok = free[rows, j]
+        # the column under the place: a standable top at z, nothing over it in the span
+        if ok.any():
+            k = np.nonzero(ok)[0]
+            lo, hi, nrm, piece = self.cols.probe(xy[k])
+            std = nrm[..., 2] >= self.cols.min_nz - 1e-9
+            with np.errstate(invalid="ignore"):
+                top = std & (np.abs(hi - z) <= 1e-3)
+            good = top.any(axis=1) & _free(lo, hi, np.full(len(k), z), np.full(len(k), z + self.h + _EPS))
+            self.last_piece = np.full(n, -1, dtype=np.int64)
+            self.last_piece[k] = np.where(good, piece[np.arange(len(k)), np.argmax(top, axis=1)], -1)
+            ok[k] = good
+        return xy, ok
+
+    def clear_steps(self, tree, a, b):
+        """(n,) bool: a base steps along a -> b (n, 2 each) at the level clear of what bars it."""
+        import shapely
+        hit = tree.query(shapely.linestrings(np.stack([a, b], axis=1)), predicate="dwithin",
+                         distance=self.reach)[0]
+        ok = np.ones(len(a), dtype=bool)
+        ok[hit] = False
+        return ok
+
+
 _MAX_CELLS = 500_000       # cells of the reachable area's grid (36" x 36" at 0.25": 20,736)
 
 
@@ -1750,6 +1865,53 @@ def _build_static(world, R, h, res, st) -> _Static:
         with np.errstate(invalid="ignore"):
             high = ~(z[:, C] - below[:, C] <= step_h + 1e-9)
         narrow[:, C] = valid[:, C] & ~full_sup[:, C] & ~sup_w & high & (z[:, C] > tol_l)
+    # the sub-grid: a level that a cell's centre column stands on but the widened
+    # clearance refused there may be kept at another place in the cell, tested on the
+    # sub-grid (its node then sits at that place; its steps are tested there too)
+    shifted = np.zeros((kmax, N), dtype=bool)
+    sxy = np.zeros((kmax, N, 2))
+    sub = None
+    cxy_all = np.column_stack([cx, cy])
+    if len(C) and margin > 0:
+        cand_c, cand_z = [], []
+        free_slot = np.isnan(z[:, C]).any(axis=0)
+        for j in range(Kc):
+            zt = hi_p[C, j]
+            with np.errstate(invalid="ignore"):
+                have = np.any(np.abs(z[:, C] - zt[None, :]) <= tol_l, axis=0)
+                ok = np.isfinite(zt) & std_p[C, j] & (nrm_p[C, j, 2] >= 0.9999) & ~have & free_slot
+            cand_c.append(C[ok])
+            cand_z.append(zt[ok])
+        cand_c, cand_z = np.concatenate(cand_c), np.concatenate(cand_z)
+        if len(cand_c):
+            sub = _Clearance(world, cols, R, h, res)
+            zkey = np.round(cand_z, 6)
+            for zl in np.unique(zkey):
+                sel = np.nonzero(zkey == zl)[0]
+                cc = cand_c[sel]
+                zl_ = float(cand_z[sel[0]])
+                pxy, ok = sub.place(sub.level(zl_), zl_, cxy_all[cc])
+                if st["base_inside_table"]:
+                    ok &= (pxy[:, 0] >= R - 1e-6) & (pxy[:, 0] <= W - R + 1e-6) \
+                        & (pxy[:, 1] >= R - 1e-6) & (pxy[:, 1] <= D - R + 1e-6)
+                if not ok.any():
+                    continue
+                c_ = cc[ok]
+                k = np.argmax(np.isnan(z[:, c_]), axis=0)            # the cell's first free slot
+                z[k, c_] = zl_
+                valid[k, c_] = shifted[k, c_] = full_sup[k, c_] = True
+                narrow[k, c_] = False
+                below[k, c_] = -np.inf
+                nz3[k, c_] = (0.0, 0.0, 1.0)
+                sxy[k, c_] = pxy[ok]
+                spiece[k, c_] = sub.last_piece[ok]
+            moved = np.nonzero(shifted.any(axis=0))[0]
+            if len(moved):       # the levels of a cell ascending again
+                o = np.argsort(z[:, moved], axis=0)
+                for arr in (z, valid, shifted, full_sup, narrow, below, spiece):
+                    arr[:, moved] = np.take_along_axis(arr[:, moved], o, axis=0)
+                for arr in (nz3, sxy):
+                    arr[:, moved] = np.take_along_axis(arr[:, moved], o[..., None], axis=0)
     # areas (static part): half-speed areas and unscalable areas
     cxy = np.column_stack([cx, cy])
     mult = np.ones((kmax, N))
@@ -1766,6 +1928,23 @@ def _build_static(world, R, h, res, st) -> _Static:
             mult = np.where(touch, mult * f if st["stack_costs"] else np.maximum(mult, f), mult)
         if uns:
             unsc |= touch
+    if shifted.any():            # the areas a base at its place in the cell touches
+        ks, cs = np.nonzero(shifted)
+        mult[ks, cs] = 1.0
+        unsc[ks, cs] = False
+        for a in areas:
+            slow = bool(a.tags & set(st["half_speed_areas"]))
+            uns = bool(a.tags & set(st["unscalable_tags"]))
+            if not (slow or uns):
+                continue
+            zs_ = z[ks, cs]
+            touch = _within(a.poly, sxy[ks, cs], R + _EPS) & (zs_ >= a.zlo - 0.05) & (zs_ <= a.zhi + 0.05)
+            if slow:
+                f = float(st["area_cost"])
+                mult[ks, cs] = np.where(touch, mult[ks, cs] * f if st["stack_costs"] else
+                                        np.maximum(mult[ks, cs], f), mult[ks, cs])
+            if uns:
+                unsc[ks, cs] |= touch
     nmul = np.where(narrow, float(st["narrow_cost"]), 1.0)
     mult = mult * nmul if st["stack_costs"] else np.maximum(mult, nmul)
     # nodes
@@ -1773,6 +1952,8 @@ def _build_static(world, R, h, res, st) -> _Static:
     slot, cell = np.nonzero(valid)
     node[slot, cell] = np.arange(len(slot))
     node_xyz = np.column_stack([cx[cell], cy[cell], z[slot, cell]])
+    node_shift = shifted[slot, cell]
+    node_xyz[node_shift, :2] = sxy[slot[node_shift], cell[node_shift]]
     node_mult = mult[slot, cell]
     slow_areas = [a for a in areas if a.tags & set(st["half_speed_areas"])]
     # the distance to the nearest one, exact wherever a step's test below can use it (a node
@@ -1885,11 +2066,11 @@ def _build_static(world, R, h, res, st) -> _Static:
         # open table to open table over flat ground: nothing to check
         easy_ab = simple[c_a] & simple[c_b] & ~band_rough
         for sa in range(kmax):
-            na = node[sa, c_a]
+            na = np.where(shifted[sa, c_a], -1, node[sa, c_a])     # (nodes moved in their cell: below)
             if not (na >= 0).any():
                 continue
             for sb in range(kmax):
-                nbn = node[sb, c_b]
+                nbn = np.where(shifted[sb, c_b], -1, node[sb, c_b])
                 both = (na >= 0) & (nbn >= 0)
                 if sa == 0 and sb == 0:
                     easy = both & easy_ab
@@ -1969,6 +2150,37 @@ def _build_static(world, R, h, res, st) -> _Static:
                 ES += [A, B]
                 ED += [B, A]
                 EW += [w, w]
+    if node_shift.any():
+        # the steps of the nodes moved in their cells: to every neighbour on the same
+        # level, tested on the sub-grid along the step itself
+        sn = np.nonzero(node_shift)[0]
+        sc = cell[sn]
+        PA, PB = [], []
+        for dx, dy in _neighbour_offsets(int(st["neighbours"])):
+            for ddx, ddy in ((dx, dy), (-dx, -dy)):
+                jx, jy = ix[sc] + ddx, iy[sc] + ddy
+                inb = (jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny)
+                for k in range(kmax):
+                    nb_ = np.full(len(sn), -1, dtype=np.int64)
+                    nb_[inb] = node[k, (jy * nx + jx)[inb]]
+                    ok = nb_ >= 0
+                    ok[ok] &= (np.abs(node_xyz[nb_[ok], 2] - node_xyz[sn[ok], 2]) <= 1e-6) \
+                        & (~node_shift[nb_[ok]] | (nb_[ok] > sn[ok]))
+                    PA.append(sn[ok])
+                    PB.append(nb_[ok])
+        A, B = np.concatenate(PA), np.concatenate(PB)
+        zkey = np.round(node_xyz[A, 2], 6)
+        keep = np.zeros(len(A), dtype=bool)
+        for zl in np.unique(zkey):
+            sel = np.nonzero(zkey == zl)[0]
+            keep[sel] = sub.clear_steps(sub.level(float(node_xyz[A[sel[0]], 2])),
+                                        node_xyz[A[sel], :2], node_xyz[B[sel], :2])
+        A, B = A[keep], B[keep]
+        if len(A):
+            w = np.hypot(*(node_xyz[B, :2] - node_xyz[A, :2]).T) * edge_mult(A, B)
+            ES += [A, B]
+            ED += [B, A]
+            EW += [w, w]
     esrc = np.concatenate(ES) if ES else np.zeros(0, dtype=np.int64)
     edst = np.concatenate(ED) if ED else np.zeros(0, dtype=np.int64)
     ew = np.concatenate(EW) if EW else np.zeros(0)
@@ -2009,10 +2221,9 @@ class ReachGrid:
         """(n, 3) end positions (cell centres at their level) costing at most ``max_cost``."""
         lim = self.allowance if max_cost is None else float(max_cost)
         k, i, j = np.nonzero(self.end_ok & (self.cost <= lim + 1e-9))
-        r = self.resolution
-        out = np.column_stack([(j + 0.5) * r, (i + 0.5) * r, self.z[k, i, j]])
+        nodes = self._static.node[k, i * self._static.nx + j]
+        out = self._static.node_xyz[nodes].copy()       # the cell's centre, or its node's place in it
         if self.ends:
-            nodes = self._static.node[k, i * self._static.nx + j]
             for row, nd in enumerate(nodes.tolist()):
                 if nd in self.ends:
                     out[row] = self.ends[nd]
