@@ -182,3 +182,13 @@ def test_a_side_whose_last_model_fled_ends_the_game_in_words_that_say_so():
     g.apply(Activate("r1"))                   # fails its M roll, runs off the bottom edge
     assert g.is_over and g.outcome.termination.value == "elimination"
     assert g.outcome.detail == "red has every model Incapacitated or Dead or off the table"
+
+
+def test_attack_narration_says_the_attribute_already_holds_its_modifiers():
+    # "ACC 9 (range -6)" read as 9 before or after the -6; the line says after
+    from rules.core import Event
+    from rules.eldfall.narrate import line
+    ev = Event("attack", {"attacker": "a", "target": "b", "with": "Longbow", "kind": "Ranged Attack",
+                             "role": "active", "stat": "ACC", "attribute": 9, "modifiers": {"range": -6},
+                             "strikes": 1, "failed": None, "victims": []})
+    assert line(ev).endswith("ACC 9 (after range -6)")

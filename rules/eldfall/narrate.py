@@ -71,7 +71,7 @@ def line(ev) -> str | None:
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
         if mods:
-            s += f" ({mods})"
+            s += f" (after {mods})"
         if d.get("failed"):
             s += f" -- fails: {d['failed']}"
         return s
