@@ -49,6 +49,7 @@ TEMPLATES_FILE = DATA / "templates.yaml"
 # states in which a model is still on the table but never counts for or against a template
 _GONE_STATES = frozenset({"Dead"})
 _ALL_ROUND_TRAITS = frozenset({"vigilance"})
+_PRINTED = 2        # decimals of the circle centres and spray aim points the search proposes
 
 
 # --------------------------------------------------------------------------- data
@@ -280,7 +281,8 @@ class Placement:
     ``apex`` (x, y) where its narrow end touches the user's base, ``angle``
     (degrees CCW from +x) and ``surface`` (the user's base height).
     ``band`` is the absolute (lo, hi) z range it reaches; ``band_choice`` is
-    "around" for a circle, up/down/both for a spray.
+    "around" for a circle, up/down/both for a spray. ``aim`` is the point a spray
+    was aimed at (None when it was given an angle).
     """
     spec: TemplateSpec
     surface: float
@@ -291,6 +293,7 @@ class Placement:
     apex: tuple[float, float] | None = None
     angle: float | None = None
     lift: float = 0.04
+    aim: tuple[float, float] | None = None     # a spray's aim point, when it was given one
 
     @property
     def kind(self) -> str:
@@ -336,6 +339,8 @@ class Placement:
         else:
             d.update(user=self.user, apex=[round(self.apex[0], 4), round(self.apex[1], 4)],
                      angle=round(self.angle, 3))
+            if self.aim is not None:
+                d["aim"] = [round(self.aim[0], 4), round(self.aim[1], 4)]
         return d
 
 
@@ -437,13 +442,16 @@ def place_spray(world, template: str | TemplateSpec, *, user: str, aim=None, tar
         if math.hypot(dx, dy) < 1e-9:
             raise InputError("--aim: the aim point is the user's own centre; give a direction")
         angle = math.degrees(math.atan2(dy, dx))
+        aim = (float(ax), float(ay))
+    else:
+        aim = None
     angle = float(angle) % 360.0
     a = math.radians(angle)
     apex = (ub.x + ub.radius * math.cos(a), ub.y + ub.radius * math.sin(a))
     from engine.measure import measuring_z
     uz = measuring_z(world, user)                    # a Flying user: the surface under it
     return Placement(spec, uz, _band(uz, spec, band), band,
-                     user=user, apex=apex, angle=angle)
+                     user=user, apex=apex, angle=angle, aim=aim)
 
 
 # --------------------------------------------------------------------------- line of sight
@@ -534,12 +542,13 @@ def _proven_hidden(world, origins: np.ndarray, prisms: np.ndarray) -> np.ndarray
 
 def points_see_hitboxes(world, origins: np.ndarray, model_ids: Sequence[str], *,
                         models_block: bool = False, exclude: Iterable[str] = (),
-                        round_size: int = 14) -> np.ndarray:
+                        round_size: int = 14, sight_settings=None) -> np.ndarray:
     """Batched LoS from points to hitboxes: (n, 3) origins, n model ids -> (n,) bool.
 
     A pair has LoS when a segment from the origin to some point of the hitbox
     meets no terrain (and, with ``models_block``, no other model outside
-    ``exclude``). The hitbox's axis at mid-height is tried first, then the
+    ``exclude``; with ``sight_settings``, crosses fewer Forest areas than block
+    LoS, as engine.sight counts them). The hitbox's axis at mid-height is tried first, then the
     points of a lattice on its surface in rounds of ``round_size`` (a
     spread-out order); a pair stops at its first clear segment. One ray query
     per round for all pairs.
@@ -557,7 +566,9 @@ def points_see_hitboxes(world, origins: np.ndarray, model_ids: Sequence[str], *,
     owner = np.asarray(names, dtype=object)
 
     def clear(o, e, who):
-        ok = ~world.rays.occluded(o, e)
+        ok = None if sight_settings is None else _clear_segments(world, o, e, sight_settings)
+        if ok is None:
+            ok = ~world.rays.occluded(o, e)
         if models_block and ok.any():
             idx = np.flatnonzero(ok)
             for k in np.unique(who[idx]):
@@ -934,8 +945,24 @@ def _assess(world, pl: Placement, settings: TemplateSettings, *, user: str | Non
     return _Assessment(ids, sdf, touching, full, frac, in_band, gap, los)
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: float, limit: float | None = None) -> str:
+    """Inches, two decimals; given ``limit`` (the contact tolerance), as many more as it takes
+    for the printed number to fall on the same side of it: "0.002" outside", never "0.00"."""
+    if limit is not None:
+        from engine.cover import inches_vs
+        return f'{inches_vs(v, limit)}"'
     return f'{v:.2f}"'
+
+
+def _pct(frac: float) -> str:
+    """A covered share: one decimal, never "100%" for a base not wholly under the template
+    nor "0%" for one partly under it."""
+    p = 100.0 * frac
+    if 0 < p < 0.05:
+        return "under 0.1%"
+    if 99.95 <= p < 100:
+        return "over 99.9%"
+    return f"{p:.1f}%"
 
 
 def _front_arc_ok(world, pl: Placement) -> bool:
@@ -955,6 +982,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
     ``target`` is the main target (None: Targetless); ``user`` is never affected.
     """
     settings = settings or TemplateSettings()
+    tol = settings.contact_tol
     if isinstance(placements, Placement):
         placements = [placements]
     placements = list(placements)
@@ -986,12 +1014,12 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
             if not a.full[i]:
                 target_full = False
                 reasons.append(f"{tag}main target {target} is not fully covered: "
-                               f"{a.fraction[i] * 100:.0f}% of its base is under the template, "
-                               f"its edge is {_fmt(a.sdf[i] + world.hitbox(target).radius)} outside")
+                               f"{_pct(a.fraction[i])} of its base is under the template, "
+                               f"its edge is {_fmt(a.sdf[i] + world.hitbox(target).radius, tol)} outside")
             elif not a.in_band[i]:
                 target_full = False
                 reasons.append(f"{tag}main target {target} is out of the template's height band "
-                               f"({_fmt(a.gap[i])} beyond it)")
+                               f"({_fmt(a.gap[i], tol)} beyond it)")
             elif target != user and not a.los.get(target, False):
                 source = "the template's centre" if pl.kind == "circle" else pl.user
                 reasons.append(f"{tag}main target {target} has no LoS from {source}")
@@ -1022,7 +1050,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
         a, i, pl = min(last[mid], key=lambda t: (not t[0].touching[t[1]], not t[0].in_band[t[1]],
                                                    float(t[0].sdf[t[1]])))
         if not a.touching[i]:
-            why = f"outside the template ({_fmt(a.sdf[i] - hb.radius)} from its edge)"
+            why = f"outside the template ({_fmt(a.sdf[i] - hb.radius, tol)} from its edge)"
         elif not a.in_band[i]:
             from engine.measure import FLYING_STATE, measuring_z
             lo, hi = pl.band
@@ -1030,7 +1058,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
             where = "above" if z > hi else "below"
             flying = f"; {FLYING_STATE}: measured on the surface under it, z {z:.2f}" \
                 if FLYING_STATE in hb.states else ""
-            why = (f"out of the height band: {_fmt(a.gap[i])} {where} it "
+            why = (f"out of the height band: {_fmt(a.gap[i], tol)} {where} it "
                    f"(band z {lo:.2f} to {hi:.2f}, base at z {hb.z:.2f}{flying})")
         else:
             why = ("no LoS from the template's centre" if pl.kind == "circle"
@@ -1087,8 +1115,11 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
     placement that puts the target's base deepest inside the template. With
     ``count`` > 1 every template goes to the same best spot (each is judged
     on its own, so the best spot for one is the best for each). For a spray,
-    ``band`` None tries up and down. The result's ``search`` holds the number
-    of candidates, the time, and the estimated score.
+    ``band`` None tries up and down. The candidates are circle centres and spray
+    aim points on the 0.01" the output prints (and the target's centre), so the
+    placement proposed, asked again with ``at``/``aim``, gets the same verdict.
+    The result's ``search`` holds the number of candidates, the time, and the
+    estimated score.
     """
     settings = settings or TemplateSettings()
     spec = template_spec(kind)
@@ -1125,8 +1156,18 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         grid = grid[np.hypot(grid[:, 0], grid[:, 1]) <= rho]
         ang = np.arange(settings.search_ring) * (2 * math.pi / settings.search_ring)
         ring = rho * np.column_stack([np.cos(ang), np.sin(ang)])
-        offs = np.vstack([[0.0, 0.0], grid, ring])
-        cxy = np.array([tb.x, tb.y]) + offs
+        txy = np.array([tb.x, tb.y])
+        # the candidates are points the output prints (0.01"), so that the centre proposed,
+        # asked again with --at X,Y, gets the same verdict: the grid's points rounded, and
+        # round each ring point the printed points that keep the target fully inside
+        # (evaluate's own test); the target's centre as it is
+        q = 10.0 ** _PRINTED
+        lo, hi = np.floor((txy + ring) * q) / q, np.ceil((txy + ring) * q) / q
+        cxy = np.unique(np.vstack([np.round(txy + grid, _PRINTED), lo, hi, np.column_stack([lo[:, 0], hi[:, 1]]),
+                                   np.column_stack([hi[:, 0], lo[:, 1]])]), axis=0)
+        cxy = cxy[np.linalg.norm(txy - cxy, axis=1) - spec.radius + tb.radius <= tol]
+        cxy = np.vstack([txy, cxy])
+        offs = cxy - txy
         inside = (cxy[:, 0] >= 0) & (cxy[:, 0] <= world.table[0]) & (cxy[:, 1] >= 0) & (cxy[:, 1] <= world.table[1])
         cxy, offs = cxy[inside], offs[inside]
         n_cand = len(cxy)
@@ -1142,7 +1183,8 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         # (with models blocking, the target whose hitbox holds the centre never hides the others)
         excl = set(ids) if not settings.models_block else {user, target}
         vis = points_see_hitboxes(world, origins, [ids[j] for j in pm],
-                                  models_block=settings.models_block, exclude=excl)
+                                  models_block=settings.models_block, exclude=excl,
+                                  sight_settings=settings.sight())
         hit = np.zeros_like(geo)
         hit[pc[vis], pm[vis]] = True
         en, al = _score(hit, enemy)
@@ -1163,9 +1205,13 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
     else:
         choices = [band] if band else ["up", "down"]
         step = settings.search_angle_step
-        angles = np.arange(0.0, 360.0, step)
-        to_t = math.degrees(math.atan2(tb.y - ub.y, tb.x - ub.x)) % 360.0
-        angles = np.concatenate([[to_t], angles])
+        # each aim is a point the output prints (0.01"), at the far end of the axis, so that
+        # the spray proposed, asked again with --aim X,Y, gets the same verdict; and the target
+        a = np.radians(np.arange(0.0, 360.0, step))
+        far = ub.radius + spec.length
+        aims = np.round(np.column_stack([ub.x + far * np.cos(a), ub.y + far * np.sin(a)]), _PRINTED)
+        aims = np.vstack([[tb.x, tb.y], aims])
+        angles = np.degrees(np.arctan2(aims[:, 1] - ub.y, aims[:, 0] - ub.x)) % 360.0
         apex = np.column_stack([ub.x + ub.radius * np.cos(np.radians(angles)),
                                 ub.y + ub.radius * np.sin(np.radians(angles))])
         sdf = teardrop_sdf(centers[None, :, :2], apex[:, None, :], angles[:, None],
@@ -1176,7 +1222,8 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
             diff = (angles - ub.facing + 180.0) % 360.0 - 180.0
             ok &= np.abs(diff) <= 90.0 + 1e-6
         n_cand = len(angles) * len(choices)
-        feasible = int(ok.sum()) * len(choices)
+        feasible = 0            # aims that cover the target fully, in a band that holds it
+        covering = bool(ok.any())
         # LoS from the user does not depend on the aim: once per model
         maybe = np.flatnonzero((touch[ok].any(0) if ok.any() else np.zeros(len(ids), bool)) & others)
         excl = set(ids) if not settings.models_block else {user}
@@ -1192,6 +1239,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
             in_band, _ = _in_band(mz, tops, bandz, settings)
             if not in_band[ti] or len(okj) == 0:
                 continue
+            feasible += len(okj)
             hit = touch[okj] & (in_band & others & los)[None]
             en, al = _score(hit, enemy)
             rows.append((en, al, depth[okj], np.full(len(okj), c), okj, hit))
@@ -1202,7 +1250,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
             keyed = np.column_stack([cc[order, None].astype(np.uint8), np.packbits(hit[order], axis=1)])
             _, first = np.unique(keyed, axis=0, return_index=True)
             for o in order[np.sort(first)][:settings.search_verify]:
-                pl = place_spray(world, spec, user=user, angle=float(angles[jj[o]]), band=choices[cc[o]])
+                pl = place_spray(world, spec, user=user, aim=tuple(aims[jj[o]]), band=choices[cc[o]])
                 cands.append(((int(en[o]), int(al[o])), pl))
             o = order[0]
             best_est = {"enemies": int(en[o]), "allies": int(al[o])}
@@ -1213,6 +1261,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
               else place_spray(world, spec, user=user, target=target, band=band or "up"))
         search["ms"] = round((time.perf_counter() - t0) * 1e3, 2)
         search["note"] = "no placement covers the main target fully"
+        if spec.kind == "spray" and covering:
+            search["note"] = (f"the main target is out of the {band} band" if band else
+                              "the main target is in neither height band (up or down)")
         return evaluate(world, [pl] * count, target=target, user=user, settings=settings, search=search)
     best = None
     for est_score, pl in cands:

@@ -4,7 +4,9 @@ Judges one or several templates (``--count``): legality (the main target fully
 covered and in the height band), every model affected (covered fraction,
 partial/full, in band, LoS from the origin, how many templates) and every
 model not affected with the reason. ``--best`` searches the placement that
-fully covers the target and hits the most enemies, then the fewest allies.
+fully covers the target and hits the most enemies, then the fewest allies; the
+centre or aim point it prints, given back with ``--at`` or ``--aim``, gets the
+same verdict.
 
     eldfall aoe scenes/skirmish.yaml --template circle-s --target blue-guard --by red-mage
     eldfall aoe scenes/skirmish.yaml --template spray-l --by red-brute --aim 20,12 --band down --json
@@ -133,7 +135,28 @@ def _f(v: float) -> str:
     return f"{(0.0 if abs(v) < 0.005 else v):.2f}"
 
 
-def describe(res, world) -> str:
+def _at(v: float) -> str:
+    """A placement's coordinate as --at/--aim take it back: two decimals, more (up to 4) when
+    the value has them (a target's centre given so in the scene)."""
+    d = next((d for d in (2, 3) if abs(v - round(v, d)) < 1e-9), 4)
+    return f"{(0.0 if abs(v) < 0.5 * 10.0 ** -d else v):.{d}f}"
+
+
+def _coverage(h) -> tuple[str, str]:
+    """("full"|"partial"|"touching", the covered share) as the text and the picture print it:
+    a base that only touches the outline (0% under it) is hit too (rulings: touching counts)."""
+    cover = "full" if h.full else ("partial" if h.covered_fraction > 0 else "touching")
+    pct = "<0.1%" if 0 < h.covered_fraction < 5e-4 else f"{100 * h.covered_fraction:.1f}%"
+    return cover, pct
+
+
+NEAR = 1.0      # inches: the models outside a template a picture's caption names
+
+
+def describe(res, world, picture: bool = False) -> str:
+    """The verdict as text. ``picture``: the caption of `--picture` (the same lines, the
+    affected on one line, and of the models not affected only those within 1" of an
+    outline or missed for another reason)."""
     lines = []
     head = f"{res.template}"
     head += f" on {res.target}" if res.target else " (Targetless)"
@@ -149,28 +172,58 @@ def describe(res, world) -> str:
         lo, hi = pl.band
         if pl.kind == "circle":
             ox, oy, oz = pl.origin
-            lines.append(f"{tag}centre ({_f(pl.centre[0])}, {_f(pl.centre[1])}) on the surface at z {_f(pl.surface)}; "
+            lines.append(f"{tag}centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}; "
                          f"band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
         else:
-            lines.append(f"{tag}from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg, "
+            toward = f" toward ({_at(pl.aim[0])}, {_at(pl.aim[1])})" if pl.aim is not None else ""
+            lines.append(f"{tag}from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg{toward}, "
                          f"band {pl.band_choice}: z {_f(lo)} to {_f(hi)}; LoS from {pl.user}")
-    if res.search is not None:
+    if res.search is not None and not picture:
         s = res.search
         lines.append(f"  search: {s.get('candidates', 0)} placements tried, {s.get('feasible', 0)} cover the target "
-                     f"fully{' and see it' if res.placements[0].kind == 'circle' else ''}, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
+                     f"fully{' and see it' if res.placements[0].kind == 'circle' else ' in its height band'}, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
     user_side = world.hitbox(res.user).side if res.user else None
-    lines.append(f"  affected ({len(res.affected)}):" if res.affected else "  affected: none")
+    tally = ""
+    if user_side is not None and res.affected:
+        allies = sum(1 for h in res.affected if h.side == user_side)
+        tally = f"{len(res.affected) - allies} {'enemy' if len(res.affected) - allies == 1 else 'enemies'}, " \
+                f"{allies} {'ally' if allies == 1 else 'allies'}"
+    head = f"  affected ({len(res.affected)}{': ' + tally if tally else ''})" if res.affected else "  affected: none"
     width = max([len(h.id) for h in res.affected] + [len(m.id) for m in res.not_affected] + [4])
+    hits = []
     for h in res.affected:
-        who = "" if user_side is None else ("  ally" if h.side == user_side else "  enemy")
-        times = f"  x{h.count}" if res.count > 1 else ""
-        lines.append(f"    {h.id:<{width}}  {'full' if h.full else 'partial':<7} {100 * h.covered_fraction:5.1f}%"
-                     f"{times}{who}")
-    if res.not_affected:
+        who = "" if user_side is None else ("ally" if h.side == user_side else "enemy")
+        times = f"x{h.count}" if res.count > 1 else ""
+        cover, pct = _coverage(h)
+        if picture:
+            hits.append(f"{h.id} {' '.join(x for x in (cover if h.full else pct, times, who) if x)}")
+        else:
+            hits.append(f"    {h.id:<{width}}  {cover:<8} {pct:>6}" + "".join(f"  {x}" for x in (times, who) if x))
+    lines += [head + ": " + ", ".join(hits)] if picture and hits else [head + (":" if hits else "")] + hits
+    missed = res.not_affected
+    if picture:
+        missed = near_misses(world, res)
+        if missed:
+            lines.append("  not affected, near it: " + "; ".join(f"{m.id} {m.why}" for m in missed))
+    elif missed:
         lines.append("  not affected:")
-        for m in res.not_affected:
+        for m in missed:
             lines.append(f"    {m.id:<{width}}  {m.why}")
     return "\n".join(lines)
+
+
+def near_misses(world, res) -> list:
+    """The models not affected that a picture names and frames: missed for another reason
+    than being outside (no LoS, out of the band, Dead), or with the base within NEAR of an
+    outline. Never the user."""
+    import numpy as np
+
+    def near(m):
+        if not m.why.startswith("outside the template"):
+            return True
+        hb = world.hitbox(m.id)
+        return min(float(pl.sdf(np.array([hb.x, hb.y]))) for pl in res.placements) - hb.radius <= NEAR
+    return [m for m in res.not_affected if m.id != res.user and near(m)]
 
 
 def run(args) -> int:
@@ -190,6 +243,7 @@ def run(args) -> int:
         print(f"  scene sha256: {world.scene.sha256}")
     if args.picture:
         from engine.view.pictures import aoe_picture
-        path = aoe_picture(world, res, args.picture)
+        path = aoe_picture(world, res, args.picture, caption=describe(res, world, picture=True),
+                           frame=[m.id for m in near_misses(world, res)])
         print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -7,7 +7,8 @@ Line of sight and cover by the rulebook (engine.sight, engine.cover):
 
 ``--json`` adds what makes the verdict reproducible: the scene file's SHA-256
 and the settings used. ``--picture DIR`` writes the eye view and an overview
-(engine.view.pictures). ``--all`` prints the LoS matrix of every pair.
+(engine.view.pictures). ``--all`` prints the LoS matrix of every pair, with the cover of
+each pair that has LoS (as ``eldfall los A B`` gives it).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("viewer", nargs="?", help="the model that looks (the attacker)")
     parser.add_argument("target", nargs="?", help="the model looked at")
-    parser.add_argument("--all", action="store_true", help="the LoS matrix of every pair of models")
+    parser.add_argument("--all", action="store_true", help="the LoS matrix of every pair of models, with cover")
     parser.add_argument("--moving", action="store_true", help="the viewer is moving (360 degrees)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--picture", metavar="DIR", help="write the eye view and an overview PNG into DIR")
@@ -71,6 +72,12 @@ def verdict(r) -> str:
     return f"{r.viewer} -> {r.target}: LoS no ({why}), {dist:.1f}\" away, {height}"
 
 
+def cover_line(r) -> str:
+    """The cover, its piece and why (the text's detail line and the pictures' caption)."""
+    return (f"cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "")
+            + (f": {r.cover_reason}" if r.cover_reason else ""))
+
+
 def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None) -> str:
     """The lines under the verdict. ``flying``: the Flying models among the two (measured on
     the surface under them); ``all_round``: what gives the viewer 360 degrees."""
@@ -94,7 +101,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
              seen,
              f"  blocking: {', '.join(r.blocking) if r.blocking else blank}"
              + (" (part of the hitbox only: a clear line remains)" if r.blocking and r.los else ""),
-             f"  cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "") + (f": {r.cover_reason}" if r.cover_reason else ""),
+             f"  {cover_line(r)}",
              f"  distance: {dist:.2f}\" between the closest points of the hitboxes; "
              f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
              + (f"; {' and '.join(flying)} Flying: measured as if on the surface under it" if flying else "")]
@@ -106,6 +113,49 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                  f"{'/'.join(s.three_sixty_states)}, minimum visible area {s.min_visible_area_mm2:g} mm2, "
                  f"forest limit {s.forest_limit}, Dark applies to {s.dark_applies}")
     lines.append(f"  scene sha256: {sha}")
+    return "\n".join(lines)
+
+
+COVER_MARK = {"none": "Y", "light": "L", "heavy": "H"}
+
+
+def los_table(world, ids, settings, moving: bool):
+    """Every ordered pair's LoS (sight.los_matrix) and, for each pair with LoS, its cover as
+    a single `eldfall los A B` gives it: ({(a, b): bool}, {(a, b): "none"|"light"|"heavy"})."""
+    from engine import sight
+    m = sight.los_matrix(world, ids, settings=settings, moving=ids if moving else ())
+    cov = {}
+    for a in ids:
+        for b in ids:
+            if a != b and m[(a, b)]:
+                r = sight.los(world, a, b, moving=moving, settings=settings)
+                m[(a, b)] = bool(r.los)
+                if r.los:
+                    cov[(a, b)] = r.cover
+    return m, cov
+
+
+def matrix_text(world, ids, m, cov) -> str:
+    """The matrix for a screen: numbered columns (tens above units, at the top and the
+    bottom), a gap every five columns, and how many enemies each row sees."""
+    width = max((len(i) for i in ids), default=4)
+    side = {i: world.hitbox(i).side for i in ids}
+
+    def cells(f):
+        return "".join((" " if k % 5 else "  ") * (k > 0) + f(k) for k in range(len(ids)))
+
+    pad = " " * (7 + width)
+    tens = pad + cells(lambda k: str(k // 10) if k >= 10 else " ")
+    units = pad + cells(lambda k: str(k % 10))
+    head = [tens] if len(ids) > 10 else []
+    lines = [f"LoS matrix ({len(ids)} models): the row sees the column",
+             "  Y yes, no cover   L yes, Light cover   H yes, Heavy cover   . no LoS   "
+             "right: how many enemies the row sees", *head, units]
+    for k, i in enumerate(ids):
+        row = cells(lambda j: "-" if j == k else (COVER_MARK[cov[(i, ids[j])]] if m[(i, ids[j])] else "."))
+        seen = sum(1 for j in ids if j != i and m[(i, j)] and side[j] != side[i])
+        lines.append(f"  {k:>2} {i:<{width}}  {row}  {seen:>2}")
+    lines += [units, *head]
     return "\n".join(lines)
 
 
@@ -123,17 +173,13 @@ def run(args) -> int:
             raise InputError(Problem("<command line>", None, "--picture",
                                      "pictures are of one VIEWER and TARGET, not of --all"))
         ids = world.model_ids()
-        m = sight.los_matrix(world, ids, settings=settings, moving=ids if args.moving else ())
+        m, cov = los_table(world, ids, settings, args.moving)
         if args.json:
             print(json.dumps({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
-                              "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids}}, indent=2))
+                              "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids},
+                              "cover": {a: {b: cov.get((a, b)) for b in ids} for a in ids}}, indent=2))
             return 0
-        width = max((len(i) for i in ids), default=4)
-        print(f"LoS matrix ({len(ids)} models): row sees column; Y yes, . no")
-        for k, i in enumerate(ids):
-            print(f"  {k:>2} {i:<{width}}  " + " ".join(
-                ("-" if a == i else ("Y" if m[(i, a)] else ".")) for a in ids))
-        print("     " + " " * width + "  " + " ".join(str(k % 10) for k in range(len(ids))))
+        print(matrix_text(world, ids, m, cov))
         print(f"  scene sha256: {sha}")
         return 0
     if not args.viewer or not args.target:
@@ -153,7 +199,8 @@ def run(args) -> int:
             print(f"eldfall los: pictures are not available: {exc}", file=sys.stderr)
             return 1
         output_folder(args.picture, "--picture", create=True)
-        paths = [str(p) for p in los_pictures(world, r, args.picture)]
+        why = cover_line(r) if r.los else None
+        paths = [str(p) for p in los_pictures(world, r, args.picture, detail=why)]
         if args.json:
             out["pictures"] = paths
     if args.json:

@@ -104,7 +104,7 @@ def run(args) -> int:
     if args.picture:
         try:
             from engine.view.pictures import move_picture
-            path = move_picture(world, result, args.picture, waypoints=via + [to])
+            path = move_picture(world, result, args.picture, waypoints=via + [to], caption=describe(result))
         except Exception as exc:  # noqa: BLE001 - the verdict stands without the picture
             print(f"eldfall move: no picture ({type(exc).__name__}: {exc})", file=sys.stderr)
             path = None

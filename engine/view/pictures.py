@@ -32,6 +32,15 @@ PICTURE_SAMPLES = 4        # pictures are single frames: antialias them well
 #: what the colours of a LoS picture mean (ov.los_overlay, ov.front_arc_overlay)
 LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the clear line found; "
               "target points: green seen, red hidden; yellow: the viewer's front arc")
+#: what a template picture shows (ov.template_overlay, ov.coverage_colour)
+AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
+              "models under it tinted orange (fully) to yellow (touching); white ring: the main target; "
+              "cyan ring: the user; white dot: the circle's centre or the spray's tip")
+#: what a move picture shows (ov.path_overlay)
+MOVE_LEGEND = ("the route checked: green legal, red not (up to where the model stops), faint where "
+               "scenery hides it; white line and cross: the route declared; ring: where it ends; "
+               "red X: attack of opportunity; amber dot: enters an enemy's awareness")
+SEE_THROUGH_ALPHA = 0.4     # lines drawn again over the scenery that hides them
 
 
 # ------------------------------------------------------------------ session
@@ -116,15 +125,40 @@ class _Stage:
         return False
 
 
-def _frame(camera: TableCamera, points, heading: float, pitch: float, margin: float = 2.0) -> None:
-    """Orbit camera around the bounding sphere of ``points``."""
+def _see_through(node: NodePath, parent: NodePath, pattern: str, bin_sort: int = 16) -> NodePath:
+    """Copies of ``node``'s lines matching ``pattern`` drawn faint over everything (no depth
+    test), under the originals: a template's outline or a route stays visible behind a wall."""
+    xray = parent.attachNewNode("see-through")
+    for n in node.findAllMatches(pattern):
+        n.copyTo(xray)
+    ov._overlay(xray, bin_sort, depth=False)
+    xray.setAlphaScale(SEE_THROUGH_ALPHA)
+    return xray
+
+
+def _frame(camera: TableCamera, points, heading: float, pitch: float, margin: float = 2.0,
+           top: float = 0.0) -> None:
+    """Orbit camera around the bounding sphere of ``points``, in the part of the picture
+    below the top ``top`` share of its height (the caption's)."""
     p = np.asarray(points, float).reshape(-1, 3)
     lo, hi = p.min(axis=0), p.max(axis=0)
     centre = (lo + hi) / 2.0
     radius = float(np.linalg.norm(hi - lo)) / 2.0 + margin
-    fov = min(camera.app.camLens.getFov()[0], camera.app.camLens.getFov()[1])
-    distance = radius / math.sin(math.radians(fov) / 2.0)
-    camera.set_orbit(centre, heading, pitch, max(distance, 6.0))
+    hfov, vfov = camera.app.camLens.getFov()[0], camera.app.camLens.getFov()[1]
+    distance = max(radius / math.sin(math.radians(min(hfov, vfov)) / 2.0) / (1.0 - top), 6.0)
+    camera.set_orbit(centre, heading, pitch, distance)
+    if top > 0:
+        # look above the centre so that it shows in the middle of the free part
+        up = camera.app.camera.getQuat(camera.app.render).getUp()
+        shift = top * distance * math.tan(math.radians(vfov) / 2.0)
+        camera.set_orbit(centre + shift * np.array([up[0], up[1], up[2]]), heading, pitch, distance)
+
+
+def _caption_share(st: _Stage) -> float:
+    """The share of the picture's height, from the top, that the caption covers."""
+    from engine.view.labels import screen_rect
+    r = screen_rect(st.app, st.caption_np)
+    return 0.0 if r is None else float(np.clip(1.0 - r[1] / st.app.size[1], 0.0, 0.6))
 
 
 def _fmt_len(x) -> str:
@@ -169,8 +203,10 @@ def los_caption(result) -> str:
 
 
 # ------------------------------------------------------------------ LoS
-def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png")) -> list[str]:
-    """The dispute picture pair for a LoS verdict; returns the two paths."""
+def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png"),
+                 detail: str | None = None) -> list[str]:
+    """The dispute picture pair for a LoS verdict; returns the two paths. ``detail``: lines
+    added under the verdict (`eldfall los` gives the cover's reason)."""
     os.makedirs(out_dir, exist_ok=True)
     viewer, target = _g(result, "viewer"), _g(result, "target")
     hv, ht = world.hitbox(viewer), world.hitbox(target)
@@ -182,7 +218,7 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         st.table.highlight(viewer, (1, 1, 1, 0.9))
         ov.los_overlay(world, result).reparentTo(st.overlay)
         caption = los_caption(result)
-        st.caption(caption + "\n" + LOS_LEGEND, ov.GREEN if los else ov.RED)
+        st.caption(caption + (f"\n{detail}" if detail else "") + "\n" + LOS_LEGEND, ov.GREEN if los else ov.RED)
         # eye view: from the top front of the viewer's hitbox, at the target
         eye = TableCamera.eye_point(hv)
         aim = np.array([ht.x, ht.y, ht.z + ht.height / 2.0])
@@ -208,7 +244,7 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         dx, dy = ht.x - hv.x, ht.y - hv.y
         heading = math.degrees(math.atan2(dx, dy)) if (dx or dy) else 0.0
         pts = [hv.center, hv.center + [0, 0, hv.height], ht.center, ht.center + [0, 0, ht.height]]
-        _frame(st.camera, pts, heading, 52.0, margin=3.0)
+        _frame(st.camera, pts, heading, 52.0, margin=3.0, top=_caption_share(st))
         paths.append(st.shoot(os.path.join(out_dir, names[1])))
     return paths
 
@@ -249,10 +285,28 @@ def _jsonable(o):
 
 
 # ------------------------------------------------------------------ templates
-def aoe_picture(world, result, out_dir: str, name: str = "aoe.png") -> str:
+def aoe_caption(result) -> str:
+    """The caption of a template picture when the caller gives none."""
+    legal = bool(_g(result, "legal", True))
+    hits = ", ".join(f"{h.id}" + (f" x{h.count}" if getattr(h, "count", 1) > 1 else "")
+                     + ("" if getattr(h, "full", True) else f" ({100 * h.covered_fraction:.1f}%)")
+                     for h in (_g(result, "affected") or ()))
+    text = f"{_g(result, 'template')}: {'legal' if legal else 'ILLEGAL'}"
+    if _g(result, "reason"):
+        text += f" ({_g(result, 'reason')})"
+    return text + "\naffected: " + (hits or "none")
+
+
+def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: str | None = None,
+                frame=()) -> str:
+    """The template(s) on the table, the models under them tinted, the main target and the user
+    ringed; ``caption`` (default ``aoe_caption``) above the legend; the models in ``frame``
+    (those the caption names) framed with the affected ones."""
     os.makedirs(out_dir, exist_ok=True)
     with _Stage(world) as st:
-        ov.template_overlay(result).reparentTo(st.overlay)
+        tmpl = ov.template_overlay(result)
+        tmpl.reparentTo(st.overlay)
+        _see_through(tmpl, st.overlay, "**/template-edge-*")
         affected = {h.id: h for h in (_g(result, "affected") or ())}
         for mid, hit in affected.items():
             st.table.tint(mid, ov.coverage_colour(hit))
@@ -263,17 +317,10 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png") -> str:
         if user:
             st.table.highlight(user, (0.4, 0.9, 1.0, 0.9))
         legal = bool(_g(result, "legal", True))
-        hits = ", ".join(f"{h.id}" + (f" x{h.count}" if getattr(h, "count", 1) > 1 else "")
-                         + ("" if getattr(h, "full", True) else f" ({100 * h.covered_fraction:.0f}%)")
-                         for h in affected.values())
-        text = f"{_g(result, 'template')}: {'legal' if legal else 'ILLEGAL'}"
-        if _g(result, "reason"):
-            text += f" ({_g(result, 'reason')})"
-        text += "\naffected: " + (hits or "none")
-        st.caption(text, (1, 0.8, 0.4, 1) if legal else ov.RED)
+        st.caption((caption or aoe_caption(result)) + "\n" + AOE_LEGEND, (1, 0.8, 0.4, 1) if legal else ov.RED)
         pts = [np.array([x, y, 0.0]) for poly in (_g(result, "outlines") or ()) for x, y in poly]
         spray = str(_g(result, "template", "")).startswith("spray")
-        for mid in list(affected) + [m for m in (target, user if spray else None) if m]:
+        for mid in list(affected) + [m for m in (target, user if spray else None) if m] + list(frame):
             hb = world.hitbox(mid)
             pts.append(hb.center)
         if not pts:
@@ -283,8 +330,8 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png") -> str:
         if user and origin is not None:
             hu = world.hitbox(user)
             heading = math.degrees(math.atan2(origin[0] - hu.x, origin[1] - hu.y))
-        _frame(st.camera, pts, heading, 62.0, margin=3.0)
-        return st.shoot(os.path.join(out_dir, name))
+        _frame(st.camera, pts, heading, 62.0, margin=3.0, top=_caption_share(st))
+        return st.shoot(os.path.join(out_dir, name), important=[m for m in (target, user) if m])
 
 
 # ------------------------------------------------------------------ movement
@@ -297,10 +344,13 @@ def _path_points(result) -> np.ndarray:
     return np.asarray([end], float) if end is not None else np.zeros((0, 3))
 
 
-def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=None) -> str:
+def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=None, *,
+                 caption: str | None = None) -> str:
     """The path the engine checked (green legal / red not), the declared
     waypoints as a white line ending in a cross when given (both framed),
-    opportunity points, the end."""
+    opportunity points, the end; the enemies whose reach or awareness the route
+    enters are framed too. ``caption`` (default: the verdict, the distance and
+    the points of the route) goes above the legend."""
     os.makedirs(out_dir, exist_ok=True)
     declared = []
     with _Stage(world) as st:
@@ -334,9 +384,10 @@ def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=
             aw.append(_g(o, "at") if not isinstance(o, (tuple, list)) else o[1])
         dist, allow = _g(result, "distance"), _g(result, "allowance")
         label = f"{float(dist):.2f}\" / {float(allow):.2f}\"" if dist is not None and allow is not None else None
-        ov.path_overlay(pts, legal, opportunity=[p for p in opp if p is not None],
-                        awareness=[p for p in aw if p is not None], end=_g(result, "end"), label=label
-                        ).reparentTo(st.overlay)
+        route = ov.path_overlay(pts, legal, opportunity=[p for p in opp if p is not None],
+                                awareness=[p for p in aw if p is not None], end=_g(result, "end"), label=label)
+        route.reparentTo(st.overlay)
+        _see_through(route, st.overlay, "**/+GeomNode")
         if model:
             st.table.highlight(model, (1, 1, 1, 0.9))
         text = f"{model} {_g(result, 'mode', '')}: {'legal' if legal else 'ILLEGAL'}"
@@ -349,9 +400,12 @@ def move_picture(world, result, out_dir: str, name: str = "move.png", waypoints=
             text += "; falls: " + ", ".join(f"{_g(f, 'height', 0):.1f}\" ({_g(f, 'rolls', 0)} AG rolls)" for f in falls)
         if opp:
             text += f"; {len(opp)} opportunity point(s)"
-        st.caption(text, ov.GREEN if legal else ov.RED)
+        st.caption((caption or text) + "\n" + MOVE_LEGEND, ov.GREEN if legal else ov.RED)
         frame_pts = (list(pts) + declared) if len(pts) or declared else [np.array([0, 0, 0])]
-        _frame(st.camera, frame_pts, 0.0, 60.0, margin=4.0)
+        enemies = {_g(o, "enemy") if not isinstance(o, (tuple, list)) or hasattr(o, "enemy") else o[0]
+                   for o in list(_g(result, "opportunity_points") or ()) + list(_g(result, "awareness_points") or ())}
+        frame_pts += [world.hitbox(e).center for e in sorted(m for m in enemies if m in world.models)]
+        _frame(st.camera, frame_pts, 0.0, 60.0, margin=4.0, top=_caption_share(st))
         return st.shoot(os.path.join(out_dir, name))
 
 
@@ -412,7 +466,7 @@ def reach_picture(world, grid, out_dir: str, name: str = "reach.png") -> str:
             frame_pts = list(pts[:, :3]) + ([hb.center] if hb is not None else [])
             lo, hi = np.min(frame_pts, axis=0), np.max(frame_pts, axis=0)
             st.camera.set_orbit((lo + hi) / 2.0, 0.0, 89.9, 1.0)
-            _frame(st.camera, [lo, hi], 0.0, 89.9, margin=2.0)
+            _frame(st.camera, [lo, hi], 0.0, 89.9, margin=2.0, top=_caption_share(st))
         else:
             st.camera.top_view()
         return st.shoot(os.path.join(out_dir, name))
