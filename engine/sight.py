@@ -595,28 +595,92 @@ def _segments_cross_edges(p0: np.ndarray, p1: np.ndarray, edges: np.ndarray) -> 
     return (((d1 > 0) != (d2 > 0)) & ((d3 > 0) != (d4 > 0))).any(axis=1)
 
 
-def _forest_counts(p0: np.ndarray, p1: np.ndarray, forests: Sequence[_Forest], settings: SightSettings) -> np.ndarray:
+def _forest_planes_2d(f: _Forest):
+    """The inward edge half-planes (N (e, 2), C (e,)) of a convex forest footprint, else None
+    (cached on the forest)."""
+    got = getattr(f, "_halfplanes", False)
+    if got is not False:
+        return got
+    import shapely
+    poly = f.polygon
+    out = None
+    if len(poly.interiors) == 0 and poly.convex_hull.area <= poly.area * (1 + 1e-9):
+        ring = np.asarray(poly.exterior.coords, dtype=float)[:-1]
+        if not shapely.is_ccw(poly.exterior):
+            ring = ring[::-1]
+        e = np.roll(ring, -1, axis=0) - ring
+        N = np.column_stack([-e[:, 1], e[:, 0]])            # inward for a counter-clockwise ring
+        out = (N, np.einsum("ij,ij->i", N, ring))
+    f._halfplanes = out
+    return out
+
+
+def _forest_hits(a: np.ndarray, b: np.ndarray, f: _Forest, settings: SightSettings) -> np.ndarray:
+    """(n,) bool: segments a -> b (n, 3) through the inside of forest ``f`` (within its height
+    span when ``area_height`` is "piece")."""
+    out = np.zeros(len(a), dtype=bool)
+    # first the cheap tests on the whole segment: its box against the forest's (clipping to
+    # the height span below only shortens it)
+    pts = f.edges.reshape(-1, 2)
+    k = np.flatnonzero(np.all(np.minimum(a[:, :2], b[:, :2]) <= pts.max(axis=0), axis=1)
+                       & np.all(np.maximum(a[:, :2], b[:, :2]) >= pts.min(axis=0), axis=1))
+    if settings.area_height == "piece":
+        k = k[(np.minimum(a[k, 2], b[k, 2]) <= f.zhi) & (np.maximum(a[k, 2], b[k, 2]) >= f.zlo)]
+    if not len(k):
+        return out
+    a, b = a[k], b[k]
+    valid = np.ones(len(a), dtype=bool)
+    if settings.area_height == "piece":
+        dz = b[:, 2] - a[:, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t0 = np.where(np.abs(dz) > 1e-12, (f.zlo - a[:, 2]) / dz, -np.inf)
+            t1 = np.where(np.abs(dz) > 1e-12, (f.zhi - a[:, 2]) / dz, np.inf)
+        lo = np.clip(np.minimum(t0, t1), 0, 1)
+        hi = np.clip(np.maximum(t0, t1), 0, 1)
+        flat = np.abs(dz) <= 1e-12
+        inside_z = (a[:, 2] >= f.zlo) & (a[:, 2] <= f.zhi)
+        lo = np.where(flat, 0.0, lo)
+        hi = np.where(flat, 1.0, hi)
+        valid = np.where(flat, inside_z, hi > lo)
+        a, b = a + (b - a) * lo[:, None], a + (b - a) * hi[:, None]
+    q0, q1 = a[:, :2], b[:, :2]
+    # the clipped segments whose box still meets the forest's box need the exact tests
+    near = valid & np.all(np.minimum(q0, q1) <= pts.max(axis=0), axis=1) \
+        & np.all(np.maximum(q0, q1) >= pts.min(axis=0), axis=1)
+    k = k[near]
+    if not len(k):
+        return out
+    e0, e1 = q0[near], q1[near]
+    hp = _forest_planes_2d(f)
+    if hp is not None:
+        # convex: clip the segment by every edge's half-plane; it meets the open inside when
+        # the interval of t left is not empty
+        N, C = hp
+        d0 = e0 @ N.T - C
+        d1 = e1 @ N.T - C
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = d0 / (d0 - d1)
+        enter = (d0 <= 0) & (d1 > 0)
+        leave = (d0 > 0) & (d1 <= 0)
+        tlo = np.where(enter, t, 0.0).max(axis=1)
+        thi = np.where(leave, t, 1.0).min(axis=1)
+        out[k] = ~((d0 <= 0) & (d1 <= 0)).any(axis=1) & (tlo < thi)
+    else:
+        out[k] = _points_in_edges(e0, f.edges) | _points_in_edges(e1, f.edges) | _segments_cross_edges(e0, e1, f.edges)
+    return out
+
+
+def _forest_blocked(p0: np.ndarray, p1: np.ndarray, forests: Sequence[_Forest], settings: SightSettings) -> np.ndarray:
+    """(n,) bool: segments through at least ``forest_limit`` forests (no LoS). A forest is
+    tested only on the segments that can still reach the limit."""
+    limit = settings.forest_limit
     counts = np.zeros(len(p0), dtype=np.int64)
-    for f in forests:
-        a, b = p0, p1
-        valid = np.ones(len(p0), dtype=bool)
-        if settings.area_height == "piece":
-            dz = b[:, 2] - a[:, 2]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t0 = np.where(np.abs(dz) > 1e-12, (f.zlo - a[:, 2]) / dz, -np.inf)
-                t1 = np.where(np.abs(dz) > 1e-12, (f.zhi - a[:, 2]) / dz, np.inf)
-            lo = np.clip(np.minimum(t0, t1), 0, 1)
-            hi = np.clip(np.maximum(t0, t1), 0, 1)
-            flat = np.abs(dz) <= 1e-12
-            inside_z = (a[:, 2] >= f.zlo) & (a[:, 2] <= f.zhi)
-            lo = np.where(flat, 0.0, lo)
-            hi = np.where(flat, 1.0, hi)
-            valid = np.where(flat, inside_z, hi > lo)
-            a, b = a + (b - a) * lo[:, None], a + (b - a) * hi[:, None]
-        q0, q1 = a[:, :2], b[:, :2]
-        hit = _points_in_edges(q0, f.edges) | _points_in_edges(q1, f.edges) | _segments_cross_edges(q0, q1, f.edges)
-        counts += hit & valid
-    return counts
+    for j, f in enumerate(forests):
+        k = np.flatnonzero(counts + (len(forests) - j) >= limit)
+        if not len(k):
+            break
+        counts[k] += _forest_hits(p0[k], p1[k], f, settings)
+    return counts >= limit
 
 
 # -------------------------------------------------------------------------- results
@@ -1368,7 +1432,7 @@ class _Query:
             forests = _pair_forests(st, self.vh, self.th, self.s)
             if len(forests) >= self.s.forest_limit:
                 idx = np.nonzero(clear)[0]
-                clear[idx[_forest_counts(P0[idx], P1[idx], forests, self.s) >= self.s.forest_limit]] = False
+                clear[idx[_forest_blocked(P0[idx], P1[idx], forests, self.s)]] = False
         self.probed = True
         self.absorb(rows, vidx, clear)
 
@@ -1483,7 +1547,9 @@ class _Query:
                 j = k
             return [o for o, b in zip(obs, bad) if not b]
         self.convex = keep(self.convex)
-        self.forest_block = keep(self.forest_block)
+        # forests need no such check: a segment from a point inside a forest passes through
+        # it (``_forest_hits``), and the corners' proof holds for such points too (for a fixed
+        # end inside a convex forest every segment meets it)
 
     # -- rays
     def clear_extra(self, p0, p1) -> np.ndarray:
@@ -1497,7 +1563,7 @@ class _Query:
             h = np.array([m[3] for m in self.models])
             blocked |= _segments_blocked_by_cylinders(p0, p1, c, r, h)
         if self.forests_active:
-            blocked |= _forest_counts(p0, p1, self.forests_active, self.s) >= self.s.forest_limit
+            blocked |= _forest_blocked(p0, p1, self.forests_active, self.s)
         return blocked
 
     def _mark_visible(self, rows, vidx):
@@ -2235,8 +2301,7 @@ def _probe_batch(world, s: SightSettings, items, models) -> np.ndarray:
             if len(forests) < s.forest_limit:
                 continue
             idx = np.nonzero(clear & (owner == k))[0]
-            cnt = _forest_counts(P0[idx], P1[idx], forests, s)
-            clear[idx[cnt >= s.forest_limit]] = False
+            clear[idx[_forest_blocked(P0[idx], P1[idx], forests, s)]] = False
     seen = np.zeros(len(items), dtype=bool)
     np.logical_or.at(seen, owner, clear)
     out[seen] = 1
@@ -2766,7 +2831,7 @@ def _probe_many(world, batch: list, models) -> None:
             if len(forests) >= q.s.forest_limit:
                 idx = np.nonzero(c)[0]
                 c = c.copy()
-                c[idx[_forest_counts(P0[at + idx], P1[at + idx], forests, q.s) >= q.s.forest_limit]] = False
+                c[idx[_forest_blocked(P0[at + idx], P1[at + idx], forests, q.s)]] = False
         q.absorb(r, v, c)
         at += n
 
@@ -2885,8 +2950,7 @@ def _attribute(world, q: _Query) -> tuple[tuple[str, ...], np.ndarray | None]:
             hit = np.isfinite(segments_hit_cylinders(np.broadcast_to(eye, t.shape), t, c, r, h)).any(axis=0)
             names.extend(q.models[i][0] for i in np.nonzero(hit)[0])
         if q.forests_active:
-            cnt = _forest_counts(np.broadcast_to(eye, t.shape).copy(), t, q.forests_active, q.s)
-            if (cnt >= q.s.forest_limit).any():
+            if _forest_blocked(np.broadcast_to(eye, t.shape).copy(), t, q.forests_active, q.s).any():
                 names.extend(f.id for f in q.forests_active)
     return tuple(dict.fromkeys(names)), eye
 
@@ -3197,8 +3261,7 @@ def point_los(world, origin, target_id: str, exclude: Iterable[str] = (),
     st = _static(world)
     if clear.any() and len(st.forests) >= s.forest_limit:
         idx = np.nonzero(clear)[0]
-        cnt = _forest_counts(p0[idx], t[idx], st.forests, s)
-        clear[idx[cnt >= s.forest_limit]] = False
+        clear[idx[_forest_blocked(p0[idx], t[idx], st.forests, s)]] = False
     area = float(lat.weight[clear].sum()) * MM2_PER_IN2
     ok = bool(clear.any()) and area >= s.min_visible_area_mm2 - 1e-12
     return ok, float(clear.mean())

@@ -636,7 +636,7 @@ def _clear_segments(world, p0: np.ndarray, p1: np.ndarray, ss) -> np.ndarray | N
             forests = sight._static(world).forests
             if len(forests) >= ss.forest_limit:
                 idx = np.flatnonzero(clear)
-                clear[idx[sight._forest_counts(p0[idx], p1[idx], forests, ss) >= ss.forest_limit]] = False
+                clear[idx[sight._forest_blocked(p0[idx], p1[idx], forests, ss)]] = False
         except (AttributeError, TypeError, ValueError, IndexError):
             return None
     return clear

@@ -473,3 +473,56 @@ def test_cli_itself_all_round_and_refusals(capsys, tmp_path):
     assert main(["los", str(bad), "a", "c"]) == 2
     cap = capsys.readouterr()
     assert cap.out == "" and "inside terrain" in cap.err
+
+
+@pytest.mark.parametrize("area_height", ["piece", "infinite"])
+def test_forest_crossings_agree_with_dense_sampling(area_height):
+    # engine.sight._forest_hits (convex: half-plane clipping; else edge tests) against points
+    # sampled every 1/1000 of each segment: a sampled point inside the forest's footprint and
+    # height span means a hit; a hit the samples miss must be a graze
+    from shapely import contains_xy
+    from engine.scene import Scene, TerrainSpec
+    from engine.world import World
+    from engine import sight
+    from engine.sight_settings import default_settings
+    pieces = (TerrainSpec("diamond", "prism", (0, 0, 0), points=((8, 3), (13, 8), (8, 13), (3, 8)), height=4,
+                          tags=("area", "forest")),
+              TerrainSpec("ell", "prism", (0, 0, 0), points=((16, 4), (26, 4), (26, 8), (20, 8), (20, 14), (16, 14)),
+                          height=3, tags=("area", "forest")))
+    w = World(Scene("", (30, 20), terrain=pieces))
+    st = sight._static(w)
+    s = default_settings().replace(area_height=area_height)
+    rng = np.random.default_rng(7)
+    a = np.column_stack([rng.random((4000, 2)) * [30, 20], rng.random(4000) * 6])
+    b = a + rng.normal(size=(4000, 3)) * [6, 6, 2]
+    u = np.linspace(0.0, 1.0, 1001)
+    for f in st.forests:
+        got = sight._forest_hits(a, b, f, s)
+        P = a[:, None, :] + (b - a)[:, None, :] * u[None, :, None]
+        inside = contains_xy(f.polygon, P[..., 0].ravel(), P[..., 1].ravel()).reshape(P.shape[:2])
+        if area_height == "piece":
+            inside &= (P[..., 2] >= f.zlo) & (P[..., 2] <= f.zhi)
+        ref = inside.any(axis=1)
+        assert not (ref & ~got).any()
+        assert 100 < ref.sum() and (got & ~ref).sum() <= 2, (got & ~ref).sum()
+
+
+def test_models_inside_forests_see_through_one_wood_but_not_two():
+    # a model standing in a wood sees out through that wood alone, not into the next wood
+    # (two forest areas); the descent's forest proof holds for points inside a forest
+    from engine.world import World
+    woods = (TerrainSpec("wood-1", "prism", (0, 0, 0), points=((4, 4), (12, 4), (12, 12), (4, 12)), height=4,
+                         tags=("area", "forest")),
+             TerrainSpec("wood-2", "prism", (0, 0, 0), points=((13, 4), (20, 4), (20, 12), (13, 12)), height=4,
+                         tags=("area", "forest")))
+    w = World(Scene("", (30, 20), terrain=woods, models=(
+        ModelSpec("in-1", "red", 32, 45, (8, 8, None), 0.0),
+        ModelSpec("in-2", "blue", 32, 45, (16, 8, None), 180.0),
+        ModelSpec("open", "blue", 32, 45, (8, 16, None), 270.0))))
+    r = sight.los(w, "in-1", "in-2", fraction=True)
+    assert not r.los and r.visible_fraction == 0.0
+    assert sight.los(w, "in-2", "in-1").los is False
+    assert sight.los(w, "in-1", "open", moving=True).los
+    assert sight.los(w, "open", "in-1").los
+    m = sight.los_matrix(w)
+    assert not m[("in-1", "in-2")] and not m[("in-2", "in-1")] and m[("open", "in-1")]
