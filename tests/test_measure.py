@@ -11,6 +11,7 @@ from engine.errors import InputError
 from engine.scene import ModelSpec, Profile, Scene, TerrainSpec, Weapon
 from engine.units import mm
 from engine.world import World
+from cli_run import run_cli  # noqa: E402
 
 R_M = mm(32) / 2
 H_M = mm(45)
@@ -170,14 +171,6 @@ from pathlib import Path  # noqa: E402
 SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def test_cli_measure_reports_everything(capsys):
@@ -185,7 +178,7 @@ def test_cli_measure_reports_everything(capsys):
     from engine.world import World
     from engine.scene import load_scene
     w = World(load_scene(SKIRMISH))
-    rc, out, err = _cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard", "--json")
+    rc, out, err = run_cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard", "--json")
     assert rc == 0, err
     d = json.loads(out)
     assert d["distance"] == pytest.approx(w.distance("red-archer", "blue-guard"), abs=1e-3)
@@ -193,7 +186,7 @@ def test_cli_measure_reports_everything(capsys):
     for key in ("base_contact", "b_in_awareness", "casting_aura", "weapons", "engagement"):
         assert key in d
     assert d["weapons"] and all({"name", "in_reach", "band", "modifier"} <= set(x) for x in d["weapons"])
-    rc, out, err = _cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard")
+    rc, out, err = run_cli(capsys, "measure", SKIRMISH, "red-archer", "blue-guard")
     assert rc == 0 and "distance" in out and "engagement:" in out
 
 
@@ -204,7 +197,7 @@ def test_cli_measure_reports_everything(capsys):
     (["red-archer"], "required"),
 ])
 def test_cli_measure_bad_input(capsys, argv, words):
-    rc, out, err = _cli(capsys, "measure", SKIRMISH, *argv)
+    rc, out, err = run_cli(capsys, "measure", SKIRMISH, *argv)
     assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, err
 
 

@@ -10,6 +10,7 @@ from engine.errors import InputError
 from engine.motion import (MoveResult, check_path, fall_rolls, half, hitbox_distance, settings)
 from engine.scene import TerrainSpec
 from tests.motion_scenes import H_M, R_M, box, medium, world
+from cli_run import run_cli  # noqa: E402
 
 
 # --------------------------------------------------------------------------- walk: free climbing
@@ -403,26 +404,18 @@ def test_result_has_the_fields_of_the_brief():
 YARD = "tests/data/motion/yard.yaml"
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:      # argparse's usage errors
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def test_move_command_json(capsys):
     import json
-    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--json")
+    rc, out, err = run_cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--json")
     assert rc == 0, err
     d = json.loads(out)
     assert d["legal"] is True and d["distance"] == pytest.approx(4.0)
     assert d["end"] == pytest.approx([12, 10, 0])
     assert d["allowance"] == 6 and d["falls"] == []
     # up to the enemy: stops in base contact, entering its reach (Unarmed: contact) on the way
-    rc, out, err = _cli(capsys, "move", YARD, "hero", "--via", "12,10", "--to", "18,10", "--mode", "run", "--json")
+    rc, out, err = run_cli(capsys, "move", YARD, "hero", "--via", "12,10", "--to", "18,10", "--mode", "run", "--json")
     d = json.loads(out)
     assert d["legal"] and d["stopped_by"] == "foe"
     assert d["end"] == pytest.approx([16 - 2 * R_M, 10, 0], abs=1e-3)
@@ -430,14 +423,14 @@ def test_move_command_json(capsys):
 
 
 def test_move_command_words_and_ladder(capsys):
-    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "21,10", "--mode", "walk")
+    rc, out, err = run_cli(capsys, "move", YARD, "hero", "--to", "21,10", "--mode", "walk")
     assert rc == 0 and "NOT LEGAL" in out
     assert "taller than the hitbox" in out
-    rc, out, err = _cli(capsys, "move", YARD, "climber", "--to", "20,12,3", "--mode", "climb")
+    rc, out, err = run_cli(capsys, "move", YARD, "climber", "--to", "20,12,3", "--mode", "climb")
     assert rc == 0
     assert out.startswith("climber climb: legal") and "ends at (19.12, 12.00, 2.00)" in out
     assert "vertical surface" in out
-    rc, out, err = _cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "run", "--speed", "1")
+    rc, out, err = run_cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "run", "--speed", "1")
     assert "NOT LEGAL" in out and "allowance is 2\"" in out
 
 
@@ -454,7 +447,7 @@ def test_move_command_words_and_ladder(capsys):
     (["reach", YARD, "ghost", "--mode", "walk"], "no model"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
-    rc, out, err = _cli(capsys, *argv)
+    rc, out, err = run_cli(capsys, *argv)
     assert rc == 2
     lines = [ln for ln in err.strip().splitlines() if ln]
     assert len(lines) == 1 and words in lines[0], err
@@ -463,7 +456,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 
 def test_reach_command_summary_and_top_down_png(capsys, tmp_path):
     import json
-    rc, out, err = _cli(capsys, "reach", YARD, "runner", "--mode", "run", "--json", "--path-to", "26,4,3")
+    rc, out, err = run_cli(capsys, "reach", YARD, "runner", "--mode", "run", "--json", "--path-to", "26,4,3")
     assert rc == 0, err
     d = json.loads(out)
     assert d["allowance"] == 12

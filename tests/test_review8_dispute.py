@@ -18,6 +18,7 @@ from engine import sight
 from engine.scene import ModelSpec, Scene, TerrainSpec, load_scene
 from engine.units import mm
 from engine.world import World
+from cli_run import run_cli  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "review8_dispute"
 R = mm(16)             # Medium base radius
@@ -32,14 +33,6 @@ def world(name: str) -> World:
     return World(load_scene(scene(name)))
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 # ----------------------------------------------------------------- walls, sizes, towers, ledges
@@ -178,31 +171,31 @@ def test_los_cli_measures_a_flying_model_on_the_surface(capsys):
     w = world("ledges")
     d = distance(w, "shooter3", "flyer")
     assert d == pytest.approx(math.hypot(13.38 - 4, 2.5) - 2 * R, abs=1e-3)
-    rc, out, err = _cli(capsys, "los", scene("ledges"), "shooter3", "flyer")
+    rc, out, err = run_cli(capsys, "los", scene("ledges"), "shooter3", "flyer")
     assert rc == 0, err
     first = out.splitlines()[0]
     assert f"{d:.1f}\" away, level" in first, first
     assert f"distance: {d:.2f}\"" in out and "height difference +0.00\"" in out
     assert "flyer Flying: measured as if on the surface under it" in out
-    rc, out, err = _cli(capsys, "los", scene("ledges"), "shooter3", "flyer", "--json")
+    rc, out, err = run_cli(capsys, "los", scene("ledges"), "shooter3", "flyer", "--json")
     j = json.loads(out)
     assert j["distance"] == pytest.approx(d, abs=1e-4) and j["height_difference"] == 0.0
 
 
 def test_los_cli_never_prints_minus_zero_and_names_the_360_reason(capsys):
-    rc, out, err = _cli(capsys, "los", scene("tower"), "gunner", "ground-in")
+    rc, out, err = run_cli(capsys, "los", scene("tower"), "gunner", "ground-in")
     assert rc == 0, err
     assert "-0.00" not in out and "height difference +0.00\"" in out
-    rc, out, err = _cli(capsys, "los", "scenes/heights.yaml", "red-champion", "blue-ogre")
+    rc, out, err = run_cli(capsys, "los", "scenes/heights.yaml", "red-champion", "blue-ogre")
     assert rc == 0, err
     assert "sees all round (Vigilance (trait))" in out
-    rc, out, err = _cli(capsys, "los", scene("walls"), "a2", "b2")
+    rc, out, err = run_cli(capsys, "los", scene("walls"), "a2", "b2")
     assert "LoS yes" in out and "blocking: wall-low (part of the hitbox only" in out
 
 
 # ----------------------------------------------------------------- templates
 def test_circles_near_a_wall_and_on_levels(capsys):
-    rc, out, err = _cli(capsys, "aoe", scene("templates"), "--template", "circle-s", "--target", "t1",
+    rc, out, err = run_cli(capsys, "aoe", scene("templates"), "--template", "circle-s", "--target", "t1",
                         "--by", "caster", "--json")
     assert rc == 0, err
     j = json.loads(out)
@@ -212,7 +205,7 @@ def test_circles_near_a_wall_and_on_levels(capsys):
     assert miss["behind"] == "no LoS from the template's centre"           # 0.078" under it, behind 2" wall
     n_in = next(h for h in j["affected"] if h["id"] == "n-in")
     assert n_in["coverage"] == "partial" and 0 < n_in["covered_fraction"] < 0.5
-    rc, out, err = _cli(capsys, "aoe", scene("templates"), "--template", "circle-l", "--target", "t2",
+    rc, out, err = run_cli(capsys, "aoe", scene("templates"), "--template", "circle-l", "--target", "t2",
                         "--by", "caster")
     assert rc == 0, err
     assert "on-step  partial" in out                                       # 2.5" up, in the 3" band, seen
@@ -236,7 +229,7 @@ def test_sprays_bands_and_the_far_end(capsys):
 
 def test_aoe_and_measure_json_carry_the_scene_sha256_and_settings(capsys):
     sc = load_scene(scene("spray"))
-    rc, out, err = _cli(capsys, "aoe", scene("spray"), "--template", "spray-s", "--target", "main",
+    rc, out, err = run_cli(capsys, "aoe", scene("spray"), "--template", "spray-s", "--target", "main",
                         "--by", "user", "--json")
     assert rc == 0, err
     j = json.loads(out)
@@ -244,15 +237,15 @@ def test_aoe_and_measure_json_carry_the_scene_sha256_and_settings(capsys):
     st = j["settings"]
     assert st["template"]["length_mm"] == pytest.approx(213) and st["template"]["band_in"] == 5
     assert st["band_test"] == "hitbox" and st["models_block"] is False and st["sight"]["patch_mm"] == 3.0
-    rc, out, err = _cli(capsys, "aoe", scene("spray"), "--template", "spray-s", "--target", "main", "--by", "user")
+    rc, out, err = run_cli(capsys, "aoe", scene("spray"), "--template", "spray-s", "--target", "main", "--by", "user")
     assert out.rstrip().endswith(f"scene sha256: {sc.sha256}")
     sc = load_scene(scene("measure"))
-    rc, out, err = _cli(capsys, "measure", scene("measure"), "archer1", "t20", "--json")
+    rc, out, err = run_cli(capsys, "measure", scene("measure"), "archer1", "t20", "--json")
     assert rc == 0, err
     j = json.loads(out)
     assert j["sha256"] == sc.sha256 and j["settings"]["contact_tolerance_in"] == pytest.approx(1e-3)
     assert j["settings"]["sight"]["cover_within_in"] == 1.0
-    rc, out, err = _cli(capsys, "measure", scene("measure"), "archer1", "t20")
+    rc, out, err = run_cli(capsys, "measure", scene("measure"), "archer1", "t20")
     assert out.rstrip().endswith(f"scene sha256: {sc.sha256}")
 
 
@@ -325,11 +318,11 @@ def test_band_miss_of_a_flying_model_says_where_it_was_measured():
 
 
 def test_measure_prints_the_distance_of_each_weapon_and_the_band_gap(capsys):
-    rc, out, err = _cli(capsys, "measure", scene("measure"), "archer2", "t20h")
+    rc, out, err = run_cli(capsys, "measure", scene("measure"), "archer2", "t20h")
     assert rc == 0, err
     assert ('Longbow: in range at 20.50", band 21-40", ACC -6 (between the printed bands: '
             'the later one counts)') in out
-    rc, out, err = _cli(capsys, "measure", scene("measure"), "brute", "on-step", "--json")
+    rc, out, err = run_cli(capsys, "measure", scene("measure"), "brute", "on-step", "--json")
     j = json.loads(out)
     assert j["weapons"][0]["in_reach"] and j["weapons"][0]["distance"] == pytest.approx(j["distance"])
 
@@ -341,9 +334,9 @@ def test_circle_at_a_point_inside_a_tower_is_refused_with_the_piece(tmp_path, ca
     sc = tmp_path / "tower.yaml"
     sc.write_text("table: [30, 30]\nterrain:\n  - {id: tower, shape: box, at: [20, 20, 0], size: [4, 4, 4]}\n"
                   "models:\n  - {id: mage, side: red, size: M, at: [10, 10], facing: 45}\n")
-    rc, out, err = _cli(capsys, "aoe", str(sc), "--template", "circle-l", "--at", f"18.3,20,{z}", "--by", "mage")
+    rc, out, err = run_cli(capsys, "aoe", str(sc), "--template", "circle-l", "--at", f"18.3,20,{z}", "--by", "mage")
     assert rc == 2 and out == "" and f"(18.3, 20, {float(z):.2f}) is inside tower" in err, err
-    rc, out, err = _cli(capsys, "aoe", str(sc), "--template", "circle-l", "--at", "18.3,20,-1", "--by", "mage")
+    rc, out, err = run_cli(capsys, "aoe", str(sc), "--template", "circle-l", "--at", "18.3,20,-1", "--by", "mage")
     assert rc == 2 and "no surface at or below z=-1" in err
 
 

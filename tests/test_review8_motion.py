@@ -12,23 +12,16 @@ import pytest
 from engine.motion import check_path, reachable
 from tests.motion_scenes import R_M, box, medium, world
 from tools.loading import load_world
+from cli_run import run_cli  # noqa: E402
 
 D = "tests/data/review8_motion/"
 R_L = 40 / 25.4 / 2
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def _move(capsys, *argv):
-    rc, out, err = _cli(capsys, "move", *argv, "--json")
+    rc, out, err = run_cli(capsys, "move", *argv, "--json")
     assert rc == 0, err
     return json.loads(out)
 
@@ -173,6 +166,6 @@ def test_a_hanging_model_cannot_walk_and_is_told_why():
 
 
 def test_reach_path_to_off_the_table_is_bad_input(capsys):
-    rc, out, err = _cli(capsys, "reach", D + "ledge.yaml", "low", "--mode", "walk", "--path-to", "40,3")
+    rc, out, err = run_cli(capsys, "reach", D + "ledge.yaml", "low", "--mode", "walk", "--path-to", "40,3")
     assert rc == 2 and out == ""
     assert err.strip().splitlines() == ['<command line>: --path-to: point (40, 3) is off the 30" x 12" table']

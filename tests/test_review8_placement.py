@@ -18,6 +18,7 @@ import pytest
 from engine import templates as T
 from engine.scene import load_scene
 from engine.world import World
+from cli_run import run_cli  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "review8_placement"
 
@@ -30,18 +31,10 @@ def world(name: str) -> World:
     return World(load_scene(scene(name)))
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def _aoe_json(capsys, *argv):
-    rc, out, err = _cli(capsys, "aoe", *argv, "--json")
+    rc, out, err = run_cli(capsys, "aoe", *argv, "--json")
     assert rc == 0, err
     return json.loads(out)
 
@@ -125,7 +118,7 @@ def test_the_best_circle_asked_again_with_the_printed_centre_gets_the_same_verdi
     # (13.48, 12.91), 0.005" too far out: asked again, "ILLEGAL: t is not fully covered"
     tmpl = "circle-s" if name == "levels" else "circle-l"
     args = (scene(name), "--template", tmpl, "--target", "t", "--by", "mage")
-    rc, out, err = _cli(capsys, "aoe", *args, "--best")
+    rc, out, err = run_cli(capsys, "aoe", *args, "--best")
     assert rc == 0 and out.splitlines()[0].endswith(": legal"), out
     x, y = _printed_centre(out)
     again = _aoe_json(capsys, *args, "--at", f"{x},{y}")
@@ -139,7 +132,7 @@ def test_the_best_circle_asked_again_with_the_printed_centre_gets_the_same_verdi
 
 def test_the_best_spray_prints_an_aim_point_that_gives_the_same_verdict(capsys):
     args = (scene("ledge"), "--template", "spray-s", "--target", "t", "--by", "brute")
-    rc, out, err = _cli(capsys, "aoe", *args, "--best")
+    rc, out, err = run_cli(capsys, "aoe", *args, "--best")
     assert rc == 0, err
     m = re.search(r"aim ([\d.]+) deg toward \((-?[\d.]+), (-?[\d.]+)\), band (up|down)", out)
     assert m, out
@@ -165,13 +158,13 @@ def test_a_base_that_only_touches_the_outline_reads_touching_not_partial_0_perce
     args = (scene("ring"), "--template", "circle-l", "--target", "t", "--by", "mage", "--at", "13.51,12.84")
     e = next(h for h in _aoe_json(capsys, *args)["affected"] if h["id"] == "e")
     assert e["covered_fraction"] == 0
-    rc, out, err = _cli(capsys, "aoe", *args)
+    rc, out, err = run_cli(capsys, "aoe", *args)
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("e "))
     assert "touching" in line and "partial" not in line, line
     # a sliver under 0.05% reads "<0.1%", not "0.0%"
     args = (scene("ring"), "--template", "circle-l", "--target", "t", "--by", "mage", "--at", "13.4982,12.865")
     e = next(h for h in _aoe_json(capsys, *args)["affected"] if h["id"] == "e")
-    rc, out, err = _cli(capsys, "aoe", *args)
+    rc, out, err = run_cli(capsys, "aoe", *args)
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("e "))
     assert 0 < e["covered_fraction"] < 5e-4 and "partial" in line and "<0.1%" in line, (e, line)
 
@@ -181,7 +174,7 @@ SKIRMISH = str(Path(__file__).parent.parent / "scenes" / "skirmish.yaml")
 
 
 def _matrix(capsys, path):
-    rc, out, err = _cli(capsys, "los", path, "--all", "--json")
+    rc, out, err = run_cli(capsys, "los", path, "--all", "--json")
     assert rc == 0, err
     return json.loads(out)
 
@@ -208,14 +201,14 @@ def test_los_all_agrees_with_single_los_calls_on_hand_scenes(capsys, name):
         for b in d["models"]:
             if a == b:
                 continue
-            rc, out, err = _cli(capsys, "los", scene(name), a, b, "--json")
+            rc, out, err = run_cli(capsys, "los", scene(name), a, b, "--json")
             one = json.loads(out)
             assert (d["los"][a][b], d["cover"][a][b]) == (one["los"], one["cover"] if one["los"] else None), (a, b)
 
 
 def test_los_all_text_marks_cover_and_numbers_columns_past_ten(capsys):
     d = _matrix(capsys, SKIRMISH)
-    rc, out, err = _cli(capsys, "los", SKIRMISH, "--all")
+    rc, out, err = run_cli(capsys, "los", SKIRMISH, "--all")
     lines = out.splitlines()
     ids = d["models"]
     rows = [ln for ln in lines if re.match(r"\s+\d+ \S+\s", ln) and ln.split()[1] in ids]
@@ -279,7 +272,7 @@ def test_aoe_picture_caption_is_the_text_verdict_with_a_legend(view_app, monkeyp
     from engine.view import pictures as P
     shots = _shots(monkeypatch, ["t", "e-e2", "e-w2", "e-n2"])
     args = (scene("cluster"), "--template", "circle-l", "--target", "t", "--by", "mage", "--best")
-    rc, out, err = _cli(capsys, "aoe", *args, "--picture", str(tmp_path))
+    rc, out, err = run_cli(capsys, "aoe", *args, "--picture", str(tmp_path))
     assert rc == 0, err
     cap = shots[0]["caption"]
     text = out.splitlines()
@@ -312,7 +305,7 @@ def test_move_picture_caption_is_the_text_and_frames_the_enemy_it_names(view_app
     # the walk enters the ogre's awareness 7" from it: the ogre was left out of the frame
     from engine.view import pictures as P
     shots = _shots(monkeypatch, ["runner", "ogre"])
-    rc, out, err = _cli(capsys, "move", scene("moves"), "runner", "--to", "11,11", "--mode", "walk",
+    rc, out, err = run_cli(capsys, "move", scene("moves"), "runner", "--to", "11,11", "--mode", "walk",
                         "--picture", str(tmp_path))
     assert rc == 0, err
     cap = shots[0]["caption"]
@@ -321,7 +314,7 @@ def test_move_picture_caption_is_the_text_and_frames_the_enemy_it_names(view_app
     assert _framed(shots[0], "runner") and _framed(shots[0], "ogre"), shots[0]["points"]
     assert not shots[0]["xray"].isEmpty()                                # the route seen through walls
     # a refused move reads as the text does
-    rc, out, err = _cli(capsys, "move", scene("moves"), "runner", "--to", "24,8", "--mode", "walk",
+    rc, out, err = run_cli(capsys, "move", scene("moves"), "runner", "--to", "24,8", "--mode", "walk",
                         "--picture", str(tmp_path))
     assert out.startswith("runner walk: NOT LEGAL") and shots[1]["caption"].startswith("runner walk: NOT LEGAL")
 
@@ -329,7 +322,7 @@ def test_move_picture_caption_is_the_text_and_frames_the_enemy_it_names(view_app
 def test_los_overview_frames_both_models_below_the_caption(view_app, monkeypatch, capsys, tmp_path):
     # up1 stands on a 6.5" roof at the far side: its top was under the caption
     shots = _shots(monkeypatch, ["mage", "up1"])
-    rc, out, err = _cli(capsys, "los", scene("levels"), "mage", "up1", "--picture", str(tmp_path))
+    rc, out, err = run_cli(capsys, "los", scene("levels"), "mage", "up1", "--picture", str(tmp_path))
     assert rc == 0, err
     over = next(s for s in shots if s["path"].endswith("overview.png"))
     assert _framed(over, "mage") and _framed(over, "up1"), over["points"]

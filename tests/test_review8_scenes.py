@@ -13,6 +13,7 @@ import pytest
 from engine.errors import InputError
 from engine.scene import load_scene
 from tools.cli import main
+from cli_run import run_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 D = "tests/data/review8_scenes/"
@@ -24,14 +25,6 @@ def _at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
-def _cli(capsys, *argv):
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = exc.code
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return rc, out.out, out.err
 
 
 def write(tmp: Path, name: str, text: str) -> Path:
@@ -96,7 +89,7 @@ def test_huge_whole_numbers_are_one_line_each(tmp_path, capsys):
                                   f"  - {{id: a, shape: box, at: [1, 1, 0], size: [1, 1, {n}]}}\n"
                                   "models:\n"
                                   f"  - {{id: m, side: red, size: M, at: [5, 5], stats: {{SPD: {n}}}}}\n")
-    rc, out, err = _cli(capsys, "check", str(p))
+    rc, out, err = run_cli(capsys, "check", str(p))
     assert rc == 2 and out == ""
     assert err.splitlines() == [
         f"{p}:1: table[1]: expected a number of a usable size, got one of 400 digits",
@@ -104,7 +97,7 @@ def test_huge_whole_numbers_are_one_line_each(tmp_path, capsys):
         f"{p}:5: models[0].stats.SPD: expected a whole number of a usable size, got one of 400 digits"]
     # past Python's own limit the value is named short, without Python's advice
     p = write(tmp_path, "t.yaml", f"table: [36, {'9' * 5000}]\n")
-    rc, out, err = _cli(capsys, "check", str(p))
+    rc, out, err = run_cli(capsys, "check", str(p))
     assert rc == 2 and err.splitlines() == [
         f"{p}:1: cannot read value '{'9' * 37}...': a whole number of 5000 digits is too long"]
 
@@ -146,11 +139,11 @@ def test_an_obj_face_naming_a_missing_vertex(tmp_path):
 
 # --------------------------------------------------------------------------- hanging on a face
 def test_a_model_against_a_face_hangs_and_check_says_so(capsys):
-    rc, out, err = _cli(capsys, "check", D + "hanging.yaml")
+    rc, out, err = run_cli(capsys, "check", D + "hanging.yaml")
     assert rc == 0, err
     line = next(x for x in out.splitlines() if x.strip().startswith("climber"))
     assert "z 3.00" in line and "on a vertical surface of tower: any action but Nothing makes it fall" in line
-    rc, out, err = _cli(capsys, "check", D + "hanging.yaml", "--json")
+    rc, out, err = run_cli(capsys, "check", D + "hanging.yaml", "--json")
     rows = {m["id"]: m for m in json.loads(out)["models"]}
     assert rows["climber"]["hanging_on"] == "tower" and rows["climber"]["z"] == 3.0
     assert rows["watcher"]["hanging_on"] is None
@@ -174,7 +167,7 @@ def test_the_world_of_a_command_keeps_a_hanging_model_where_it_hangs():
 
 def test_move_from_a_hanging_start(capsys):
     def move(*a):
-        rc, out, err = _cli(capsys, "move", D + "hanging.yaml", "climber", *a, "--json")
+        rc, out, err = run_cli(capsys, "move", D + "hanging.yaml", "climber", *a, "--json")
         assert rc == 0, err
         return json.loads(out)
     d = move("--to", "19.37,2,0", "--mode", "climb")          # down where it hangs: 3" of its 3"
@@ -244,7 +237,7 @@ def test_a_hanging_model_is_on_a_vertical_surface_for_the_rules():
 def test_a_utf16_file_is_told_to_be_saved_as_utf8(tmp_path, capsys):
     p = tmp_path / "s.yaml"
     p.write_text("table: [36, 36]\n", encoding="utf-16")
-    rc, out, err = _cli(capsys, "check", str(p))
+    rc, out, err = run_cli(capsys, "check", str(p))
     assert rc == 2 and out == "" and err.splitlines() == [f"{p}:1: the file is UTF-16 text; save it as UTF-8"]
 
 

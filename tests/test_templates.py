@@ -17,6 +17,7 @@ from engine.errors import InputError
 from engine.scene import ModelSpec, Scene, TerrainSpec
 from engine.units import mm, size_table
 from engine.world import World
+from cli_run import run_cli  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden" / "templates"
 R_M = mm(32) / 2
@@ -363,19 +364,11 @@ def test_enlarging_a_template_never_removes_an_affected_model(pos, factor, kind,
 SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
 
 
-def _cli(capsys, *argv):
-    from tools.cli import main
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:      # argparse errors
-        rc = exc.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
 
 
 def test_cli_aoe_json_holds_the_issue_keys(capsys):
     import json
-    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
+    rc, out, err = run_cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
                         "--by", "red-mage", "--json")
     assert rc == 0, err
     d = json.loads(out)
@@ -389,11 +382,11 @@ def test_cli_aoe_json_holds_the_issue_keys(capsys):
 
 
 def test_cli_aoe_best_and_spray(capsys):
-    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
+    rc, out, err = run_cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
                         "--by", "red-mage", "--best")
     assert rc == 0, err
     assert "legal" in out.splitlines()[0] and "search:" in out
-    rc, out, err = _cli(capsys, "aoe", SKIRMISH, "--template", "spray-s", "--by", "red-brute",
+    rc, out, err = run_cli(capsys, "aoe", SKIRMISH, "--template", "spray-s", "--by", "red-brute",
                         "--aim", "20,12", "--band", "down", "--count", "2")
     assert rc == 0, err
     assert "Targetless" in out and "2 templates" in out and "band down" in out
@@ -412,13 +405,13 @@ def test_cli_aoe_best_and_spray(capsys):
     (["--template", "circle-s", "--at", "60,3"], "off the"),
 ])
 def test_cli_aoe_bad_input_is_one_line_and_exit_2(capsys, argv, words):
-    rc, out, err = _cli(capsys, "aoe", SKIRMISH, *argv)
+    rc, out, err = run_cli(capsys, "aoe", SKIRMISH, *argv)
     assert rc == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and words in err, err
 
 
 def test_cli_aoe_missing_arguments_is_one_line(capsys):
-    rc, out, err = _cli(capsys, "aoe", SKIRMISH)
+    rc, out, err = run_cli(capsys, "aoe", SKIRMISH)
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "--template" in err
 
 
@@ -434,7 +427,7 @@ def test_cli_aoe_the_attack_itself_needs_an_enemy_seen_or_in_the_casting_aura(ca
                      "  - {id: open, side: blue, profile: sample-blue#guard, at: [20, 25], facing: 180}\n")
 
     def verdict(target):
-        rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", target,
+        rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", target,
                             "--by", "mage", "--json")
         assert rc == 0, err
         d = json.loads(out)
@@ -463,7 +456,7 @@ def test_best_placement_prefers_centres_the_target_is_seen_from(tmp_path, capsys
                      "  - {id: blue-f0, side: blue, size: M, at: [12.0, 7.0], facing: 180}\n"
                      "  - {id: blue-f1, side: blue, size: M, at: [12.0, 13.0], facing: 180}\n"
                      + "\n".join(rows) + "\n")
-    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--target", "blue-t",
+    rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-l", "--target", "blue-t",
                         "--by", "red-mage", "--best")
     assert rc == 0, err
     assert out.splitlines()[0].endswith(": legal"), out
@@ -479,11 +472,11 @@ def test_a_flying_target_or_user_is_measured_on_the_surface_under_it(tmp_path, c
                      "  - {id: red-fly, side: red, size: M, at: [10, 20, 6], facing: 0, states: [Flying],"
                      " profile: sample-red#mage}\n"
                      "  - {id: blue-g2, side: blue, size: M, at: [15, 20], facing: 180}\n")
-    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", "blue-fly",
+    rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", "blue-fly",
                         "--by", "red-mage", "--json")
     d = json.loads(out)
     assert rc == 0 and d["legal"] and {h["id"] for h in d["affected"]} == {"blue-fly", "blue-ground"}
-    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "spray-l", "--target", "blue-g2",
+    rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "spray-l", "--target", "blue-g2",
                         "--by", "red-fly", "--band", "up")
     assert rc == 0 and out.splitlines()[0].endswith(": legal") and "z 0.00 to 5.00" in out and "-0.00" not in out
 
@@ -492,7 +485,7 @@ def test_a_circle_centred_inside_solid_scenery_is_refused(tmp_path, capsys):
     scene = tmp_path / "tower.yaml"
     scene.write_text("table: [30, 30]\nterrain:\n  - {id: tower, shape: box, at: [20, 20, 0], size: [4, 4, 4]}\n"
                      "models:\n  - {id: red-mage, side: red, profile: sample-red#mage, at: [10, 10], facing: 45}\n")
-    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,0", "--by", "red-mage")
+    rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,0", "--by", "red-mage")
     assert rc == 2 and "inside tower" in err and out == ""
-    rc, out, err = _cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,4", "--by", "red-mage")
+    rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-l", "--at", "18.3,20,4", "--by", "red-mage")
     assert rc == 0 and "on the surface at z 4.00" in out
