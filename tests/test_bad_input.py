@@ -14,6 +14,7 @@ import pytest
 from engine.errors import InputError
 from engine.scene import load_scene
 from tools.cli import main
+from scene_files import problems_of, write  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = "tests/data/bad"
@@ -153,20 +154,6 @@ def test_a_folder_is_not_a_scene(capsys):
 
 
 # ---------------------------------------------------------------- odd files
-def write(tmp: Path, name: str, text: str | bytes) -> Path:
-    p = tmp / name
-    p.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        p.write_bytes(text)
-    else:
-        p.write_text(text)
-    return p
-
-
-def problems_of(path, **kw) -> list[str]:
-    with pytest.raises(InputError) as info:
-        load_scene(path, **kw)
-    return [str(p) for p in info.value.problems]
 
 
 def test_not_utf8(tmp_path):

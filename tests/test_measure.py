@@ -171,8 +171,6 @@ from pathlib import Path  # noqa: E402
 SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
 
 
-
-
 def test_cli_measure_reports_everything(capsys):
     import json
     from engine.world import World

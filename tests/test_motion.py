@@ -404,8 +404,6 @@ def test_result_has_the_fields_of_the_brief():
 YARD = "tests/data/motion/yard.yaml"
 
 
-
-
 def test_move_command_json(capsys):
     import json
     rc, out, err = run_cli(capsys, "move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--json")

@@ -33,8 +33,6 @@ def world(name: str) -> World:
     return World(load_scene(scene(name)))
 
 
-
-
 # ----------------------------------------------------------------- walls, sizes, towers, ledges
 # (viewer, target, LoS, cover, piece, distance): every distance is the gap between the bases
 # seen from above (both on the table) unless a comment says otherwise.

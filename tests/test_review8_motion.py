@@ -18,8 +18,6 @@ D = "tests/data/review8_motion/"
 R_L = 40 / 25.4 / 2
 
 
-
-
 def _move(capsys, *argv):
     rc, out, err = run_cli(capsys, "move", *argv, "--json")
     assert rc == 0, err

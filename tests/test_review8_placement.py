@@ -31,8 +31,6 @@ def world(name: str) -> World:
     return World(load_scene(scene(name)))
 
 
-
-
 def _aoe_json(capsys, *argv):
     rc, out, err = run_cli(capsys, "aoe", *argv, "--json")
     assert rc == 0, err

@@ -14,6 +14,7 @@ from engine.errors import InputError
 from engine.scene import load_scene
 from tools.cli import main
 from cli_run import run_cli  # noqa: E402
+from scene_files import problems_of, write  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 D = "tests/data/review8_scenes/"
@@ -23,21 +24,6 @@ R_M = 32 / 25.4 / 2          # a Medium base's radius, inches
 @pytest.fixture(autouse=True)
 def _at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
-
-
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    p = tmp / name
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text)
-    return p
-
-
-def problems_of(path, **kw) -> list[str]:
-    with pytest.raises(InputError) as info:
-        load_scene(path, **kw)
-    return [str(p) for p in info.value.problems]
 
 
 # --------------------------------------------------------------------------- YAML

@@ -14,6 +14,7 @@ import pytest
 from engine.errors import InputError
 from engine.scene import load_scene
 from tools.cli import build_parser, main
+from scene_files import problems_of, write  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIRMISH = "scenes/skirmish.yaml"
@@ -23,19 +24,6 @@ STATS = "{STA: 2, SPD: 5, ARM: 2, HP: 2, OFF: 10, DEF: 10, ACC: 15, INT: 11, AG:
 @pytest.fixture(autouse=True)
 def _at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    p = tmp / name
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
-    return p
-
-
-def problems_of(path, **kw) -> list[str]:
-    with pytest.raises(InputError) as info:
-        load_scene(path, **kw)
-    return [str(p) for p in info.value.problems]
 
 
 def within(seconds: float, fn):

@@ -364,8 +364,6 @@ def test_enlarging_a_template_never_removes_an_affected_model(pos, factor, kind,
 SKIRMISH = str(Path(__file__).resolve().parents[1] / "scenes" / "skirmish.yaml")
 
 
-
-
 def test_cli_aoe_json_holds_the_issue_keys(capsys):
     import json
     rc, out, err = run_cli(capsys, "aoe", SKIRMISH, "--template", "circle-l", "--target", "blue-guard",
