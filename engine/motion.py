@@ -291,6 +291,61 @@ class Columns:
             i1, j1 = int(math.floor(x1 / self.cell)) + 1, int(math.floor(y1 / self.cell)) + 1
             bare[max(j0, 0):max(j1 + 1, 0), max(i0, 0):max(i1 + 1, 0)] = False
         self.bare_cells = bare
+        self._coincident_faces()
+
+    def _coincident_faces(self):
+        """Flat faces of two pieces at one height that meet in plan (a piece resting
+        on another, or on the table; two tops side by side): Embree returns only one
+        of the faces a ray meets at one distance, so a hit on one of these is resolved
+        against all of them (``_coincident``). ``coinc`` (triangles,) marks them."""
+        import shapely
+        T = np.asarray(self.world.rays.triangles)
+        nz = self.normals[:, 2]
+        flat = ~self.skip_tri & (np.ptp(T[:, :, 2], axis=1) <= 1e-6) & (np.abs(nz) > 0.5)
+        zr = np.round(T[:, :, 2].mean(axis=1), 5)
+        self.coinc = np.zeros(len(T), dtype=bool)
+        self._ctree = None
+        if not flat.any():
+            return
+        for zl in np.unique(zr[flat]):
+            g = np.nonzero(flat & (zr == zl))[0]
+            if len(np.unique(self.tri_piece[g])) < 2:
+                continue
+            # pairs of two pieces' triangles whose boxes in plan meet, then exactly
+            if len(g) <= 1500:
+                lo_, hi_ = T[g, :, :2].min(axis=1), T[g, :, :2].max(axis=1)
+                i, j = np.nonzero(np.all((lo_[:, None] <= hi_[None, :]) & (lo_[None, :] <= hi_[:, None]), axis=2))
+            else:
+                polys = shapely.polygons(T[g, :, :2])
+                i, j = shapely.STRtree(polys).query(polys)
+            k = self.tri_piece[g[i]] < self.tri_piece[g[j]]
+            i, j = i[k], j[k]
+            if len(i):
+                meet = shapely.intersects(shapely.polygons(T[g[i], :, :2]), shapely.polygons(T[g[j], :, :2]))
+                self.coinc[g[i[meet]]] = self.coinc[g[j[meet]]] = True
+        c = np.nonzero(self.coinc)[0]
+        if len(c):
+            self._ctri = c
+            self._cz = zr[c]
+            self._ctree = shapely.STRtree(shapely.polygons(T[c, :, :2]))
+
+    def _coincident(self, xy, hz, tri):
+        """For hits at (xy, hz) (m,) on coincident faces ``tri``: the number of pieces
+        whose flat face at hz holds the point, facing up (entered) and facing down
+        (left), and an up face among them (-1: none): (u, d, up_tri), (m,) each."""
+        import shapely
+        m = len(xy)
+        i, j = self._ctree.query(shapely.points(xy), predicate="intersects")
+        keep = np.abs(self._cz[j] - hz[i]) <= 2e-5
+        i, t = np.concatenate([np.arange(m), i[keep]]), np.concatenate([tri, self._ctri[j[keep]]])
+        up = self.normals[t, 2] > 0
+        key = np.unique((i * (len(self.world.pieces) + 1) + self.tri_piece[t]) * 2 + up)
+        row, is_up = key // 2 // (len(self.world.pieces) + 1), (key % 2).astype(bool)
+        u = np.bincount(row[is_up], minlength=m)
+        d = np.bincount(row[~is_up], minlength=m)
+        up_tri = np.full(m, -1, dtype=np.int64)
+        up_tri[i[up]] = t[up]
+        return u, d, up_tri
 
     def _bare(self, xy: np.ndarray) -> np.ndarray:
         """(n,) bool: the column at xy is on the table, in a cell clear of every piece."""
@@ -351,25 +406,30 @@ class Columns:
             skip = self.skip_tri[tri] | (np.abs(nz) <= 1e-6)
             enter = ~skip & (nz > 0)
             leave = ~skip & (nz < 0)
-            # entering a solid from free space opens a layer
-            r = todo[enter]
-            first = depth[r] == 0
-            ro, slot = r[first], count[r[first]]
+            # u pieces entered and d left at the hit: one face, or every face of the
+            # pieces meeting there (the top of one against the bottom of the other)
+            u, d = enter.astype(np.int64), leave.astype(np.int64)
+            up_tri = np.where(enter, tri, -1)
+            c = np.nonzero(self.coinc[tri])[0]
+            if len(c):
+                u[c], d[c], up_tri[c] = self._coincident(xy[todo[c]], hz_r[c], tri[c])
+            # leaving the last solid closes its layer; then entering a solid from free
+            # space opens one
+            D = depth[todo]
+            after = np.maximum(D - d, 0)
+            k = np.nonzero((d > 0) & (D > 0) & (after == 0))[0]
+            rc, slot = todo[k], count[todo[k]]
             ok = slot < K
-            e_idx = np.nonzero(enter)[0][first][ok]
-            hi[ro[ok], slot[ok]] = hz_r[e_idx]
-            nrm[ro[ok], slot[ok]] = self.normals[tri[e_idx]]
-            piece[ro[ok], slot[ok]] = self.tri_piece[tri[e_idx]]
-            depth[r] += 1
-            # leaving the last solid closes it
-            r = todo[leave]
-            closing = depth[r] == 1
-            rc, slot = r[closing], count[r[closing]]
-            ok = slot < K
-            l_idx = np.nonzero(leave)[0][closing][ok]
-            lo[rc[ok], slot[ok]] = hz_r[l_idx]
+            lo[rc[ok], slot[ok]] = hz_r[k[ok]]
             count[rc] += 1
-            depth[r] = np.maximum(depth[r] - 1, 0)
+            k = np.nonzero((u > 0) & (after == 0))[0]
+            ro, slot = todo[k], count[todo[k]]
+            ok = slot < K
+            e_idx, ro, slot = k[ok], ro[ok], slot[ok]
+            hi[ro, slot] = hz_r[e_idx]
+            nrm[ro, slot] = self.normals[up_tri[e_idx]]
+            piece[ro, slot] = self.tri_piece[up_tri[e_idx]]
+            depth[todo] = after + u
             z[todo] = hz - 1e-4
             full = count[todo] >= K
             todo = todo[~full]
@@ -1631,28 +1691,6 @@ class _Clearance:
         self.zmin, self.zmax = T[:, :, 2].min(axis=1), T[:, :, 2].max(axis=1)
         nz = cols.normals[keep, 2]
         self.flat = nz >= 0.9999
-        # a top and a bottom face at one height that overlap in plan (two pieces
-        # stacked): a probe column may take one and miss the other and then reads
-        # solid all the way down, so the path check refuses below them; the sub-grid
-        # lets them bar every level under them
-        self.shared = np.zeros(len(T), dtype=bool)
-        horiz = np.nonzero(np.abs(nz) >= 0.9999)[0]
-        if len(horiz):
-            import shapely
-            hz = np.round(self.zmax[horiz], 4)
-            for zl in np.unique(hz):
-                g = horiz[hz == zl]
-                up, dn = g[nz[g] > 0], g[nz[g] < 0]
-                if not (len(up) and len(dn)):
-                    continue
-                pu = shapely.polygons(self.xy[up])
-                pd = shapely.polygons(self.xy[dn])
-                tree = shapely.STRtree(pd)
-                i, j = tree.query(pu, predicate="intersects")
-                if len(i):
-                    both = shapely.area(shapely.intersection(pu[i], pd[j])) > 1e-9
-                    self.shared[up[i[both]]] = True
-                    self.shared[dn[j[both]]] = True
         self.cols = cols
         self.R, self.h, self.res = R, h, res
         self.reach = R + 1e-4
@@ -1662,7 +1700,11 @@ class _Clearance:
         ox, oy = np.meshgrid(k * res, k * res)
         offs = np.column_stack([ox.ravel(), oy.ravel()])
         self.offsets = offs[np.argsort(np.hypot(offs[:, 0], offs[:, 1]), kind="stable")]
+        rad = np.round(np.hypot(self.offsets[:, 0], self.offsets[:, 1]), 9)
+        cut = np.concatenate([[0], np.nonzero(np.diff(rad))[0] + 1, [len(rad)]])
+        self.rings = list(zip(cut[:-1], cut[1:]))
         self._trees: dict = {}
+        self._plans = None
 
     def level(self, z):
         """The STRtree of what bars a base standing at z (kept per level)."""
@@ -1670,10 +1712,12 @@ class _Clearance:
         key = round(float(z), 6)
         tree = self._trees.get(key)
         if tree is None:
-            bar = ((self.zmax > z + _EPS) & (self.zmin < z + self.h + _EPS)) | (self.shared & (self.zmin > z + _EPS))
-            ring = np.concatenate([self.xy[bar], self.xy[bar][:, :1]], axis=1)
-            tri = shapely.polygons(ring)
-            geoms = list(np.where(shapely.area(tri) > 1e-9, tri, shapely.linestrings(ring)))
+            if self._plans is None:       # every triangle's plan (a flat one: a segment), made once
+                ring = np.concatenate([self.xy, self.xy[:, :1]], axis=1)
+                tri = shapely.polygons(ring)
+                self._plans = np.where(shapely.area(tri) > 1e-9, tri, shapely.linestrings(ring))
+            bar = (self.zmax > z + _EPS) & (self.zmin < z + self.h + _EPS)
+            geoms = list(self._plans[bar])
             sup = self.flat & (np.abs(self.zmin - z) <= 1e-3) & (np.abs(self.zmax - z) <= 1e-3)
             if sup.any():
                 ring = np.concatenate([self.xy[sup], self.xy[sup][:, :1]], axis=1)
@@ -1696,12 +1740,17 @@ class _Clearance:
         tried = np.ones(n, dtype=bool)
         tried[hit] = False
         t = np.nonzero(tried)[0]
-        if len(t):
-            near = np.zeros((len(t), m), dtype=bool)
-            hit = tree.query(shapely.points(pts.reshape(n, m, 2)[t].reshape(-1, 2)), predicate="dwithin",
+        # ring by ring of places (as far from the centre), the cells without a place yet
+        pts3 = pts.reshape(n, m, 2)
+        for g0, g1 in self.rings:
+            if not len(t):
+                break
+            hit = tree.query(shapely.points(pts3[t, g0:g1].reshape(-1, 2)), predicate="dwithin",
                              distance=self.reach)[0]
-            near.reshape(-1)[hit] = True
-            free[t] = ~near
+            near = np.zeros(len(t) * (g1 - g0), dtype=bool)
+            near[hit] = True
+            free[t, g0:g1] = ~near.reshape(len(t), g1 - g0)
+            t = t[~free[t, g0:g1].any(axis=1)]
         j = np.argmax(free, axis=1)
         rows = np.arange(n)
         xy = pts.reshape(n, m, 2)[rows, j]
