@@ -238,3 +238,13 @@ def test_los_caption_says_wholly_hidden_and_no_arc_when_all_round():
     behind = dict(partly, in_front_arc=False)
     assert "outside the front arc" in los_caption(behind)
     assert "outside the front arc" not in los_caption(dict(behind, all_round=True))
+
+
+def test_los_caption_says_no_cover_when_cover_was_decided():
+    # a dispute picture must say "no cover" when the rules decided none, not leave it out
+    from engine.view.pictures import los_caption
+    seen = {"viewer": "a", "target": "b", "los": True, "visible_fraction": 0.33, "reason": "clear",
+            "cover": "none", "cover_reason": 'no cover: wall hides part of it but is 5.16" away'}
+    assert los_caption(seen).startswith("a -> b: LoS yes, 33% visible, no cover")
+    assert "no cover" not in los_caption(dict(seen, cover_reason=""))          # yes/no only: not decided
+    assert "Light cover from wall" in los_caption(dict(seen, cover="light", cover_piece="wall"))

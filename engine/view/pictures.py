@@ -182,6 +182,8 @@ def los_caption(result) -> str:
     if cover and cover != "none":
         piece = _g(result, "cover_piece")
         parts.append(f"{str(cover).capitalize()} cover" + (f" from {piece}" if piece else ""))
+    elif los and str(_g(result, "cover_reason") or "").startswith("no cover"):
+        parts.append("no cover")             # decided, not just left out
     if _g(result, "distance") is not None:
         parts.append(f"{_fmt_len(_g(result, 'distance'))} away")
     dh = _g(result, "height_difference")
