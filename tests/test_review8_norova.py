@@ -179,3 +179,12 @@ def test_an_unknown_movement_mode_is_refused_with_a_reason():
     why = g.why_illegal(Move("A", "run", ((12.0, 10.0, 0.0),)))
     assert why is not None and "unknown movement mode 'run'" in why
     assert "sprint" in why
+
+
+def test_a_check_line_shows_what_the_trait_and_modifiers_added_and_why():
+    from rules.core.game import Event
+    ev = Event("check", {"model": "ghoul", "check": "evade", "trait": "evade", "natural": 13, "total": 16,
+                         "target": 12, "success": True, "critical": None,
+                         "why": "attack strike 1 from pyromancer (side)"})
+    assert line(ev) == ("     ghoul evade (attack strike 1 from pyromancer (side)): "
+                        "d20 13 +3 evade -> 16 vs 12: success")

@@ -7,7 +7,10 @@ def _pt(p) -> str:
 
 
 def _check(d: dict) -> str:
-    s = f"d20 {d['natural']} -> {d['total']} vs {d['target']}"
+    # the d20, what the trait and the modifiers (facing, Focus, cover...) added, the total
+    add = int(d['total']) - int(d['natural'])
+    s = f"d20 {d['natural']} {add:+d} {d['trait']} -> {d['total']} vs {d['target']}" if d.get("trait") else \
+        f"d20 {d['natural']} -> {d['total']} vs {d['target']}"
     if d.get("critical"):
         s += f", natural {'20' if d['critical'] == 'success' else '1'}"
     if d.get("luck"):
@@ -54,7 +57,8 @@ def line(ev) -> str | None:
         sk = f" with {d['skill']}" if d["skill"] else ""
         return f"   {d['model']} attacks {d['target']} ({d['hand']}){sk}{aid}"
     if k == "check":
-        return f"     {d['model']} {d['check'].replace('_', ' ')}: {_check(d)}"
+        why = f" ({d['why']})" if d.get("why") else ""
+        return f"     {d['model']} {d['check'].replace('_', ' ')}{why}: {_check(d)}"
     if k == "skill_roll":
         return f"     {d['model']} {d['what']}: d20 {d['natural']} -> {d['total']} vs {d['target']}: {d['outcome']}"
     if k == "critical_check":
