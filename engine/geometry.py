@@ -68,6 +68,10 @@ class WorldGeometry:
         if model in self.world.models:
             self.world.set_states(model, frozenset(states))
 
+    def set_awareness(self, model: str, ag: float | None) -> None:
+        if model in self.world.models:
+            self.world.set_awareness_ag(model, ag)
+
     def remove(self, model: str) -> None:
         if model in self.world.models:
             self.world.remove_model(model)
@@ -79,7 +83,7 @@ class WorldGeometry:
         v = self.world.version
         if v != self._cache_version:
             self._cache_version = v
-            self._sig = tuple((mid, hb.x, hb.y, hb.z, hb.facing, hb.states)
+            self._sig = tuple((mid, hb.x, hb.y, hb.z, hb.facing, hb.states, hb.awareness_ag)
                               for mid, hb in self.world.models.items())
         return self._sig
 

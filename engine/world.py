@@ -66,6 +66,7 @@ class Hitbox:
     states: frozenset[str] = frozenset()
     stats: dict = field(default_factory=dict)
     spec: ModelSpec | None = None
+    awareness_ag: float | None = None        # the AG Awareness uses when not the profile's
 
     @property
     def height(self) -> float:
@@ -91,8 +92,9 @@ class Hitbox:
 
     @property
     def awareness(self) -> float:
-        """Awareness radius in inches: AG, +3 with Acute Senses (p.22)."""
-        ag = float(self.stats.get("AG", 0))
+        """Awareness radius in inches: AG, +3 with Acute Senses (p.22). The AG is the
+        profile's unless the rules set another (``World.set_awareness_ag``)."""
+        ag = float(self.stats.get("AG", 0)) if self.awareness_ag is None else float(self.awareness_ag)
         return ag + (3.0 if "Acute Senses" in self.traits else 0.0)
 
     @property
@@ -256,6 +258,11 @@ class World:
 
     def set_states(self, model_id: str, states) -> None:
         self.hitbox(model_id).states = frozenset(states)
+        self.version += 1
+
+    def set_awareness_ag(self, model_id: str, ag: float | None) -> None:
+        """The AG the model's Awareness uses (None: its profile's)."""
+        self.hitbox(model_id).awareness_ag = None if ag is None else float(ag)
         self.version += 1
 
     def model_arrays(self, ids=None):

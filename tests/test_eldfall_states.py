@@ -424,3 +424,35 @@ def test_a_model_a_scene_leaves_hanging_starts_on_the_vertical_surface():
     _, g = gameplay.new_game("tests/data/review8_scenes/hanging.yaml", "eldfall", 1)
     assert g.models["climber"].on_vertical and not g.models["watcher"].on_vertical
     assert g.geo.position("climber")[2] == 3.0
+
+
+@pytest.mark.parametrize("setting, inside", [("profile", True), ("modified", False)])
+def test_awareness_follows_the_modified_ag_only_when_set(setting, inside):
+    # AG 8: Awareness 8"; Crippled halves AG: with awareness_ag "modified" it is 4"
+    r = unit("r1", "red", 10, 10, stats={"AG": 8})
+    b = unit("b1", "blue", 10, 16.5)                # 6.5" between centres, about 5.2" between bases
+    g = setup([r, b], [3] * 10, settings={"table_settings": {"awareness_ag": setting}})
+    assert g.geo.in_awareness("r1", "b1")
+    g.add_state("r1", "Crippled", "test")
+    assert g.stat("r1", "AG") == 4
+    assert g.geo.in_awareness("r1", "b1") is inside
+    g.set_states("r1", g.models["r1"].states - {"Crippled"}, "test")
+    assert g.geo.in_awareness("r1", "b1")
+
+
+def test_the_world_geometry_measures_awareness_with_the_ag_it_is_given():
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    geo = WorldGeometry(World(load_scene("scenes/skirmish.yaml")))
+    a, b = "red-archer", "red-mage"
+    d = geo.distance(a, b)
+    base = geo.world.hitbox(a).awareness
+    assert geo.in_awareness(a, b) == (d <= base + 1e-3)
+    extra = 3.0 if "Acute Senses" in geo.world.hitbox(a).traits else 0.0
+    geo.set_awareness(a, d - extra - 0.1)
+    assert not geo.in_awareness(a, b)
+    geo.set_awareness(a, d - extra + 0.1)
+    assert geo.in_awareness(a, b)
+    geo.set_awareness(a, None)
+    assert geo.world.hitbox(a).awareness == base

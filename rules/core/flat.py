@@ -41,6 +41,8 @@ class FlatModel:
     awareness: float = 0.0
     states: frozenset = frozenset()
     base_height: float = 3.5 / 25.4
+    awareness_bonus: float = 0.0       # added to the AG (Acute Senses: 3")
+    profile_ag: float | None = None     # the profile's AG (None: the awareness given, less the bonus)
 
 
 TEMPLATES_MM = {"circle-s": 70.0, "circle-l": 120.0, "spray-s": 213.0, "spray-l": 260.0}
@@ -82,6 +84,13 @@ class FlatGeometry:
 
     def set_facing(self, model: str, facing: float) -> None:
         self.models[model].facing = float(facing) % 360.0
+        self.version += 1
+
+    def set_awareness(self, model: str, ag: float | None) -> None:
+        m = self.models[model]
+        if m.profile_ag is None:
+            m.profile_ag = m.awareness - m.awareness_bonus
+        m.awareness = float(m.profile_ag if ag is None else ag) + m.awareness_bonus
         self.version += 1
 
     def set_states(self, model: str, states: Iterable[str]) -> None:
@@ -380,6 +389,9 @@ class FlatGeometry:
         self.add(unit.id, point[0], point[1], z=point[2] if len(point) > 2 else 0.0,
                  base=unit.base, height=unit.height, facing=facing, awareness=ag,
                  states=unit.states)
+        m = self.models[unit.id]
+        m.awareness_bonus = 3.0 if "Acute Senses" in unit.traits else 0.0
+        m.profile_ag = float(unit.stats.get("AG", 0))
 
     # ---- templates ----------------------------------------------------
     def template(self, kind: str, *, user: str, target: str | None = None,

@@ -372,7 +372,24 @@ class EldfallGame(Game):
             m.expiry.pop(st, None)
         if m.on_table:
             self.geo.set_states(model, new)
+            self._sync_awareness(model)
         self.emit("states", {"model": model, "added": added, "removed": removed, "why": why})
+
+    def _sync_awareness(self, model: str | None = None) -> None:
+        """With ``awareness_ag: modified``, tell the geometry each model's AG as modified
+        now (States, environment, effects, Enchantments), so that Awareness and the
+        Casting Aura follow it; with ``profile`` (the default) nothing to do."""
+        from rules.eldfall.table_settings import resolve
+        if resolve(self.settings.get("table_settings")).awareness_ag != "modified":
+            return
+        for mid in ([model] if model is not None else list(self.models)):
+            m = self.models[mid]
+            if not m.on_table:
+                continue
+            ag = self.stat(mid, "AG")
+            if ag != getattr(m, "_aware_ag", None):
+                m._aware_ag = ag
+                self.geo.set_awareness(mid, ag)
 
     def add_state(self, model: str, name: str, why: str, expiry: str | None = None,
                   voluntary: bool = False) -> None:
@@ -488,6 +505,7 @@ class EldfallGame(Game):
         # model set up in an enemy's Reach is Engaged from the start (the first
         # Recovery Check's reroll asks that "neither model is Engaged"); a party
         # set up below half its models is Panicked before its first Stratagems
+        self._sync_awareness()
         self._update_engagement()
         self._update_morale()
         self.phase = "initiative"
@@ -891,6 +909,7 @@ class EldfallGame(Game):
             return first + self.apply(action)
         self.decisions += 1
         events = super().apply(action)
+        self._sync_awareness()
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
             self._end_game(Termination.STALEMATE, f"{self.decisions} decisions")
             events = events + [self.events[-1]]

@@ -43,6 +43,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "reaction_qualification": ("table", "all"),
     "multiple_halving": ("stack", "once"),
     "shrouded_reactions": ("actions", "dodge"),
+    "awareness_ag": ("profile", "modified"),
 }
 
 
@@ -104,6 +105,11 @@ class TableSettings:
         False: Jump distance is SPD / 2 exactly (as printed; Climb and the
         Dodge move say "rounded up", Jump does not); True: rounded up.
         Ruling "Jump distance rounding".
+    awareness_ag
+        "profile": Awareness (and the Casting Aura) is the profile's AG inches (+3
+        Acute Senses); "modified": the model's AG as modified at the moment (States,
+        environments, effects, Enchantments: a Crippled model's Awareness halves).
+        Ruling "Awareness and Casting Aura".
     """
 
     trade_as_reaction: bool = False
@@ -117,6 +123,7 @@ class TableSettings:
     reaction_qualification: str = "table"
     awareness_required_for_all_reactions: bool = False
     jump_round_up: bool = False
+    awareness_ag: str = "profile"
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, file: str = "<settings>",
