@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from view_fixtures import press, click_model, menu_key  # noqa: E402
+from view_fixtures import press, click_model, menu_key, open_controller  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -24,16 +24,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _controller(view_app, tmp_path, scene, game="eldfall", moved=None):
-    from engine.view.play import PlayController
     from tools.cmd_view import game_factory, load_world
     world = load_world(os.path.join(ROOT, "scenes", scene))
     for mid, (x, y, f) in (moved or {}).items():
         world.move_model(mid, x, y, 0.0, facing=f)
     g, geo = game_factory(world, game)(3)
-    c = PlayController(view_app, world, g, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
-    view_app.step()
-    return c
+    return open_controller(view_app, world, g, geo, tmp_path)
 
 
 @pytest.fixture()

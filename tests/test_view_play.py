@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from view_fixtures import press, click_model, menu_key  # noqa: E402
+from view_fixtures import press, click_model, menu_key, open_controller  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -19,13 +19,10 @@ SCENE = os.path.join(os.path.dirname(__file__), "data", "view", "duel.yaml")
 
 @pytest.fixture()
 def ctl(view_app, tmp_path):
-    from engine.view.play import PlayController
     from tools.cmd_view import game_factory, load_world
     world = load_world(SCENE)
     game, geo = game_factory(world, "eldfall")(3)
-    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
-    view_app.step()
+    c = open_controller(view_app, world, game, geo, tmp_path)
     yield c
     c.close()
 

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from view_fixtures import press, click_model, menu_key  # noqa: E402
+from view_fixtures import press, click_model, menu_key, open_controller  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -23,7 +23,6 @@ SCENE = os.path.join(ROOT, "scenes", "warbands.yaml")
 
 
 def _controller(view_app, tmp_path, scene=SCENE, settings=None):
-    from engine.view.play import PlayController
     from tools.cmd_view import game_factory, load_world
     world = load_world(str(scene))
     if settings is None:
@@ -35,10 +34,7 @@ def _controller(view_app, tmp_path, scene=SCENE, settings=None):
         geo = WorldGeometry(world)
         game = game_module("eldfall").new_game(units_from_scene(world.scene, world), geo, seed=3,
                                                settings=settings, scene_info=scene_info(world.scene))
-    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
-    view_app.step()
-    return c
+    return open_controller(view_app, world, game, geo, tmp_path)
 
 
 @pytest.fixture()

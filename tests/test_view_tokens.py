@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from view_fixtures import press, stage_table, menu_key  # noqa: E402
+from view_fixtures import press, stage_table, menu_key, open_controller  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -178,12 +178,10 @@ def test_the_table_picture_draws_the_tokens(view_app, tmp_path):
 # ---------------------------------------------------------------- play
 @pytest.fixture()
 def ctl(view_app, tmp_path):
-    from engine.view.play import PlayController
     from tools.cmd_view import game_factory, load_world
     world = load_world(_scene(tmp_path))
     game, geo = game_factory(world, "eldfall")(4)
-    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
+    c = open_controller(view_app, world, game, geo, tmp_path)
     c.table.labels_root.hide()
     view_app.step()
     yield c

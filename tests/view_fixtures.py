@@ -53,3 +53,12 @@ def menu_key(ctl, prefix: str) -> str:
     i = next((i for i, m in enumerate(labels) if m.startswith(prefix)), None)
     assert i is not None, f"no menu entry {prefix!r} in {labels}"
     return str(i + 1) if i < 9 else "0"
+
+
+def open_controller(view_app, world, game, geo, tmp_path):
+    """A hotseat PlayController on ``game`` seen from the top, one frame drawn."""
+    from engine.view.play import PlayController
+    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
+    c.camera.top_view()
+    view_app.step()
+    return c
