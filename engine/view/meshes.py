@@ -290,6 +290,12 @@ def _attr(obj, *names, default=None):
     return default
 
 
+#: the tag of an overlay's text that ``TableScene.layout_labels`` places with the
+#: models' labels (engine.view.overlays.floating): its Python tag holds
+#: (anchor points (k, 3), weight, size)
+FLOAT_TAG = "float-label"
+
+
 class TableScene:
     """Everything drawn for one ``World``: terrain, grid, area overlays,
     model hitboxes and tokens. ``sync()`` moves the models to the world's
@@ -340,6 +346,7 @@ class TableScene:
         self._model_key: dict[str, tuple] = {}
         self.tints: dict[str, tuple] = {}
         self.highlights: dict[str, tuple] = {}
+        self.marks: dict[str, tuple] = {}
         self._version = None
         self.changed = True
         self.sync(force=True)
@@ -460,6 +467,8 @@ class TableScene:
                 self.models.pop(mid).removeNode()
                 self.label_nodes.pop(mid).removeNode()
                 self._model_key.pop(mid, None)
+                self.marks.pop(mid, None)
+                self.highlights.pop(mid, None)
         for mid in ids:
             hb = self.world.hitbox(mid)
             key = self._key(hb)
@@ -469,6 +478,10 @@ class TableScene:
                 self.models[mid] = self._model_node(mid)
                 self.models[mid].reparentTo(self.models_root)
                 self._model_key[mid] = key
+                if mid in self.highlights:          # a rebuilt model keeps its ring and band
+                    self.highlight(mid, self.highlights[mid])
+                if mid in self.marks:
+                    self.mark(mid, self.marks[mid])
             node = self.models[mid]
             node.setPos(float(hb.x), float(hb.y), float(hb.z))
             if mid not in self.label_nodes:
@@ -495,6 +508,8 @@ class TableScene:
         if self.labels_root.isHidden():
             return
         W, H = app.size
+        floating = [n for n in self.root.getParent().findAllMatches(f"**/={FLOAT_TAG}")
+                    if not n.isHidden() and n.hasPythonTag(FLOAT_TAG)]
         m = app.render.getMat(app.cam)                       # table -> camera
         to_cam = np.array([[m.getCell(i, j) for j in range(4)] for i in range(4)])
         # nothing moved, nothing shown or hidden: the labels stay where they are
@@ -503,7 +518,10 @@ class TableScene:
                tuple(sorted(self.tints)), tuple(important), tuple(self.tokens.looks.values()),
                tuple(n.isHidden() for n in self.label_nodes.values()),
                tuple(n.isHidden() for n in self.tokens.label_nodes.values()),
-               tuple(n.isHidden() for n, _ in self.area_labels.values()))
+               tuple(n.isHidden() for n, _ in self.area_labels.values()),
+               tuple(sorted(self.marks)),
+               tuple((n.getKey(), np.asarray(n.getPythonTag(FLOAT_TAG)[0], float).round(4).tobytes())
+                     for n in floating))
         if key == getattr(self, "_layout_key", None):
             return
         self._layout_key = key
@@ -515,7 +533,7 @@ class TableScene:
         a = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
         ring = np.stack([np.cos(a), np.sin(a)], 1)
         entries = []                  # (text node path, outline (k,3), weight, size)
-        first = set(important) | set(self.tints)
+        first = set(important) | set(self.tints) | set(self.marks)
         for mid, node in self.label_nodes.items():
             if node.isHidden() or mid not in self.models:
                 continue
@@ -536,6 +554,11 @@ class TableScene:
         for node, centre in self.area_labels.values():
             if not node.isHidden():
                 entries.append((node, centre[None, :], 0.5, 0.85))
+        for node in floating:        # an overlay's label (a move's distance, a ring's name)
+            anchor, weight, size = node.getPythonTag(FLOAT_TAG)
+            if node.hasEffect(BillboardEffect.getClassType()):
+                node.clearEffect(BillboardEffect.getClassType())     # laid out facing the camera
+            entries.append((node, np.asarray(anchor, float).reshape(-1, 3), float(weight), float(size)))
         items, placed_nodes = [], []
         if entries:                                          # every outline projected at once
             counts = [len(e[1]) for e in entries]
@@ -638,7 +661,51 @@ class TableScene:
         ring.setTwoSided(True)
         ring.setTransparency(TransparencyAttrib.MAlpha)
 
+    def mark(self, mid: str, rgba: tuple | None) -> None:
+        """A coverage band on a model that keeps its side's colour (a template's
+        victims): a collar round the hitbox's upper part and a ring on its top
+        rim in ``rgba``; the side colour stays on the rest of the body and the
+        top's centre, so a player still sees whose model is hit. None removes it."""
+        node = self.models.get(mid)
+        if node is None:
+            self.marks.pop(mid, None)
+            return
+        old = node.find("coverage")
+        if not old.isEmpty():
+            old.removeNode()
+        if rgba is None:
+            self.marks.pop(mid, None)
+            return
+        self.marks[mid] = tuple(rgba)
+        hb = self.world.hitbox(mid)
+        r, h = float(hb.radius), float(hb.height)
+        n = 40
+        a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+        c, s_ = np.cos(a), np.sin(a)
+        ro, ri = r * 1.04, r * 0.6
+        z0, z1, zt = h * 0.5, h + 0.012, h + 0.012
+        band = np.vstack([np.stack([ro * c, ro * s_, np.full(n, z0)], 1),
+                          np.stack([ro * c, ro * s_, np.full(n, z1)], 1),
+                          np.stack([ri * c, ri * s_, np.full(n, zt)], 1)])
+        i = np.arange(n)
+        j = (i + 1) % n
+        faces = np.vstack([np.stack([i, j, j + n], 1), np.stack([i, j + n, i + n], 1),          # the collar
+                           np.stack([i + n, j + n, j + 2 * n], 1), np.stack([i + n, j + 2 * n, i + 2 * n], 1)])
+        normals = np.vstack([np.stack([c, s_, np.zeros(n)], 1)] * 2 + [np.tile([0, 0, 1.0], (n, 1))])
+        col = node.attachNewNode(geom_node(f"coverage-{mid}", band, faces, normals, tuple(rgba)))
+        col.setName("coverage")
+        from engine.view.app import SHADOW_MASK
+        col.hide(SHADOW_MASK)
+        col.setLightOff(1)
+        col.setTwoSided(True)
+        col.setDepthOffset(1)
+        facing = node.find("facing")
+        if not facing.isEmpty():
+            facing.setDepthOffset(2)            # the facing wedge stays on top of the ring
+
     def clear_marks(self) -> None:
+        for mid in list(self.marks):
+            self.mark(mid, None)
         for mid in list(self.tints):
             self.tint(mid, None)
         for mid in list(self.highlights):

@@ -38,6 +38,23 @@ def _overlay(np_: NodePath, bin_sort: int = 20, depth: bool = True) -> NodePath:
     return np_
 
 
+def floating(label: NodePath, anchor, weight: float = 2.0, size: float = 1.0) -> NodePath:
+    """Let the table's label layout place ``label`` (a text_node) with the models'
+    labels: one size on screen, just above ``anchor`` (points, (k, 3): what it names)
+    or beside it, off the models and the other labels, with a leader line when moved
+    (``TableScene.layout_labels``). Until laid out it stays where it was put."""
+    from engine.view.meshes import FLOAT_TAG
+    label.setTag(FLOAT_TAG, "1")
+    label.setPythonTag(FLOAT_TAG, (np.asarray(anchor, float).reshape(-1, 3), weight, size))
+    return label
+
+
+def _ring_points(centre, radius: float, n: int = 12) -> np.ndarray:
+    c = np.asarray(centre, float)
+    a = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
+    return np.stack([c[0] + radius * np.cos(a), c[1] + radius * np.sin(a), np.full(n, c[2])], 1)
+
+
 def points_node(name: str, points, colors, size: float = 4.0) -> NodePath:
     pts = np.asarray(points, dtype=np.float32).reshape(-1, 3)
     vdata = _vertex_data(name, pts, None, colors)
@@ -263,6 +280,7 @@ def path_overlay(points, legal: bool, *, opportunity=(), awareness=(), end=None,
         t.reparentTo(root)
         q = p[-1] if end is None else np.asarray(end, float)
         t.setPos(float(q[0]), float(q[1]), float(q[2]) + 2.6)
+        floating(t, _ring_points(q, 0.5), 2.0)          # laid out off the models, by the end ring
     return _overlay(root, 22)
 
 
@@ -320,6 +338,7 @@ def measure_overlay(a, b, text: str) -> NodePath:
     t.reparentTo(root)
     m = (a + b) / 2
     t.setPos(float(m[0]), float(m[1]), float(m[2]) + 0.8)
+    floating(t, m[None], 2.0)
     return _overlay(root, 30, depth=False)
 
 
@@ -332,7 +351,8 @@ def aim_points_overlay(points, colour=(1.0, 0.35, 0.2, 0.95)) -> NodePath:
         q = np.asarray(q, float)
         ring = np.stack([q[0] + 0.45 * np.cos(a), q[1] + 0.45 * np.sin(a), np.full_like(a, q[2] + 0.1)], 1)
         lines_node(f"aim-{i}", np.stack([ring[:-1], ring[1:]], 1), colour, 3.0).reparentTo(root)
-        label_at(f"aim {chr(65 + i % 26)}", (q[0], q[1], q[2] + 0.9), colour, 0.4).reparentTo(root)
+        floating(label_at(f"aim {chr(65 + i % 26)}", (q[0], q[1], q[2] + 0.9), colour, 0.4),
+                 _ring_points(q + [0, 0, 0.1], 0.45), 1.5, 0.8).reparentTo(root)
     return _overlay(root, 23)
 
 
@@ -354,5 +374,6 @@ def range_ring_overlay(hb, reach: float, label: str, colour=(1.0, 0.85, 0.35, 0.
     pts = np.stack([float(hb.x) + r * np.cos(a), float(hb.y) + r * np.sin(a), np.full(n + 1, z)], axis=1)
     root = NodePath("range-ring")
     lines_node("range-ring-line", np.stack([pts[:-1], pts[1:]], axis=1), colour, 2.5).reparentTo(root)
-    label_at(label, (float(hb.x), float(hb.y) + r, z + 0.6), colour, 0.45).reparentTo(root)
+    floating(label_at(label, (float(hb.x), float(hb.y) + r, z + 0.6), colour, 0.45),
+             [(float(hb.x), float(hb.y) + r, z)], 1.5, 0.9).reparentTo(root)
     return _overlay(root, 16)

@@ -34,7 +34,8 @@ LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the cl
               "target points: green seen, red hidden; yellow: the viewer's front arc")
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
 AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
-              "models under it tinted orange (fully) to yellow (touching); white ring: the main target; "
+              "models under it keep their side's colour and wear a band, orange (fully) to yellow (touching); "
+              "white ring: the main target; "
               "cyan ring: the user; white dot: the circle's centre or the spray's tip")
 #: what a move picture shows (ov.path_overlay)
 MOVE_LEGEND = ("the route checked: green legal, red not (up to where the model stops), faint where "
@@ -152,6 +153,36 @@ def _frame(camera: TableCamera, points, heading: float, pitch: float, margin: fl
         up = camera.app.camera.getQuat(camera.app.render).getUp()
         shift = top * distance * math.tan(math.radians(vfov) / 2.0)
         camera.set_orbit(centre + shift * np.array([up[0], up[1], up[2]]), heading, pitch, distance)
+    _fit(camera, p, margin, top)
+
+
+def _fit(camera, points, margin: float, top: float, rounds: int = 6) -> None:
+    """Close in on ``points`` (each grown by ``margin`` inches) after the bounding-sphere
+    frame: the sphere is loose when the points lie along the view (a template and its
+    user far behind it), so the camera is moved until the points' box fills the free
+    part of the picture (below the caption) with a small border, never farther."""
+    app = camera.app
+    p = np.asarray(points, float).reshape(-1, 3)
+    d = np.array([[dx, dy, dz] for dx in (-margin, margin) for dy in (-margin, margin) for dz in (0.0, margin)])
+    box = (p[:, None, :] + d[None]).reshape(-1, 3)
+    tx, ty = (math.tan(math.radians(f) / 2.0) for f in app.camLens.getFov())
+    lo_y, hi_y = -0.96, 1.0 - 2.0 * top - 0.04                 # the free part, in NDC
+    for _ in range(rounds):
+        m = app.render.getMat(app.camera)                        # table -> camera
+        to_cam = np.array([[m.getCell(i, j) for j in range(4)] for i in range(4)])
+        c = np.column_stack([box, np.ones(len(box))]) @ to_cam
+        if np.any(c[:, 1] <= 0.5):
+            return                                                # something behind the lens: keep the sphere
+        u, v = c[:, 0] / (c[:, 1] * tx), c[:, 2] / (c[:, 1] * ty)
+        scale = max((u.max() - u.min()) / 1.92, (v.max() - v.min()) / (hi_y - lo_y))
+        du, dv = (u.max() + u.min()) / 2.0, (v.max() + v.min()) / 2.0 - (hi_y + lo_y) / 2.0
+        if scale >= 0.98 and abs(du) < 0.01 and abs(dv) < 0.01:
+            return
+        q = app.camera.getQuat(app.render)
+        right, up = np.array(q.getRight()), np.array(q.getUp())
+        depth = float(camera.distance)
+        target = np.asarray(camera.target, float) + right * du * depth * tx + up * dv * depth * ty
+        camera.set_orbit(target, camera.heading, camera.pitch, max(depth * min(scale, 1.0) * 1.02, 4.0))
 
 
 def _caption_share(st: _Stage) -> float:
@@ -311,7 +342,7 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: 
         _see_through(tmpl, st.overlay, "**/template-edge-*")
         affected = {h.id: h for h in (_g(result, "affected") or ())}
         for mid, hit in affected.items():
-            st.table.tint(mid, ov.coverage_colour(hit))
+            st.table.mark(mid, ov.coverage_colour(hit))      # the side colour stays: whose model is hit
         target = _g(result, "target")
         if target:
             st.table.highlight(target, (1, 1, 1, 0.9))
@@ -321,8 +352,8 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: 
         legal = bool(_g(result, "legal", True))
         st.caption((caption or aoe_caption(result)) + "\n" + AOE_LEGEND, (1, 0.8, 0.4, 1) if legal else ov.RED)
         pts = [np.array([x, y, 0.0]) for poly in (_g(result, "outlines") or ()) for x, y in poly]
-        spray = str(_g(result, "template", "")).startswith("spray")
-        for mid in list(affected) + [m for m in (target, user if spray else None) if m] + list(frame):
+        # the user too (a circle's caster may stand far off: the picture shows who uses it)
+        for mid in list(affected) + [m for m in (target, user) if m] + list(frame):
             hb = world.hitbox(mid)
             pts.append(hb.center)
         if not pts:
@@ -332,7 +363,9 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: 
         if user and origin is not None:
             hu = world.hitbox(user)
             heading = math.degrees(math.atan2(origin[0] - hu.x, origin[1] - hu.y))
-        _frame(st.camera, pts, heading, 62.0, margin=3.0, top=_caption_share(st))
+        # a user far behind its template: seen from lower, the long view stays large
+        far = bool(user and origin is not None and np.hypot(origin[0] - hu.x, origin[1] - hu.y) > 10.0)
+        _frame(st.camera, pts, heading, 45.0 if far else 62.0, margin=3.0, top=_caption_share(st))
         return st.shoot(os.path.join(out_dir, name), important=[m for m in (target, user) if m])
 
 

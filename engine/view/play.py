@@ -346,13 +346,17 @@ class TableView:
         while os.path.exists(folder):
             n += 1
             folder = os.path.join(self.out_dir, f"{stamp}-{pair[0]}-vs-{pair[1]}-{n}")
-        hidden = self.live.isHidden()
-        self.live.hide()                  # the pictures draw their own overlays
+        # the pictures draw their own overlays and caption: the live ones (a route, a reach
+        # area, a range ring) and the HUD's panels stay out of them
+        others = [n for n in (self.live, getattr(self, "play_live", None), self.hud.root)
+                  if n is not None and not n.isEmpty() and not n.isHidden()]
+        for n in others:
+            n.hide()
         try:
             verdict = dispute_folder(self.world, res, folder)
         finally:
-            if not hidden:
-                self.live.show()
+            for n in others:
+                n.show()
             self._verdict_key = None
         self.message = f"dispute written to {folder}"
         self.refresh()
@@ -508,6 +512,10 @@ class PlayController(TableView):
         super().__init__(app, world, out_dir=os.path.join(out_dir, "disputes"), labels=labels)
         self.play_live = app.root.attachNewNode("play-overlay")
         self.sync_tokens()
+
+    def close(self) -> None:
+        self.play_live.removeNode()     # a route, a reach area, a range ring: not left on the next table
+        super().close()
 
     # ------------------------------------------------------------ legal actions
     def legal(self) -> list:
@@ -1687,6 +1695,21 @@ class AttractController(PlayController):
             radius = float(np.linalg.norm(hi - lo)) / 2.0 + 3.0
             fov = min(self.app.camLens.getFov()[0], self.app.camLens.getFov()[1])
             dist = max(max(self.world.table) * 0.95, radius / math.sin(math.radians(fov) / 2.0))
+        if focus:
+            # the banner (bottom) and the status panel (top) cover part of the frame: the
+            # models framed stand in the part between them, not behind the narration
+            from engine.view.labels import screen_rect
+            h = float(self.app.size[1])
+            low, high = screen_rect(self.app, self.hud.banner.np), screen_rect(self.app, self.hud.status.np)
+            b = float(np.clip(low[3] / h, 0.0, 0.45)) if low else 0.0
+            t = float(np.clip(1.0 - high[1] / h, 0.0, 0.3)) if high else 0.0
+            free = max(1.0 - b - t, 0.3)
+            dist = dist / free
+            vfov = self.app.camLens.getFov()[1]
+            p_, hd = math.radians(50.0), math.radians(self.cam_heading)
+            # the camera's up for this orbit (heading about z, looking down by the pitch)
+            up = np.array([math.sin(p_) * math.sin(hd), math.sin(p_) * math.cos(hd), math.cos(p_)])
+            goal = goal - (b - t) * dist * math.tan(math.radians(vfov) / 2.0) * up
         k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         target = cam.target + (goal - cam.target) * k
         distance = cam.distance + (dist - cam.distance) * k
