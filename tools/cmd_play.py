@@ -51,6 +51,22 @@ def _status(game) -> str | None:
     return "  -- end of turn: " + "; ".join(parts)
 
 
+def status_lines(game) -> dict:
+    """Record the status line at each End Phase as the game then stands: event seq ->
+    line. (One decision may run on past the End Phase into the next turn's Strategic
+    Phase, whose Recovery Checks and Bleeding rolls change HP and States before the
+    events are printed.)"""
+    lines: dict = {}
+
+    def listen(ev):
+        if ev.kind == "phase" and ev.data.get("phase") == "end":
+            s = _status(game)
+            if s:
+                lines[ev.seq] = s
+    game.listeners.append(listen)
+    return lines
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -75,6 +91,7 @@ def run(args) -> int:
     line = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json
+    statuses = status_lines(game)
     def show(action, events):
         if quiet:
             return
@@ -84,7 +101,7 @@ def run(args) -> int:
             if ev.kind == "action":
                 continue
             if ev.kind == "phase" and ev.data.get("phase") == "end":
-                status = _status(game)
+                status = statuses.pop(ev.seq, None)
                 if status:
                     print(status, file=out)
                 continue

@@ -164,8 +164,10 @@ class Declare(Action):
     for Assist/Perceive/Death Blow/Duel/Trade. ``weapon``: the Item used (an
     attack or a Shield Bash / Unarmed profile); ``spell``: the Spell used.
     ``point``: for a reaction, the point of the mover's path it is aimed at.
-    ``items``: for Trade, the items handed over. ``attribute``: for Dodge, "AG"
-    or "T" (Immobilized models may use T). ``objective``: for Interact.
+    ``items``: for Trade, the acquired items exchanged (the model's go to the
+    partner; a name the model does not hold comes from the partner).
+    ``attribute``: for Dodge, "AG" or "T" (Immobilized models may use T).
+    ``objective``: for Interact.
     """
     model: str
     action: str

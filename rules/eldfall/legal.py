@@ -128,6 +128,31 @@ def _moves(game, model: str) -> Iterator:
             yield from _ok(game, [Move(model, mode, (tuple(p),))])
         if mode == "walk" and pts:
             yield from _ok(game, [Move(model, mode, (tuple(pts[0]),), crouch_end=not crouched)])
+    if crouched:
+        yield from _stand_and_run(game, model)
+
+
+def _stand_and_run(game, model: str) -> Iterator:
+    """A Crouched model may cancel Crouched at the start of its Movement Step
+    (eldfall-states.txt, "Entering/Leaving Crouched") and then Run, which Crouched
+    alone forbids ("Walk or Idle only")."""
+    m = game.models[model]
+    standing = frozenset(m.states - {"Crouched"})
+    if game._why_not_crouch(model, False, m.states):
+        return
+    allowed = av.allowed_movements(standing, panic_failed=game.act.panic_failed,
+                                   environment=game.geo.environments(model),
+                                   settings=game.settings.get("table_settings"))
+    if "Run" not in allowed:
+        return
+    n = int(game.settings["bot_move_candidates"])
+    try:
+        pts = game.geo.reachable_points(model, "run", float(game._speed_with(model, standing)),
+                                        limit=n, enemies=game.enemy_reaches(model))
+    except Exception:      # noqa: BLE001 -- a geometry that cannot sample: no candidates
+        pts = []
+    for p in pts[:max(2, len(pts) // 2)]:
+        yield from _ok(game, [Move(model, "run", (tuple(p),), crouch_start=False)])
 
 
 def _dodge_moves(game, model: str) -> Iterator:
@@ -186,9 +211,11 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
         yield Declare(model, "Uncover")
         for e in game.enemies(model):
             yield Declare(model, "Issue a Duel", targets=((e.id, 1),))
-        if m.items:
-            for a in game.allies(model):
+        for a in game.allies(model):
+            if m.items:
                 yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(m.items))
+            if a.items:                  # an exchange: the ally's Items come to this model
+                yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(a.items))
     else:
         if mover and "Shrouded" in game.models[mover].states:
             yield Declare(model, "Perceive", targets=((mover, 1),))

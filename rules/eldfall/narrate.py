@@ -24,6 +24,21 @@ def declared(text: str) -> str:
     return s
 
 
+def _armor_words(d: dict) -> str:
+    """The ARM a damage roll was made against: a critical sets it to 0, Armor-Piercing
+    halves it, Ignore Armor makes it 0 (the threshold is PW - that ARM)."""
+    if d["critical"]:
+        return "ARM 0, critical"
+    arm, used = d["arm"], d["pw"] - d["threshold"]
+    if used == arm:
+        return f"ARM {arm}"
+    if used == 0:
+        return "ARM 0, armor ignored"
+    if used == -(-arm // 2):
+        return f"ARM {used}, halved from {arm}"
+    return f"ARM {used} of {arm}"
+
+
 def line(ev) -> str | None:
     """One line for an event, or None for an event not worth a line."""
     k, d = ev.kind, ev.data
@@ -42,6 +57,8 @@ def line(ev) -> str | None:
     if k == "movement":
         if d.get("off_table"):
             return f"  {d['model']} runs off the table"
+        if d.get("blocked"):
+            return f"  {d['model']} cannot run: the way to the field edge is blocked"
         if d["movement"] == "Idle":
             return None
         s = f"  {d['model']} {d['movement'].lower()}s {d.get('distance', 0):.1f}\" to {_pt(d['end'])}" \
@@ -65,6 +82,8 @@ def line(ev) -> str | None:
     if k == "reaction_change_offered":
         return (f"  {', '.join(d['models'])} may change a Dodge or Perceive into an Attack "
                 "(the activated model was Shrouded or Flying and declared an Attack)")
+    if k == "reaction_void":
+        return f"  {d['model']}'s reaction {declared(d['reaction'])} does not resolve ({d['why']})"
     if k == "reaction_changed":
         return f"  {d['model']} changes its reaction {declared(d['from'])} to: {declared(d['to'])}"
     if k == "attack":
@@ -90,9 +109,8 @@ def line(ev) -> str | None:
     if k == "hit_dodged":
         return f"    {d['model']} dodges {d['attacker']}'s hit (roll {d['roll']})"
     if k == "damage":
-        return (f"    damage on {d['model']}: needs <= {d['threshold']} (PW {d['pw']} - ARM "
-                f"{0 if d['critical'] else d['arm']}{', critical' if d['critical'] else ''}) -> "
-                f"{'WOUND' if d['wound'] else 'no wound'}")
+        return (f"    damage on {d['model']}: needs <= {d['threshold']} (PW {d['pw']} - "
+                f"{_armor_words(d)}) -> {'WOUND' if d['wound'] else 'no wound'}")
     if k == "wound":
         return f"    {d['model']} suffers {d['wounds']} Wound(s): HP {d['hp']}"
     if k == "states":
@@ -151,6 +169,18 @@ def line(ev) -> str | None:
         return f"    {d['model']} leaves the table ({d['why']})"
     if k == "friendly_fire":
         return f"    friendly fire: {d['attacker']}'s roll of {d['roll']} hits its ally {d['ally']} instead"
+    if k == "dodge_move":
+        if d.get("skipped"):
+            return f"  {d['model']} cannot move after its Dodge ({d['skipped']})"
+        if d.get("end"):
+            return f"  {d['model']} moves to {_pt(d['end'])} after its Dodge"
+        return None
+    if k == "fall":
+        return (f"  {d['model']} falls {d['height']:.1f}\" from the vertical surface ({d['why']}): "
+                f"{d['rolls']} AG roll(s)")
+    if k == "ritual":
+        return f"  {d['model']} performs the Ritual {d['spell']}" + (
+            f": it fails ({d['failed']})" if d.get("failed") else "")
     if k == "disengage":
         return f"    {d['model']} disengages from {', '.join(d['from'])}"
     if k == "vp":

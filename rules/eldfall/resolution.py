@@ -98,16 +98,22 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
         if not game.has_los(d.model, t):
             return f"no LoS to {t}"
         return None
+    if a in ("Trade", "Issue a Duel"):
+        # Shrouded: "Cannot be targeted by any Action other than Perceive" (eldfall-states.txt)
+        r = cd.targeting_block(tm.states, a, attacker_states=m.states)
+        if r:
+            return r
     if a == "Trade":
         if tm.side != m.side or t == d.model:
             return "Trade is with another allied model"
         if not game.geo.base_contact(d.model, t):
             return f"Trade needs Base Contact with {t}"
-        missing = [i for i in d.items if i not in m.items]
-        if missing:
-            return f"{d.model} has no acquired item {missing[0]!r} (default Items cannot be traded)"
         if not d.items:
             return "Trade needs at least one acquired Item"
+        _, _, missing = _trade_split(m.items, tm.items, d.items)
+        if missing:
+            return (f"neither {d.model} nor {t} has an acquired item {missing[0]!r} "
+                    "(default Items cannot be traded)")
         return None
     if a == "Issue a Duel":
         if game.duel is not None:
@@ -122,6 +128,25 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
             return f"no LoS to {t}"
         return None
     return None
+
+
+def _trade_split(mine, theirs, named) -> tuple[list, list, list]:
+    """Trade "Exchanges Items between allied models" (eldfall-actions.txt): each
+    named acquired Item is the declarer's (it goes to the partner) or, when the
+    declarer has no more of that name, the partner's (it comes to the declarer).
+    Returns (given, received, not held by either)."""
+    mine, theirs = list(mine), list(theirs)
+    give, take, missing = [], [], []
+    for it in named:
+        if it in mine:
+            mine.remove(it)
+            give.append(it)
+        elif it in theirs:
+            theirs.remove(it)
+            take.append(it)
+        else:
+            missing.append(it)
+    return give, take, missing
 
 
 def why_not_interact(game, d: Declare) -> str | None:
@@ -624,12 +649,17 @@ def _resolve_other(game, mid: str, d: Declare, role: str, hidden: set[str]) -> N
                 tk.reveal(game, t, mid, "Uncover")
     elif a == "Trade":
         t = d.target_ids[0]
-        mine = list(m.items)
-        for it in d.items:
+        tm = game.models[t]
+        give, take, _ = _trade_split(m.items, tm.items, d.items)
+        mine, theirs = list(m.items), list(tm.items)
+        for it in give:
             mine.remove(it)
-        m.items = tuple(mine)
-        game.models[t].items = tuple(game.models[t].items) + tuple(d.items)
-        game.emit("trade", {"from": mid, "to": t, "items": list(d.items)})
+        for it in take:
+            theirs.remove(it)
+        m.items = tuple(mine) + tuple(take)
+        tm.items = tuple(theirs) + tuple(give)
+        game.emit("trade", {"from": mid, "to": t, "items": list(give),
+                            **({"received": list(take)} if take else {})})
     elif a == "Interact" and d.objective not in {x["id"] for x in game.settings.get("objectives") or []}:
         tk.resolve_interact(game, mid, game.tokens[d.objective])
     elif a == "Interact":

@@ -911,8 +911,9 @@ class EldfallGame(Game):
         events = super().apply(action)
         self._sync_awareness()
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
+            start = len(self.events)
             self._end_game(Termination.STALEMATE, f"{self.decisions} decisions")
-            events = events + [self.events[-1]]
+            events = events + self.events[start:]      # the casualty VP too, not only game_over
         return events
 
     def decider(self) -> str | None:
@@ -1505,6 +1506,14 @@ class EldfallGame(Game):
                 if o.id not in self._duel_models() and o.ap:
                     if self.settings["duel_interference"] == "forbid":
                         self.set_ap(o.id, 0, "not in the duel")
+            # the duel "Ends the normal game flow for all other models": a reaction
+            # they declared in this sequence's Reaction Step does not resolve (it would
+            # act in the duel; the AP stays spent). docs/rulings.md, "Issue a Duel"
+            act = self.act
+            for mid in [r for r in act.reactions if r not in self._duel_models()]:
+                d = act.reactions.pop(mid)
+                self.emit("reaction_void", {"model": mid, "reaction": str(d),
+                                            "why": "the duel was accepted"})
         else:
             self.emit("duel", {"challenger": ch, "challenged": tgt, "state": "refused"})
             self.duel = None
@@ -1549,6 +1558,13 @@ class EldfallGame(Game):
         m = self.models[a.model]
         if a.crouch is not None:
             r = self._why_not_crouch(a.model, a.crouch, m.states)
+            if r:
+                return r
+            # after a failed Dodge only with crouch_change_after_failed_dodge (docs/rulings.md)
+            ok = bool(self.act is not None and self.act.dodge_success.get(a.model))
+            r = cd.crouch_change_allowed(m.states, "after_dodge", dodge_success=ok,
+                                         voluntary=a.crouch,
+                                         settings=self.settings.get("table_settings"))
             if r:
                 return r
         if not a.path:

@@ -31,6 +31,7 @@ import yaml
 
 from rules.eldfall import availability as av
 from rules.eldfall import combat as cb
+from rules.eldfall import conditions as cd
 
 DATA = Path(__file__).with_name("data")
 TEMPLATES = ("circular-s", "circular-l", "spray-s", "spray-l", "circle-s", "circle-l")
@@ -174,6 +175,10 @@ def why_not_assist(game, d, role: str) -> str | None:
             return f"{t} is Dead"
         if t == d.model:
             continue
+        # Shrouded: "Cannot be targeted by any Action other than Perceive" (eldfall-states.txt)
+        block = cd.targeting_block(tm.states, "Assist", attacker_states=m.states)
+        if block:
+            return f"{t}: {block}"
         if not game.has_los(d.model, t) and not _in_aura(game, d.model, t, role):
             return f"no LoS to {t}, and it is not inside {d.model}'s Casting Aura"
         rng = float(s.get("rng", 0))
