@@ -84,25 +84,32 @@ def test_frame_has_side_colours_where_the_models_are(stage):
     table.labels_root.show()
 
 
-def test_visibility_tint_changes_the_target_colour(stage):
+def test_visibility_band_colours_the_target_and_keeps_its_side_colour(stage):
+    # the live LoS target (TableView.show_verdict) wears a band in the visibility colour
+    # (TableScene.mark); the middle of its top keeps blue's colour: whose model it is
     from engine.view import overlays as ov
     app, world, table, cam = stage
     cam.top_view()
     table.labels_root.hide()
     hb = world.hitbox("blue-mage")
-    p = (hb.x - 0.55 * hb.radius * np.cos(np.radians(hb.facing)),
-         hb.y - 0.55 * hb.radius * np.sin(np.radians(hb.facing)), hb.z + hb.height)
-    table.tint("blue-mage", ov.visibility_colour(0.0, False))
+    back = np.array([-np.cos(np.radians(hb.facing)), -np.sin(np.radians(hb.facing))])
+    rim = (*(np.array([hb.x, hb.y]) + 0.82 * hb.radius * back), hb.z + hb.height)
+    mid = (*(np.array([hb.x, hb.y]) + 0.3 * hb.radius * back), hb.z + hb.height)
+    table.mark("blue-mage", ov.visibility_colour(0.0, False))
     app.step()
-    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    r, g, b = _mean_colour(app.frame_array(), app.project(rim))
     assert r > 150 and r > b + 60
-    table.tint("blue-mage", ov.visibility_colour(1.0, True))
+    r, g, b = _mean_colour(app.frame_array(), app.project(mid))
+    assert b > r + 60
+    table.mark("blue-mage", ov.visibility_colour(1.0, True))
     app.step()
-    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    r, g, b = _mean_colour(app.frame_array(), app.project(rim))
     assert g > 150 and g > r + 40 and g > b + 40
-    table.tint("blue-mage", None)
+    r, g, b = _mean_colour(app.frame_array(), app.project(mid))
+    assert b > r + 60
+    table.mark("blue-mage", None)
     app.step()
-    r, g, b = _mean_colour(app.frame_array(), app.project(p))
+    r, g, b = _mean_colour(app.frame_array(), app.project(rim))
     assert b > r + 60
     table.labels_root.show()
 
@@ -204,14 +211,15 @@ def test_template_follows_the_mouse_tinted_by_coverage(view_app):
         assert res is not None and res.template == "circle-s"
         hit = {h.id: h for h in res.affected}
         assert "blue-mage" in hit and "red-archer" not in hit
-        assert "blue-mage" in view.table.tints                       # tinted by its coverage
+        assert "blue-mage" in view.table.marks                       # a band by its coverage
+        assert "blue-mage" not in view.table.tints                   # over blue's colour
         assert "blue-mage" in view.hud.verdict.text
         assert any(c.getName() == "template-overlay" for c in view.live.getChildren())
         # the template follows: move the pointer far away, blue-mage is no longer under it
         view_app.dispatch("none", pixel=view_app.project((3.0, 33.0, 0.0)))
         view_app.step()
         assert "blue-mage" not in {h.id for h in view.template_result.affected}
-        assert "blue-mage" not in view.table.tints
+        assert "blue-mage" not in view.table.marks
         # a spray from the selected model toward the pointer
         view.select("red-knight")
         assert view_app.dispatch("g") == "circle-l"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import os
+import re
 
 import numpy as np
 
@@ -61,6 +62,28 @@ def path_field(a) -> str | None:
     """The field that holds a movement's waypoints: ``path`` (Eldfall) or
     ``route`` (Legends of Norova); None for an action that is not a movement."""
     return next((f for f in ("path", "route") if hasattr(a, f)), None)
+
+
+def event_models(ev, line: str | None = None) -> list[str]:
+    """The names an event's data carries, for the attract camera to frame: its plain
+    values (``attacker``, ``target``, ``mover``), and the names in its lists (``models``:
+    who may react now) and its mappings' keys (``qualified``: who may react to a move)
+    that its narrated ``line`` names (all of them without a line); the caller keeps
+    those of models on the table."""
+    out, listed = [], []
+    for v in (getattr(ev, "data", None) or {}).values():
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            listed.extend(x for x in v if isinstance(x, str))
+        elif isinstance(v, dict):
+            listed.extend(k for k in v if isinstance(k, str))
+    return out + [m for m in listed if line is None or _names(line, m)]
+
+
+def _names(text: str, mid: str) -> bool:
+    """Whether ``text`` names the model ``mid`` (a whole id, not a part of a longer one)."""
+    return re.search(rf"(?<![\w-]){re.escape(mid)}(?![\w-])", text) is not None
 
 
 def action_path(a) -> tuple:
@@ -152,6 +175,10 @@ class TableView:
         self.verdict = None
         self._last_pointer = None
         self._saved_orbit = None
+        self._eye_model: str | None = None       # the model whose eye the camera is (V)
+        self._eye_hidden: list = []              # the label nodes the eye view hid
+        self._eye_hidden_ids: list[str] = []
+        self._eye_key = None
         app.controller = self
         app.on_frame("view", self.update)
         self.refresh()
@@ -223,14 +250,11 @@ class TableView:
     # ------------------------------------------------------------ eye view
     def toggle_eye(self):
         if self.camera.mode == "eye":
-            if self.arc_np is not None:
-                self.arc_np.removeNode()
-                self.arc_np = None
+            self._leave_eye()
             if self._saved_orbit:
                 self.camera.set_orbit(*self._saved_orbit)
             else:
                 self.camera.reset()
-            self.table.models.get(self.camera.eye_of or "", self.live).show()
             self.camera.eye_of = None
             return "orbit"
         if not self.selected:
@@ -245,9 +269,85 @@ class TableView:
             at = (o.x, o.y, o.z + o.height / 2)
         self.camera.eye_view(hb, at)
         self.table.models[self.selected].hide()
+        self._eye_model = self.selected
         self.arc_np = ov.front_arc_overlay(hb)
         self.arc_np.reparentTo(self.app.root)
+        self.eye_labels()
         return "eye"
+
+    def _leave_eye(self) -> None:
+        """Undo what the eye view changed: the viewer drawn again, its front arc gone,
+        the labels it hid shown (also when T or R took the camera out of it)."""
+        if self.arc_np is not None:
+            self.arc_np.removeNode()
+            self.arc_np = None
+        node = self.table.models.get(self._eye_model or "")
+        if node is not None:
+            node.show()
+        self._eye_model = None
+        self._show_eye_labels()
+
+    def _show_eye_labels(self) -> None:
+        for n in self._eye_hidden:
+            if not n.isEmpty():
+                n.show()
+        self._eye_hidden = []
+        self._eye_hidden_ids = []
+        self._eye_key = None
+
+    def eye_labels(self) -> list[str]:
+        """In the eye view the labels of the models and tokens that the eye cannot
+        see (every ray from it to their sample points meets the scenery) and the
+        viewer's own are hidden: labels draw over walls, so they would float on a
+        wall with leader lines into it. The dispute's eye picture keeps only its
+        target's label for the same reason. Kept up to date as models move;
+        returns the ids whose labels are hidden."""
+        viewer = self._eye_model
+        if self.camera.mode != "eye" or viewer is None or viewer not in self.world.models:
+            self._show_eye_labels()
+            return []
+        tokens = self.table.tokens
+        key = (viewer, getattr(self.world, "version", None), tuple(self.table.label_nodes),
+               tuple((tid, lk.key) for tid, lk in tokens.looks.items()))
+        if key == self._eye_key:
+            return list(self._eye_hidden_ids)
+        self._show_eye_labels()
+        self._eye_key = key
+        eye = TableCamera.eye_point(self.world.hitbox(viewer))
+        owners, pts = [], []
+        for mid in self.table.label_nodes:
+            if mid == viewer:
+                continue
+            p = ov.hitbox_lattice(self.world.hitbox(mid))
+            owners.append(("model", mid, len(p)))
+            pts.append(p)
+        from engine.view.tokens import THICKNESS
+        a = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
+        for tid, lk in tokens.looks.items():
+            z = float(lk.at[2]) + THICKNESS
+            ring = np.column_stack([lk.at[0] + 0.8 * lk.radius * np.cos(a), lk.at[1] + 0.8 * lk.radius * np.sin(a),
+                                    np.full(len(a), z)])
+            p = np.vstack([[float(lk.at[0]), float(lk.at[1]), z], ring])
+            owners.append(("token", tid, len(p)))
+            pts.append(p)
+        hidden = [("model", viewer)]
+        if pts:
+            allp = np.vstack(pts)
+            clear = ~self.world.rays.occluded(np.broadcast_to(eye, allp.shape), allp)
+            start = 0
+            for kind, oid, n in owners:
+                if not clear[start:start + n].any():
+                    hidden.append((kind, oid))
+                start += n
+        out = []
+        for kind, oid in hidden:
+            node = (self.table.label_nodes if kind == "model" else tokens.label_nodes).get(oid)
+            if node is not None and not node.isHidden():
+                node.hide()
+                self._eye_hidden.append(node)
+            out.append(oid)
+        self._eye_hidden_ids = out
+        return out
 
     # ------------------------------------------------------------ measure
     def toggle_measure(self):
@@ -305,8 +405,12 @@ class TableView:
         return None
 
     def _clear_live(self):
+        """Remove the live overlays and the bands the live tools put on models (the
+        verdict's target, a template's victims): their side colours stay throughout."""
         for c in self.live.getChildren():
             c.removeNode()
+        for mid in list(self.table.marks):
+            self.table.mark(mid, None)
         self.table.tints.clear()
         self.table._apply_tints()
 
@@ -324,7 +428,9 @@ class TableView:
             return None
         self.verdict = res
         ov.los_overlay(self.world, res).reparentTo(self.live)
-        self.table.tint(b, ov.visibility_colour(res.visible_fraction, res.los))
+        # the target keeps its side's colour (whose model it is) and wears a band in the
+        # visibility colour (red hidden, amber to green as more of it shows)
+        self.table.mark(b, ov.visibility_colour(res.visible_fraction, res.los))
         text = verdict_text(res)
         if res.cover_reason and res.los:
             text += f"\ncover: {res.cover_reason}"
@@ -352,12 +458,29 @@ class TableView:
                   if n is not None and not n.isEmpty() and not n.isHidden()]
         for n in others:
             n.hide()
+        self._show_eye_labels()          # the pictures choose their own labels
+        # ... and their own rings and bands (a template's victims are no part of a LoS
+        # picture); the live ones (the selection ring, the verdict's band) come back after
+        t = self.table
+        looks = (dict(t.highlights), dict(t.marks), dict(t.tints))
+        t.clear_marks()
+        cam = self.camera                # the pictures move the shared camera rig: put it back
+        rig = (cam.target.copy(), cam.heading, cam.pitch, cam.distance, cam.mode, cam.eye_of)
         try:
             verdict = dispute_folder(self.world, res, folder)
         finally:
             for n in others:
                 n.show()
+            t.clear_marks()
+            for (mid, rgba) in looks[0].items():
+                t.highlight(mid, rgba)
+            for (mid, rgba) in looks[1].items():
+                t.mark(mid, rgba)
+            for (mid, rgba) in looks[2].items():
+                t.tint(mid, rgba)
             self._verdict_key = None
+            cam.target, cam.heading, cam.pitch, cam.distance, cam.mode, cam.eye_of = rig
+            self.eye_labels()
         self.message = f"dispute written to {folder}"
         self.refresh()
         return folder, verdict
@@ -366,6 +489,10 @@ class TableView:
     def update(self, dt: float) -> None:
         self.camera.update(dt)
         self.table.sync()
+        if self.camera.mode == "eye":
+            self.eye_labels()
+        elif self._eye_model is not None:           # T or R left the eye view
+            self._leave_eye()
         self.table.layout_labels(self.app, obstacles=self.hud.rects(), important=self.pair() or ())
         pointer = self.app.pointer
         if pointer != self._last_pointer:
@@ -396,10 +523,18 @@ class TableView:
 
     def cycle_template(self):
         """G: a template that follows the mouse (circles centred on the pointer,
-        sprays from the selected model toward it), tinted by coverage."""
+        sprays from the selected model toward it); the models under it wear a
+        coverage band over their side's colour."""
         i = self.TEMPLATES.index(self.template_kind) if self.template_kind in self.TEMPLATES else 0
         self.template_kind = self.TEMPLATES[(i + 1) % len(self.TEMPLATES)]
         self._clear_template()
+        if self.template_kind and self._verdict_key is not None:
+            # the template tool owns the verdict panel: the LoS verdict's rays and the
+            # target's band go, or the target would read as one of the template's victims
+            self._verdict_key = None
+            self.verdict = None
+            self._clear_live()
+            self.hud.verdict.set("")
         if self.template_kind and self.template_kind.startswith("spray") and not self.selected:
             self.message = f"{self.template_kind}: select the model that sprays, then point"
         else:
@@ -414,11 +549,12 @@ class TableView:
                 c.removeNode()
         if self.template_result is not None:
             for h in self.template_result.affected:
-                self.table.tint(h.id, None)
+                self.table.mark(h.id, None)
         self.template_result = None
 
     def show_template(self, kind: str, point, user: str | None = None):
-        """Place ``kind`` at/toward ``point`` and draw it with the coverage tints."""
+        """Place ``kind`` at/toward ``point`` and draw it; the models under it keep their
+        side's colour (whose model is hit) and wear a coverage band (``TableScene.mark``)."""
         from engine import templates as tp
         self._clear_template()
         try:
@@ -434,7 +570,7 @@ class TableView:
         self.template_result = res
         ov.template_overlay(res).reparentTo(self.live)
         for h in res.affected:
-            self.table.tint(h.id, ov.coverage_colour(h))
+            self.table.mark(h.id, ov.coverage_colour(h))
         hits = ", ".join(f"{h.id} {100 * h.covered_fraction:.0f}%" + ("" if h.los_from_origin else " (no LoS)")
                          for h in res.affected) or "nobody"
         self.hud.verdict.set(f"{kind}: {hits}", (1, 0.75, 0.3, 1))
@@ -473,6 +609,7 @@ class TableView:
 
     def close(self) -> None:
         self.app.remove_frame("view")
+        self._show_eye_labels()
         self.hud.destroy()
         self.live.removeNode()
         if self.arc_np is not None:
@@ -1608,8 +1745,13 @@ class AttractController(PlayController):
         self._invalidate()
         events = self.apply(action)
         on_table = set(self.world.model_ids())
-        named = [v for e in (events or ())[1:] if e.kind != "roll" and self.say(e)
-                 for v in (getattr(e, "data", None) or {}).values() if isinstance(v, str)]
+        # the models the narration names: an event's actors and targets, and those who
+        # may react (a reaction step's ``qualified``, a Foresight offer's ``models``)
+        named = []
+        for e in (events or ())[1:]:
+            line = self.say(e) if e.kind != "roll" else None
+            if line:
+                named += [m for m in event_models(e, line) if m in on_table]
         shown = [m for m in (action_actor(action), *action_targets(action), *named) if m and m in on_table]
         if shown:
             self.focus = list(dict.fromkeys(shown))       # the actor and whom it acts on, framed together
