@@ -20,12 +20,17 @@ class InputError(Exception):
     """Bad input (a scene, a profile, a log, a command argument).
 
     ``problems`` holds every problem found; ``str()`` gives one line each.
+    A plain text is a problem of the command line (``<command line>: ...``):
+    the engine raises one so for a bad argument (a model id, ``--count``).
+    ``warnings`` (Problems) are what the input had that does not fail it,
+    for a command to print with the problems.
     """
 
     def __init__(self, problems: list[Problem] | Problem | str):
         if isinstance(problems, str):
-            problems = [Problem("<input>", None, "", problems)]
+            problems = [Problem("<command line>", None, "", problems)]
         elif isinstance(problems, Problem):
             problems = [problems]
         self.problems = list(problems)
+        self.warnings: list[Problem] = []
         super().__init__("\n".join(str(p) for p in self.problems))

@@ -177,7 +177,8 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
     display = ck.string(d["name"], p + ("name",)) if "name" in d else pname
     size = d.get("size", "M")
     if not isinstance(size, str) or size not in sizes:
-        ck.error(p + ("size",), f"unknown size {_describe(size)}; allowed: {', '.join(sizes)}")
+        from engine.scene import unknown_size
+        ck.error(p + ("size",), unknown_size(size, sizes))
     leader = ck.boolean(d["leader"], p + ("leader",)) if "leader" in d else False
     stats: dict[str, int] = {}
     if "stats" in d:
@@ -347,7 +348,7 @@ def _spell(ck, s, p, affinities) -> Spell | None:
         "ally" if stype == "Healing" else ("self" if stype in ("Conjuration", "Transmutation") else "enemy"))
     bands = _bands(ck, d["bands"], p + ("bands",)) if "bands" in d else ()
     traits = ck.strings(d["traits"], p + ("traits",)) if "traits" in d else ()
-    effect = ck.string(d["effect"], p + ("effect",), allow_empty=True) if "effect" in d else ""
+    effect = ck.string(d["effect"], p + ("effect",), allow_empty=True, lines=True) if "effect" in d else ""
     if stype == "Healing" and target == "enemy":
         ck.error(p + ("target",), "a Healing spell is cast only as an Assist (ally, self or any)")
     if len(ck.problems) != before or None in (name, stype, affinity, mana, pw, stk, rng, melee, template,

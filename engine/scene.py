@@ -157,6 +157,7 @@ class TokenSpec:
     caster: str = ""
     line: int = 0
     index: int = -1
+    at_line: int = field(default=0, compare=False)   # the line of its ``at`` (placement problems name it)
 
     def to_dict(self) -> dict:
         """Plain data for a game's header (``Scene.extra["tokens"]``)."""
@@ -216,6 +217,8 @@ MAX_MESH_BYTES = 256 * 1024 * 1024
 MAX_GRID = 513                  # heightfield rows and columns (= engine.validate.MAX_GRID_SIDE)
 MAX_POINTS = 256                # prism polygon corners
 MAX_PIECES = 5000
+LARGE_TABLE = 144.0             # inches (12 feet): a wider table is likely written in millimetres
+MIN_PIECE_SIZE = 0.001          # inches: the least size, radius or height of a piece
 MAX_MODELS = 500
 PARTY_LIMIT = 10                # an Eldfall party has at most 10 models (facts, p.37)
 
@@ -264,6 +267,12 @@ def load_scene(path: str | Path, models_dir: str | Path | None = None) -> Scene:
     see :func:`engine.validate.check_placement`.
     """
     file = str(path)
+    if not file.strip():
+        # Path("") is the current folder: say what is wrong, not "is a folder"
+        raise InputError(Problem("<command line>", None, "", "expected a scene file, got an empty text"))
+    if models_dir is not None and not str(models_dir).strip():
+        # Path("") would look the parties up in the current folder
+        raise InputError(Problem("<command line>", None, "--models-dir", "expected a folder, got an empty text"))
     try:
         return _load_scene(Path(path), file, models_dir)
     except InputError:
@@ -284,16 +293,24 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     doc = ck.mapping(value, (), "a mapping with table, terrain and models")
     if doc is None:
         ck.raise_if_any()
+    if "table" not in doc and "profiles" in doc and "party" in doc:
+        # one line, not one per key of the party file
+        raise InputError(Problem(file, None, "", "this is a party file (party, profiles), not a scene; a scene "
+                                                 "has a table, and its models name profiles as party#name"))
     ck.keys(doc, (), SCENE_KEYS, required=("table",), what="a scene")
 
     name = ck.string(doc["name"], ("name",)) if "name" in doc else ""
-    description = ck.string(doc["description"], ("description",), allow_empty=True) if "description" in doc else ""
+    description = ck.string(doc["description"], ("description",), allow_empty=True, lines=True) if "description" in doc else ""
     table = ck.numbers(doc["table"], ("table",), 2, positive=True, names="width, depth") if "table" in doc else None
+    if table is not None and max(table) > LARGE_TABLE:
+        ck.warn(("table",), f"a {table[0]:g} x {table[1]:g} table is {max(table) / 12:.0f} feet across: "
+                            f"lengths are in inches (millimetres only in keys ending in _mm)")
     games: tuple[str, ...] = ("eldfall",)
     if "games" in doc:
-        games = ck.strings(doc["games"], ("games",), choices=GAMES) or ("eldfall",)
-        if not games:
+        got = ck.strings(doc["games"], ("games",), choices=GAMES)
+        if got is not None and not got:
             ck.error(("games",), f"expected at least one game (allowed: {', '.join(GAMES)})")
+        games = got or ("eldfall",)
 
     ids: dict[str, int | None] = {}     # id -> line of first use
 
@@ -344,6 +361,7 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     extra: dict[str, Any] = {}
     for game in SCENE_GAME_BLOCKS:
         if game in doc and ck.mapping(doc[game], (game,), f"a mapping (settings for {game})") is not None:
+            _game_block(ck, game, doc[game])
             extra[game] = doc[game]
 
     # -- summons: reserves and the Conjurations that name them --------------- #
@@ -382,6 +400,17 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
                          f"side '{side}' already has a Leader ('{leaders[0].id}'); a party has one", line=m.line)
         if "eldfall" in games and len(ms) > PARTY_LIMIT:
             ck.warn(("models",), f"side '{side}' has {len(ms)} models; an Eldfall party has at most {PARTY_LIMIT}")
+    for side, ms in by_side.items():
+        # a lone model on a side spelt like a bigger one: a typo makes a third player
+        others = [s for s, o in by_side.items() if s != side and len(o) > 1]
+        if len(ms) == 1 and others:
+            from engine.validate import suggest
+            guess = suggest(side, others)
+            if guess is not None:
+                m = ms[0]
+                ck.warn(("models", m.index, "side"), f"'{m.id}' is the only model on side '{side}'; "
+                                                     f"did you mean '{guess}'?",
+                        line=m.key_lines.get("side") or m.line)
 
     # -- stratagems (Eldfall): side -> [Stratagem] ---------------------------- #
     if "stratagems" in doc and doc["stratagems"] is not None:
@@ -396,7 +425,9 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
         for side, rect in (dep or {}).items():
             p = ("deployment", side)
             if not isinstance(side, str):
-                ck.error(p, f"expected a side name, got {side!r}")
+                from engine.validate import yaml_text
+                ck.error(("deployment", yaml_text(side)), f"expected a side name, got {describe_value(side)}",
+                         line=ck.lines.of(p))
                 continue
             pts = ck.sequence(rect, p, "[[x0, y0], [x1, y1]]")
             if pts is None:
@@ -418,17 +449,48 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
                 continue
             deployment[side] = ((x0, y0), (x1, y1))
             if side not in by_side and by_side:
-                ck.warn(p, f"no model is on side '{side}'")
+                from engine.validate import suggest
+                guess = suggest(side, by_side)
+                ck.warn(p, f"no model is on side '{side}'" + (f"; did you mean '{guess}'?" if guess else ""))
 
     # one line per problem: other files' first (a party file's problems, which
     # the scene's lines refer to as "listed above"), then the scene's in file order
     ck.problems.sort(key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
-    ck.raise_if_any()
+    ck.warnings.sort(key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
+    if ck.problems:
+        err = InputError(ck.problems)
+        err.warnings = list(ck.warnings)    # printed with the problems (eldfall check)
+        raise err
     return Scene(
         path=file, table=(float(table[0]), float(table[1])), terrain=tuple(terrain), models=tuple(models),
         sha256=hashlib.sha256(raw).hexdigest(), name=name or "", deployment=deployment,
         games=tuple(games), description=description or "", warnings=tuple(ck.warnings), extra=extra,
         reserves=tuple(reserves), tokens=tuple(tokens))
+
+
+# what the rules read from a scene's per-game block (rules/norova/game.py:
+# flying_allowed); anything else there is ignored by the game, so said
+GAME_BLOCK_KEYS = {"eldfall": {}, "norova": {"flying": "boolean"}}
+
+
+def _game_block(ck, game: str, block: dict) -> None:
+    """A scene's ``eldfall:`` / ``norova:`` block: the keys its rules read are
+    checked (an error when wrong); any other key gets a warning, since the
+    game never reads it (a setting such as rounds is given with --set)."""
+    from engine.validate import suggest, yaml_text
+    known = GAME_BLOCK_KEYS.get(game, {})
+    for key, value in block.items():
+        q = (game, key if isinstance(key, str) else yaml_text(key))
+        line = ck.lines.of((game, key))
+        if key in known:
+            if known[key] == "boolean":
+                ck.boolean(value, (game, key))
+            continue
+        guess = suggest(key, known) if known else None
+        ck.warn(q, f"not read by the {game} rules: ignored"
+                + (f"; did you mean '{guess}'?" if guess else
+                   f" (rules settings are given with --set KEY=VALUE"
+                   + (f"; this block knows: {', '.join(known)})" if known else ")")), line=line)
 
 
 # Stratagems (rules/eldfall/stratagems.py reads the same plain data; a test
@@ -498,7 +560,7 @@ def _stratagem(ck, item, p) -> dict | None:
     name = ck.string(d["name"], p + ("name",)) if "name" in d else None
     if name is not None and ("=" in name or len(name) > 80):
         ck.error(p + ("name",), "a Stratagem's name has no '=' and at most 80 characters")
-    text = ck.string(d["text"], p + ("text",), allow_empty=True) if "text" in d else ""
+    text = ck.string(d["text"], p + ("text",), allow_empty=True, lines=True) if "text" in d else ""
     uses = ck.number(d["uses"], p + ("uses",), integer=True, lo=1, hi=99) if "uses" in d else 1
     per = ck.string(d["per"], p + ("per",), choices=STRATAGEM_PER) if "per" in d else "game"
     target = ck.string(d["target"], p + ("target",), choices=STRATAGEM_TARGETS) if "target" in d else "own"
@@ -613,7 +675,7 @@ def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set) 
     side = ck.string(d["side"], p + ("side",), pattern=ID_RE) if "side" in d else None
     at = ck.numbers(d["at"], p + ("at",), (2, 3), names="x, y and optional z") if "at" in d else None
     hidden = ck.boolean(d["hidden"], p + ("hidden",)) if "hidden" in d else True
-    base_mm = ck.number(d["base_mm"], p + ("base_mm",), positive=True, hi=200) if "base_mm" in d \
+    base_mm = _mm_value(ck, d["base_mm"], p + ("base_mm",), "base_mm", "a token", 200) if "base_mm" in d \
         else TOKEN_BASE_MM
     if at is not None:
         if len(at) == 3 and at[2] < 0:
@@ -666,7 +728,8 @@ def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set) 
         return None
     xyz = (float(at[0]), float(at[1]), float(at[2]) if len(at) == 3 else None)
     return TokenSpec(id=ident, kind=kind, side=side, at=xyz, hidden=bool(hidden), base_mm=float(base_mm),
-                     item=item_name, spell=spell_name or "", caster=caster or "", line=line, index=index)
+                     item=item_name, spell=spell_name or "", caster=caster or "", line=line, index=index,
+                     at_line=ck.lines.get(p + ("at",)) or line)
 
 
 def _point_in_polygon(x: float, y: float, poly) -> bool:
@@ -778,6 +841,16 @@ def _terrain(ck, item, p, index: int, scene_path: Path, table, claim_id) -> Terr
             kw["scale"] = sc
         if "file" in d:
             kw["file"] = _mesh_file(ck, d["file"], p + ("file",), scene_path, kw.get("scale") or 1.0)
+    for k in ("size", "radius", "height"):
+        # a piece thinner than this has no solid to build (and a zero-height
+        # prism cannot be built at all): refused here, with its line
+        vals = kw.get(k)
+        vals = (vals,) if isinstance(vals, float) else (vals or ())
+        for j, v in enumerate(vals):
+            if v < MIN_PIECE_SIZE:
+                q = p + ((k, j) if k == "size" else (k,))
+                ck.error(q, f"must be at least {MIN_PIECE_SIZE:g} inches, got {v:g} (lengths are in inches)")
+                break
     if len(ck.problems) != ok_count or ident is None or at is None or any(v is None for v in kw.values()) \
             or tags is None or turn is None or cover is None:
         return None
@@ -864,6 +937,19 @@ def _grid(ck, value, p):
     return tuple(out)
 
 
+def unknown_size(value, sizes: dict) -> str:
+    """The problem of a size that is not a code of the size table, with a
+    "did you mean" for a lower-case code or a size's name (``medium``)."""
+    guess = None
+    if isinstance(value, str):
+        word = value.strip().lower()
+        guess = next((code for code, row in sizes.items()
+                      if word and (word == code.lower() or word == str(row.get("name", "")).lower())), None)
+    if guess:
+        return f"unknown size {describe_value(value)}; did you mean '{guess}'? (allowed: {', '.join(sizes)})"
+    return f"unknown size {describe_value(value)}; allowed: {', '.join(sizes)}"
+
+
 def describe_value(value) -> str:
     from engine.validate import describe
     return describe(value)
@@ -894,7 +980,7 @@ def _count_triangles_cheaply(real: Path, suffix: str, size: int) -> int | None:
         if 84 + 50 * n == size:            # binary STL
             return n
         if not head.lstrip().lower().startswith(b"solid"):
-            raise ValueError(f"not an STL file: binary STL of {size} bytes announces {n} triangles")
+            raise _MeshProblem(f"not an STL file: binary STL of {size} bytes announces {n} triangles")
         return None
     if suffix == ".ply" and head.startswith(b"ply"):
         for raw in head.split(b"\n"):
@@ -1016,41 +1102,17 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
         key = (str(real), st.st_mtime_ns, st.st_size)
         mesh = _MESH_CACHE.get(key)
         if mesh is None:
-            n = _count_triangles_cheaply(real, suffix, st.st_size)
-            if n is not None and n > MAX_TRIANGLES:
-                ck.error(p, f"{text!r}: mesh has {n} triangles; the limit is {MAX_TRIANGLES}")
+            mesh = _read_mesh(ck, p, text, real, suffix, st.st_size, scale)
+            if mesh is None:
                 return None
-            import numpy as np
-            import trimesh
-            why = _mesh_header_problem(real, suffix)
-            if why:
-                ck.error(p, f"{text!r}: cannot read mesh: {why}")
-                return None
-            # unprocessed first: processing drops the faces of a NaN vertex, and
-            # the file would seem to have no triangles
-            loaded = trimesh.load(str(real), force="mesh", process=False)
-            if not isinstance(loaded, trimesh.Trimesh):
-                raise ValueError(f"no triangles found (got {type(loaded).__name__})")
-            bad = ~np.all(np.isfinite(np.asarray(loaded.vertices, dtype=float)), axis=1)
-            if bad.any():
-                more = f" (and {int(bad.sum()) - 1} more)" if bad.sum() > 1 else ""
-                raise ValueError(f"vertex {int(np.argmax(bad)) + 1} has a coordinate that is not a finite "
-                                 f"number (NaN or infinite){more}")
-            loaded.process()
-            if len(loaded.faces) == 0:
-                raise ValueError("the mesh has no triangles")
-            if len(loaded.faces) > MAX_TRIANGLES:
-                ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
-                return None
-            if float(np.max(np.abs(loaded.vertices))) * scale > 1000:
-                raise ValueError(f"the mesh spans more than 1000 inches after scale {scale:g} "
-                                 f"(meshes are in inches)")
-            mesh = loaded
             if len(_MESH_CACHE) > 64:
                 _MESH_CACHE.clear()
             _MESH_CACHE[key] = mesh
     except PermissionError:
         ck.error(p, f"{text!r}: permission denied")
+        return None
+    except _MeshProblem as exc:
+        ck.error(p, f"{text!r}: cannot read mesh: {exc}")
         return None
     except (ImportError, UnicodeError):
         # the reader gave up on bytes it cannot decode (trimesh then reaches for
@@ -1067,11 +1129,104 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
         return None
     except Exception as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if any(w in msg.lower() for w in _NUMPY_WORDS):
+            msg = _unreadable(suffix)       # numpy's words, not the file's: say what it means
         ck.error(p, f"{text!r}: cannot read mesh: {msg}")
         return None
     if not mesh.is_watertight:
         ck.warn(p, f"{text!r}: mesh is not watertight; it loads, but what is inside it may be misjudged")
     return str(real)
+
+
+# what numpy says when a reader hands it the numbers of a damaged file
+_NUMPY_WORDS = ("array element", "read to its end", "could not convert", "invalid literal",
+                "could not broadcast", "cannot reshape", "out of bounds", "buffer is smaller")
+
+
+class _MeshProblem(ValueError):
+    """What is wrong with a mesh file, in words (the message is shown as is)."""
+
+
+def _unreadable(suffix: str) -> str:
+    fmt = suffix[1:].upper()
+    return f"not a readable {fmt} file (damaged, cut short or not a{'n' if fmt[:1] in 'AEIOS' else ''} {fmt})"
+
+
+def _read_mesh(ck, p, text: str, real: Path, suffix: str, size: int, scale: float):
+    """Load and check one mesh file: the trimesh, or None after recording a
+    problem; raises :class:`_MeshProblem` (or a reader's own error) when it
+    cannot be read. The readers' numpy warnings (overflow, NaN casts) are
+    kept off the user's screen: what matters is said as a problem."""
+    import json
+    import struct
+    import warnings
+
+    import numpy as np
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return _read_mesh_checked(ck, p, text, real, suffix, size, scale)
+        except (_MeshProblem, PermissionError, ImportError, UnicodeError):
+            raise
+        except (json.JSONDecodeError, struct.error, TypeError, AttributeError, ZeroDivisionError,
+                AssertionError, OverflowError) as exc:
+            raise _MeshProblem(_unreadable(suffix)) from exc
+        except (KeyError, IndexError) as exc:
+            if suffix in (".glb", ".stl"):      # not a missing PLY property, nor an OBJ face
+                raise _MeshProblem(_unreadable(suffix)) from exc
+            raise
+
+
+def _read_mesh_checked(ck, p, text: str, real: Path, suffix: str, size: int, scale: float):
+    import numpy as np
+    import trimesh
+    n = _count_triangles_cheaply(real, suffix, size)
+    if n is not None and n > MAX_TRIANGLES:
+        ck.error(p, f"{text!r}: mesh has {n} triangles; the limit is {MAX_TRIANGLES}")
+        return None
+    why = _mesh_header_problem(real, suffix)
+    if why:
+        ck.error(p, f"{text!r}: cannot read mesh: {why}")
+        return None
+    # unprocessed first: processing drops the faces of a NaN vertex, and
+    # the file would seem to have no triangles
+    loaded = trimesh.load(str(real), force="mesh", process=False)
+    if not isinstance(loaded, trimesh.Trimesh):
+        raise _MeshProblem(f"no triangles found (got {type(loaded).__name__})")
+    vertices = np.asarray(loaded.vertices, dtype=float)
+    bad = ~np.all(np.isfinite(vertices), axis=1)
+    if bad.any():
+        more = f" (and {int(bad.sum()) - 1} more)" if bad.sum() > 1 else ""
+        raise _MeshProblem(f"vertex {int(np.argmax(bad)) + 1} has a coordinate that is not a finite "
+                           f"number (NaN or infinite){more}")
+    # before processing, which rounds the coordinates to whole numbers of a grid
+    if len(vertices) and float(np.max(np.abs(vertices))) * scale > 1000:
+        raise _MeshProblem(f"the mesh spans more than 1000 inches after scale {scale:g} "
+                           f"(meshes are in inches)")
+    if len(vertices) and float(np.max(np.ptp(vertices, axis=0))) * scale < MIN_PIECE_SIZE:
+        raise _MeshProblem(f"the mesh spans less than {MIN_PIECE_SIZE:g} inches after scale {scale:g} "
+                           f"(meshes are in inches)")
+    loaded.process()
+    if len(loaded.faces) == 0:
+        raise _MeshProblem("the mesh has no triangles")
+    if len(loaded.faces) > MAX_TRIANGLES:
+        ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
+        return None
+    return loaded
+
+
+MIN_MM = 10.0                   # no base, hitbox or token is smaller (the smallest base is 25 mm)
+
+
+def _mm_value(ck, value, p, key: str, what: str, hi: float) -> float | None:
+    """A ``_mm`` length: a number > 0 and at most ``hi``; one under
+    :data:`MIN_MM` is refused as inches written in a millimetre key."""
+    n = ck.number(value, p, positive=True, hi=hi)
+    if n is not None and n < MIN_MM:
+        ck.error(p, f"{n:g} mm is too small for {what} (the smallest is {MIN_MM:g} mm); "
+                    f"{key} is in millimetres, not inches")
+        return None
+    return n
 
 
 # a dismount may not change HP: the seeds say nothing of Wounds carried over
@@ -1183,7 +1338,7 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
     if "size" in d:
         size = d["size"]
         if not isinstance(size, str) or size not in sizes:
-            ck.error(p + ("size",), f"unknown size {describe_value(size)}; allowed: {', '.join(sizes)}")
+            ck.error(p + ("size",), unknown_size(size, sizes))
             size = None
             size_bad = True
         else:
@@ -1192,8 +1347,10 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
         size_bad = False
         if profile is not None:
             size = profile.size
-    base_mm = ck.number(d["base_mm"], p + ("base_mm",), positive=True, hi=2000) if "base_mm" in d else None
-    height_mm = ck.number(d["height_mm"], p + ("height_mm",), positive=True, hi=2000) if "height_mm" in d else None
+    base_mm = _mm_value(ck, d["base_mm"], p + ("base_mm",), "base_mm", "a base", 2000) \
+        if "base_mm" in d else None
+    height_mm = _mm_value(ck, d["height_mm"], p + ("height_mm",), "height_mm", "a hitbox", 2000) \
+        if "height_mm" in d else None
     if size is not None:
         base_mm = base_mm if base_mm is not None else (None if "base_mm" in d else float(sizes[size]["base_mm"]))
         height_mm = height_mm if height_mm is not None else (None if "height_mm" in d else float(sizes[size]["height_mm"]))

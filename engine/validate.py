@@ -95,6 +95,9 @@ def read_input_file(path: str | Path, display: str | None = None, limit: int = M
     ``limit`` bytes (also one that reports a smaller size than it reads).
     """
     file = str(path) if display is None else display
+    if not str(path).strip() or not file.strip():
+        # an empty name on the command line (Path("") would read the current folder)
+        raise InputError(Problem("<command line>", None, "", "expected a file name, got an empty text"))
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -132,12 +135,15 @@ def read_input_file(path: str | Path, display: str | None = None, limit: int = M
     return data
 
 
-def output_folder(path: str | Path, flag: str = "--picture", create: bool = False) -> str:
+def output_folder(path: str | Path, flag: str = "--picture", create: bool = False,
+                  files: Iterable[str] = ()) -> str:
     """Check that ``path`` can be the folder a command writes into (``--picture
     DIR``, ``--out DIR``): a folder, or one that can be made, writable. Call it
     before any work, so that a bad folder means nothing written; ``create``
-    then makes it (with its parents). Returns ``path``; raises ``InputError``
-    (one problem: ``<command line>: FLAG: 'path': what is wrong``)."""
+    then makes it (with its parents). ``files``: the names the command will
+    write there; one that exists as a folder (or anything but a plain file)
+    cannot be written, nor one that is read-only. Returns ``path``; raises
+    ``InputError`` (one problem: ``<command line>: FLAG: 'path': what is wrong``)."""
     text = str(path)
 
     def bad(message: str) -> InputError:
@@ -161,6 +167,19 @@ def output_folder(path: str | Path, flag: str = "--picture", create: bool = Fals
         if not os.access(folder, os.W_OK | os.X_OK):
             raise bad("permission denied" if folder == target else f"cannot make it in '{folder}': permission denied")
         break
+    for name in files:
+        try:
+            st = os.stat(target / name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            raise bad(f"cannot write {name} there ({exc.strerror or exc})") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise bad(f"cannot write {name} there: it is a folder")
+        if not stat.S_ISREG(st.st_mode):
+            raise bad(f"cannot write {name} there: it is not a plain file")
+        if not os.access(target / name, os.W_OK):
+            raise bad(f"cannot write {name} there: permission denied")
     if create:
         try:
             os.makedirs(target, exist_ok=True)
@@ -203,6 +222,11 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
         what = exc.problem or exc.context or "syntax error"
         if exc.problem and exc.context and exc.context_mark is not None:
             what += f" ({exc.context} at line {exc.context_mark.line + 1})"
+        here = text[mark.index:mark.index + 1] if mark is not None and 0 <= mark.index < len(text) else ""
+        if here == "\t" or "tab character" in (exc.problem or ""):
+            what = "a tab character; YAML indents with spaces only"
+        elif "another document" in (exc.problem or ""):
+            what = "a second document ('---'); a file holds one document"
         raise InputError(Problem(file, _line(mark), "", f"YAML syntax error: {what}")) from None
     except yaml.YAMLError as exc:
         raise InputError(Problem(file, None, "", f"YAML error: {exc}")) from None
@@ -351,6 +375,15 @@ def describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
+def yaml_text(value: Any) -> str:
+    """A scalar as YAML writes it: ``null``, ``true``, ``1.5``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def suggest(word: Any, choices: Iterable[str]) -> str | None:
     choices = list(choices)
     if not isinstance(word, str):
@@ -380,6 +413,9 @@ def exponent_number(value: Any) -> Any:
         return float(value.strip())
     return value
 
+
+# C0 and C1 control characters but the line break and the tab
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$")
 
@@ -429,10 +465,14 @@ class Checker:
             ok = False
             guess = suggest(key, allowed)
             where = f" for {what}" if what else ""
+            # a key as written: 1 is not the list index [1], ~ is null, not None
+            shown = key if isinstance(key, str) else yaml_text(key)
+            line = self.lines.of(tuple(path) + (key,))
             if guess is not None:
-                self.error(tuple(path) + (key,), f"unknown key{where}; did you mean '{guess}'?")
+                self.error(tuple(path) + (shown,), f"unknown key{where}; did you mean '{guess}'?", line=line)
             else:
-                self.error(tuple(path) + (key,), f"unknown key{where}; allowed: {', '.join(sorted(allowed))}")
+                self.error(tuple(path) + (shown,), f"unknown key{where}; allowed: {', '.join(sorted(allowed))}",
+                           line=line)
         for key in required:
             if key not in value:
                 ok = False
@@ -499,13 +539,27 @@ class Checker:
         return tuple(out)
 
     def string(self, value: Any, path: Sequence[Any], *, choices: Sequence[str] | None = None,
-               pattern: re.Pattern | None = None, what: str = "a text", allow_empty: bool = False) -> str | None:
+               pattern: re.Pattern | None = None, what: str = "a text", allow_empty: bool = False,
+               lines: bool = False) -> str | None:
+        """A text. No control characters (an escape sequence would reach the
+        player's terminal); a line break only where ``lines`` (free text such
+        as a description), else one trailing break is dropped (``name: >``)."""
         if not isinstance(value, str):
             self.error(path, f"expected {what}, got {describe(value)}")
             return None
         if not value.strip() and not allow_empty:
             self.error(path, f"expected {what}, got an empty text")
             return None
+        bad = _CONTROL_RE.search(value)
+        if bad:
+            self.error(path, f"a text may not hold the control character {bad.group()!r} "
+                             f"(at character {bad.start() + 1})")
+            return None
+        if not lines and "\n" in value.rstrip("\n"):
+            self.error(path, f"expected {what} on one line, got {value.rstrip(chr(10)).count(chr(10)) + 1} lines")
+            return None
+        if not lines:
+            value = value.rstrip("\n")
         if choices is not None and value not in choices:
             guess = suggest(value, choices)
             hint = f"; did you mean '{guess}'?" if guess else ""
@@ -524,7 +578,8 @@ class Checker:
 
     def strings(self, value: Any, path: Sequence[Any], *, choices: Sequence[str] | None = None,
                 what: str = "a list of texts", unique: bool = True) -> tuple[str, ...] | None:
-        if isinstance(value, str):      # a single word is fine where a list is expected
+        single = isinstance(value, str)
+        if single:                      # a single word is fine where a list is expected
             value = [value]
         if not isinstance(value, list):
             self.error(path, f"expected {what}, got {describe(value)}")
@@ -532,7 +587,8 @@ class Checker:
         out: list[str] = []
         ok = True
         for i, v in enumerate(value):
-            s = self.string(v, tuple(path) + (i,), choices=choices)
+            # a single word's problem is the key's (tags: laddr), not an item's (tags[0])
+            s = self.string(v, tuple(path) if single else tuple(path) + (i,), choices=choices)
             if s is None:
                 ok = False
             elif unique and s in out:
@@ -950,7 +1006,7 @@ def _token_placement(world, file: str) -> list[Problem]:
             continue
         if not np.isnan(given[k]) and (not np.isfinite(below[k]) or given[k] - below[k] > FLOAT_TOLERANCE):
             sup = float(below[k]) if np.isfinite(below[k]) else 0.0
-            out.append(Problem(file, t.line or None, where, (
+            out.append(Problem(file, getattr(t, "at_line", 0) or t.line or None, where, (
                 f"token '{t.id}' floats: the scene puts it at z {given[k]:.2f} but the highest surface "
                 f"under it is at z {round(sup, 2) + 0.0:.2f} (leave z out to lay it there)")))
     return out
@@ -981,6 +1037,6 @@ def _tokens_inside(world, tokens, xy, z, file: str) -> dict:
                    if away[k, j]]
             name = _piece_name(pieces, idx[0])
             where = f"tokens[{t.index}].at" if t.index >= 0 else f"tokens.{t.id}.at"
-            out[t.id] = Problem(file, t.line or None, where,
+            out[t.id] = Problem(file, getattr(t, "at_line", 0) or t.line or None, where,
                                 f"token '{t.id}' is inside terrain: it lies within '{name}'")
     return out

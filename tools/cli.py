@@ -56,19 +56,51 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = next((a for a in argv if not a.startswith("-")), None)
     if name not in COMMANDS:
-        build_parser(only="").print_help()
-        return 0 if not argv or argv[0] in ("-h", "--help") else 2
+        if not argv or argv[0] in ("-h", "--help"):
+            build_parser(only="").print_help()
+            return 0
+        # a usage error, said in one line like argparse's (eldfall NAME: ...)
+        listed = ", ".join(COMMANDS)
+        if name is None:
+            print(f"eldfall: expected a command ({listed}), got only {' '.join(argv)!r}", file=sys.stderr)
+        else:
+            from engine.validate import suggest
+            guess = suggest(name, COMMANDS)
+            hint = f"; did you mean '{guess}'?" if guess else ""
+            print(f"eldfall: unknown command {name!r}{hint} (commands: {listed})", file=sys.stderr)
+        return 2
     parser = build_parser(only=name)
     one_line_errors(parser, name)          # arguments left over are reported by the top parser
     args = parser.parse_args(argv)
     try:
         return int(_module(name).run(args) or 0)
     except InputError as exc:
-        for problem in exc.problems:
+        for problem in list(getattr(exc, "warnings", None) or []) + list(exc.problems):
             print(problem, file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:           # Ctrl-C: stop quietly, as a shell expects
+        print(f"eldfall {name}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        # a file or folder of the user's that cannot be written or read (an
+        # output file that is a folder, a full disk): one line, never a traceback
+        print(os_error_line(exc), file=sys.stderr)
+        return 2
+
+
+def os_error_line(exc: OSError) -> str:
+    """``<command line>: PATH: cannot write or read it: WHY`` for an OSError."""
+    why = exc.strerror or str(exc) or type(exc).__name__
+    name = exc.filename
+    if name in ("", b""):
+        return "<command line>: a file or folder name is empty (expected a path)"
+    if name is None:
+        return f"<command line>: cannot write or read a file: {why}"
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    return f"<command line>: {name}: cannot write or read it: {why}"
 
 
 if __name__ == "__main__":

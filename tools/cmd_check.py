@@ -2,7 +2,8 @@
 
 Valid: exit 0 and a short summary (table, terrain by shape, models by side
 with size, hitbox height and z, and the piece a model hangs on when a Climb
-left it on a vertical surface; the reserve creatures a Ritual may summon,
+left it on a vertical surface, and a rider's mount with the stat changes
+its dismount makes; the reserve creatures a Ritual may summon,
 with their Tier; the tokens on the field with kind, owner, hidden or
 revealed, and the surface z they lie on; each side's Stratagems with uses per
 game or turn, target kind, range and effect, when the scene has them). Invalid: exit 2 and one line per problem,
@@ -82,6 +83,10 @@ def summary(world) -> dict:
             "leader": bool(spec.leader) if spec else False,
             # the solid piece whose vertical face it hangs on (a Climb ended there), or None
             "hanging_on": hanging.get(mid),
+            # an Eldfall rider, and the stat changes its dismount makes
+            "mounted": bool(getattr(spec, "mounted", False)) if spec else False,
+            "dismounted": {str(k): int(v) for k, v in sorted((getattr(spec, "dismounted", None) or {}).items())}
+            if spec else {},
         })
     for spec in getattr(scene, "reserves", ()):
         out["reserves"].append({
@@ -166,7 +171,7 @@ def render(info: dict) -> str:
     lines.append(f"table: {_fmt(w)} x {_fmt(d)} in")
     t = info["terrain"]
     shapes = ", ".join(f"{n} {s}" for s, n in sorted(t["shapes"].items(), key=lambda kv: (-kv[1], kv[0])))
-    lines.append(f'terrain: {t["pieces"]} pieces' + (f": {shapes}" if shapes else ""))
+    lines.append(f'terrain: {t["pieces"]} piece{"" if t["pieces"] == 1 else "s"}' + (f": {shapes}" if shapes else ""))
     if t["areas"]:
         lines.append("  areas: " + ", ".join(f"{k} ({', '.join(v) or 'no environment'})" for k, v in t["areas"].items()))
     if t["ladders"]:
@@ -190,6 +195,9 @@ def render(info: dict) -> str:
                 extra.append(",".join(m["states"]))
             if abs(m["height_in"] - m["full_height_in"]) > 1e-9:
                 extra.append(f'{m["full_height_in"]:.2f}" standing')
+            if m.get("mounted"):
+                changes = ", ".join(f"{k} {v:+d}" for k, v in (m.get("dismounted") or {}).items())
+                extra.append("mounted" + (f": {changes} when dismounted" if changes else ""))
             if m["profile"]:
                 extra.append(m["profile"])
             if m["leader"]:

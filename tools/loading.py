@@ -19,8 +19,7 @@ def build_world(scene, path: str = "", placement: bool = True):
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - user input must never show a traceback
-        raise InputError(Problem(scene.path or path, None, "",
-                                 f"cannot build the table: {type(exc).__name__}: {exc}")) from None
+        raise InputError(_build_problem(scene, path, exc)) from None
     if problems:
         raise InputError(problems)
     return world
@@ -30,3 +29,19 @@ def load_world(path: str, models_dir: str | None = None):
     """Load a scene file and build its World."""
     from engine.scene import load_scene
     return build_world(load_scene(path, models_dir=models_dir), path)
+
+
+def _build_problem(scene, path: str, exc: Exception) -> Problem:
+    """Why the World could not be built: the first terrain piece whose solid
+    cannot be made, at its line, when one is to blame; else the error itself."""
+    from engine import shapes
+    from engine.scene import cached_mesh
+    file = scene.path or path
+    for spec in scene.terrain:
+        try:
+            shapes.piece_mesh(spec, cached_mesh(spec.file) if spec.file else None)
+        except Exception as why:  # noqa: BLE001
+            where = f"terrain[{spec.index}]" if spec.index >= 0 else f"terrain.{spec.id}"
+            return Problem(file, spec.line or None, where,
+                           f"cannot build the {spec.shape} '{spec.id}': {why or type(why).__name__}")
+    return Problem(file, None, "", f"cannot build the table: {exc or type(exc).__name__}")
