@@ -2,7 +2,8 @@
 
 * :class:`RandomBot` picks uniformly among the legal actions (ending the turn
   is one of them), from its own seeded generator.
-* :class:`GreedyBot` drinks a potion when badly hurt, casts its best damage
+* :class:`GreedyBot` drinks a potion when badly hurt, tries to spot a hidden
+  enemy in sight (Perceive), casts its best damage
   spell, attacks the target it hurts most (with its best hand and skill),
   otherwise walks (or sprints) to the nearest enemy, turning to face it; when
   no straight move gets nearer (a wall or a pillar between), it walks round
@@ -17,8 +18,8 @@ import weakref
 from rules.norova.mechanics import facing_towards as mx_facing
 from rules.norova.planner import WalkMap, Plan, cell_centre as _cell_centre
 
-from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Focus, Move, Reload, Stand, Turn, UsePotion,
-                                  UseSkill, Wait)
+from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Focus, Move, Perceive, Reload, Stand, Turn,
+                                  UsePotion, UseSkill, Wait)
 
 
 class RandomBot:
@@ -176,6 +177,14 @@ class GreedyBot:
             for a in legal(UsePotion, lambda a: a.target in dying) + legal(
                     Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"
                     and cheap_cast(a)):
+                return a
+
+        # 2b. a hidden enemy in sight: try to spot it (free, once per enemy and round); a
+        # hidden enemy cannot be attacked or targeted until it is spotted
+        hidden = sorted((o.id for o in game.fighters.values() if o.side != f.side and o.able and o.hidden),
+                        key=lambda e: (game.geometry.distance(mid, e), e))
+        for e in hidden:
+            for a in legal(Perceive, lambda a: a.target == e):
                 return a
 
         def first_legal(scored):

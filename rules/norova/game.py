@@ -60,7 +60,11 @@ class Fighter:
     charging: dict | None = None
     focus: dict[str, int] = field(default_factory=dict)
     perceived: list[str] = field(default_factory=list)
-    attacked: list[str] = field(default_factory=list)     # enemies it fought this round (either way)
+    # enemies it fought (either way), each with the game's clock at the fight; ``turn_marks``:
+    # the clock at the start of its last two turns (a fight since the start of its previous
+    # turn is "an enemy who attacked you (or vice versa)" for the Attack of Opportunity)
+    attacked: dict[str, int] = field(default_factory=dict)
+    turn_marks: list[int] = field(default_factory=list)
     aoo_made: int = 0
     save_locked: dict[str, int] = field(default_factory=dict)
 
@@ -76,7 +80,8 @@ class Fighter:
                 "hidden": self.hidden, "unloaded": sorted(self.unloaded), "initiative": self.initiative,
                 "slots": dict(self.slots), "turn_started": self.turn_started, "acted": self.acted,
                 "turn_done": self.turn_done, "charging": self.charging, "focus": dict(sorted(self.focus.items())),
-                "perceived": sorted(self.perceived), "attacked": sorted(self.attacked),
+                "perceived": sorted(self.perceived), "attacked": dict(sorted(self.attacked.items())),
+                "turn_marks": list(self.turn_marks),
                 "aoo_made": self.aoo_made, "save_locked": dict(sorted(self.save_locked.items()))}
 
 
@@ -117,6 +122,7 @@ class NorovaGame(Game):
             self.geometry.place(u.id, tuple(u.at), u.facing)
             self._sync_states(self.fighters[u.id])
         self.round = 0
+        self.clock = 0              # counts turn starts and fights (the Attack of Opportunity's memory)
         self.queue: list[str] = []
         self.emit("setup", {"game": self.game_name, "characters": [
             {"id": f.id, "side": f.side, "vitality": f.vitality, "soul": f.soul, "power": f.power}
@@ -387,7 +393,7 @@ class NorovaGame(Game):
         for f in self.fighters.values():
             f.slots = {s: False for s in SLOTS}
             f.turn_started = f.acted = f.turn_done = False
-            f.focus, f.perceived, f.attacked = {}, [], []
+            f.focus, f.perceived = {}, []
             f.aoo_made = 0
         self.queue = [m for m in self.order if self.fighters[m].status in ("active", "dying")]
         self.emit("round", {"round": self.round, "queue": list(self.queue)})
@@ -411,6 +417,8 @@ class NorovaGame(Game):
                 continue
             if not head.turn_started:
                 head.turn_started = True
+                self.clock += 1
+                head.turn_marks = (head.turn_marks + [self.clock])[-2:]
                 self.emit("turn", {"model": head.id, "round": self.round})
                 self._charging_turn(head)
                 if self.is_over:
@@ -652,8 +660,14 @@ class NorovaGame(Game):
             if not self.flying_allowed():
                 return "the scene does not allow flying"
         start = self.pos(f.id)
-        if mx.route_length([start] + list(a.route)) < self.r["move"]["min_step"]:
+        flat = mx.route_length([start] + list(a.route))
+        if flat < self.r["move"]["min_step"]:
             return "the route is too short to be a move (turning is its own move)"
+        allowance = self.move_allowance(f.id, a.mode)
+        if flat > allowance + 1e-6:
+            # its length on the table already exceeds the allowance: say so in Norova's
+            # numbers (the geometry's own refusal would quote the generous speed it is given)
+            return f"the route is {flat:.2f}\" long, more than the {allowance:g}\" of this {a.mode}"
         mv, allowance = self.move_check(a)
         if not mv.legal:
             return f"illegal route: {mv.reason}"
@@ -674,18 +688,43 @@ class NorovaGame(Game):
         start = tuple(self.pos(f.id))
         route = [start] + [tuple(p) for p in a.route[:-1]] + [tuple(mv.end)]
         # a hidden crawler stays hidden: no enemy sees it to strike (seed: "If you cannot
-        # see an enemy you cannot attack them"); any other move ends hiding as it goes
-        stop = None if (f.hidden and a.mode == "crawl") else self._attacks_of_opportunity(f, route)
-        if stop is not None:
-            face = stop[1]
-            end = tuple(self.pos(f.id))    # the strike put the base on the surface at that point
-        else:
-            end = tuple(mv.end)
-            face = a.facing if a.facing is not None else _travel_facing(route, self.geometry.facing(f.id))
-        self.geometry.place(f.id, end, face % 360.0)
+        # see an enemy you cannot attack them"); any other move ends hiding as it sets off
+        sneaking = f.hidden and a.mode == "crawl"
         if a.mode != "crawl" and f.hidden:
             f.hidden = False
             self.emit("hidden", {"model": f.id, "hidden": False, "why": "moved"})
+        # the events follow the table: the mover goes to the point where an Attack of
+        # Opportunity triggers (a "move_leg"), the enemy makes its hit check there, and
+        # on a success the mover stops at that point and takes the attack
+        legs, at = 0, start
+        for trig in ([] if sneaking else self._aoo_triggers(f, route)):
+            along, e, p, why, idx, hand = trig
+            face = _travel_facing(route[:idx + 1] + [p], self.geometry.facing(f.id))
+            if math.dist(at[:2], p[:2]) > 1e-9:
+                legs += 1
+                self.emit("move_leg", {"model": f.id, "mode": a.mode, "end": [round(v, 6) for v in p],
+                                       "facing": face % 360.0, "along": round(along, 6), "why": "attack of opportunity"})
+                at = p
+            if self._attack_of_opportunity(f, e, p, why, along, face):
+                self._settle_move(f, a, tuple(self.pos(f.id)), face, allowance, stop=True, legs=legs)
+                self._strike_sequence(e, f.id, [self._plain_part(e, hand, f.id)], allow_evade=bool(
+                    self.r["attack_of_opportunity"]["allows_evade"]), why="attack of opportunity")
+                self._note_fought(e, f.id)
+                ef = self.fighters[e]
+                if ef.hidden:         # it attacked (seed: hidden ends when it attacks)
+                    ef.hidden = False
+                    self.emit("hidden", {"model": e, "hidden": False, "why": "attacked"})
+                return
+        end = tuple(mv.end)
+        face = a.facing if a.facing is not None else _travel_facing(route, self.geometry.facing(f.id))
+        self.geometry.place(f.id, end, face % 360.0)
+        self._settle_move(f, a, end, face, allowance, stop=False, legs=legs)
+        for fall in getattr(mv, "falls", ()) or ():
+            self._fall(f, float(fall.height))
+
+    def _settle_move(self, f: Fighter, a: Move, end, face: float, allowance: float, *, stop: bool,
+                     legs: int) -> None:
+        """The mover's posture after a move, and the ``move`` event (where it ended)."""
         if a.mode == "crawl":
             f.low = True             # low behind cover; not fallen: it may still attack
         elif f.low:
@@ -693,10 +732,7 @@ class NorovaGame(Game):
         self._sync_states(f)
         self.emit("move", {"model": f.id, "mode": a.mode, "moved": True, "allowance": allowance,
                            "end": [round(v, 6) for v in end], "facing": face % 360.0,
-                           "stopped": stop is not None})
-        if stop is None:
-            for fall in getattr(mv, "falls", ()) or ():
-                self._fall(f, float(fall.height))
+                           "stopped": stop, "legs": legs})
 
     def _fall(self, f: Fighter, height: float) -> None:
         fr = self.r["falling"]
@@ -710,8 +746,9 @@ class NorovaGame(Game):
             self._sync_states(f)
         self.damage(f.id, total, f"a fall of {height:.1f}\"")
 
-    def _attacks_of_opportunity(self, mover: Fighter, route) -> tuple | None:
-        """Seed "Attack of Opportunity": returns (stop point, facing) when the mover is stopped."""
+    def _aoo_triggers(self, mover: Fighter, route) -> list[tuple]:
+        """Seed "Attack of Opportunity": the enemies the route gives one, in the order the
+        mover reaches them: (inches along, enemy, point, why, sample index, hand)."""
         ao = self.r["attack_of_opportunity"]
         samples = mx.route_samples(route, float(ao["path_step"]))
         triggers = []
@@ -730,7 +767,7 @@ class NorovaGame(Game):
             def dist(p):
                 return mx.cylinder_distance(p, mover.radius, mover.height, epos, ef.radius, ef.height)
 
-            fought = e in mover.attacked
+            fought = self.fought_recently(mover.id, e)
             inside0 = dist(samples[0][1]) <= rng + 1e-6
             hit_at = None
             for i, (s, p) in enumerate(samples[1:], start=1):
@@ -746,31 +783,33 @@ class NorovaGame(Game):
             if hit_at is not None:
                 triggers.append((hit_at[0], e, hit_at[1], hit_at[2], hit_at[3], ah[0]))
         if not triggers:
-            return None
+            return []
         # entering range while facing needs the enemy to see the mover; moving away from a
         # fight does not (the seed gives it no facing or sight condition: they just fought)
         facing = [t[1] for t in triggers if t[3] != "moved away after a fight"]
         seen = {ps.observer: ps for ps in self.geometry.sight_along_path(
             mover.id, [p for _, p in samples[1:]] or [samples[0][1]], facing)} if facing else {}
+        out = []
         for s, e, p, why, idx, hand in sorted(triggers):
             if e in seen and not seen[e].had_los:
                 continue
-            ef = self.fighters[e]
-            ef.aoo_made += 1
-            self.emit("aoo", {"model": e, "mover": mover.id, "why": why, "at": [round(v, 6) for v in p],
-                              "along": round(s, 6)})
-            res = self.trait_check(e, "aoo_hit", why=f"attack of opportunity on {mover.id}")
-            if not res.success:
-                continue
-            face = _travel_facing(route[:1] + [p], self.geometry.facing(mover.id)) if idx > 0 else \
-                self.geometry.facing(mover.id)
-            # (x, y) only: the table puts the base on the surface under it
-            self.geometry.place(mover.id, (p[0], p[1]), face)
-            self._strike_sequence(e, mover.id, [self._plain_part(e, hand, mover.id)], allow_evade=bool(
-                ao["allows_evade"]), why="attack of opportunity")
-            self._note_fought(e, mover.id)
-            return tuple(p), face
-        return None
+            # the sample's index in the route's own points (for the facing of travel)
+            out.append((s, e, p, why, _route_index(route, s), hand))
+        return out
+
+    def _attack_of_opportunity(self, mover: Fighter, e: str, p, why: str, along: float, face: float) -> bool:
+        """Enemy ``e``'s hit check at point ``p``; True: the mover stops there (put on the
+        surface at that point, facing its way of travel) and takes the attack."""
+        ef = self.fighters[e]
+        ef.aoo_made += 1
+        self.emit("aoo", {"model": e, "mover": mover.id, "why": why, "at": [round(v, 6) for v in p],
+                          "along": round(along, 6)})
+        res = self.trait_check(e, "aoo_hit", why=f"attack of opportunity on {mover.id}")
+        if not res.success:
+            return False
+        # (x, y) only: the table puts the base on the surface under it
+        self.geometry.place(mover.id, (p[0], p[1]), face % 360.0)
+        return True
 
     # ---- attacks -----------------------------------------------------------
     def _why_target(self, attacker: str, target: str, rng: float, *, front: bool = True,
@@ -892,10 +931,21 @@ class NorovaGame(Game):
                 self.emit("hidden", {"model": pf.id, "hidden": False, "why": "attacked"})
 
     def _note_fought(self, a: str, b: str) -> None:
-        if b not in self.fighters[a].attacked:
-            self.fighters[a].attacked.append(b)
-        if a not in self.fighters[b].attacked:
-            self.fighters[b].attacked.append(a)
+        self.clock += 1
+        self.fighters[a].attacked[b] = self.clock
+        self.fighters[b].attacked[a] = self.clock
+
+    def fought_recently(self, mover: str, enemy: str) -> bool:
+        """Did ``mover`` and ``enemy`` fight (either attacked the other) since the start of the
+        mover's previous turn? A fight in the last round, whoever's turn it came in: with a
+        fixed initiative the enemy's blow lands after the mover's turn, and moving away at its
+        next turn is the disengaging the seed's first trigger is about."""
+        f = self.fighters[mover]
+        at = f.attacked.get(enemy)
+        if at is None:
+            return False
+        since = f.turn_marks[-2] if len(f.turn_marks) >= 2 else 0
+        return at > since
 
     def _part_setup(self, part: dict, target: str) -> dict:
         """Pay a part's skill and roll its skill / hit checks. Returns its resolved state."""
@@ -1157,14 +1207,24 @@ class NorovaGame(Game):
         f.main, f.off = a.main, a.off
         self.emit("equip", {"model": f.id, "main": f.main, "off": f.off})
 
+    def _loadable(self, f: Fighter, name: str | None) -> bool:
+        """A held weapon waiting to be reloaded, with its ammunition at hand."""
+        if name is None or name not in f.unloaded:
+            return False
+        ammo = self.weapon(name).get("ammo")
+        return not ammo or f.ammo.get(ammo, 0) > 0
+
     def _why_reload(self, a: Reload, f: Fighter) -> str | None:
         if not any(n in f.unloaded for n in (f.main, f.off) if n):
             return f"{f.id} holds no weapon that needs reloading"
+        if not any(self._loadable(f, n) for n in (f.main, f.off)):
+            names = [n for n in (f.main, f.off) if n in f.unloaded]
+            return f"{f.id} has no {self.weapon(names[0])['ammo']} left to load its {names[0]}"
         return None
 
     def _do_reload(self, a: Reload, f: Fighter) -> None:
         for n in (f.main, f.off):
-            if n in f.unloaded:
+            if self._loadable(f, n):
                 f.unloaded.remove(n)
                 self.emit("reload", {"model": f.id, "weapon": n})
                 return
@@ -1328,7 +1388,11 @@ class NorovaGame(Game):
             f.hidden = False
             self.emit("hidden", {"model": f.id, "hidden": False, "why": "cast a spell"})
         for aid in a.aid:
-            self.fighters[aid.ally].slots["magic"] = True
+            al = self.fighters[aid.ally]
+            al.slots["magic"] = True
+            if al.hidden:            # joining the cast is casting: it ends hiding as the caster's does
+                al.hidden = False
+                self.emit("hidden", {"model": al.id, "hidden": False, "why": "cast a spell"})
         if not self.pay(f, sp.get("cost", {}), a.spell):
             self.emit("spell", {"model": f.id, "spell": a.spell, "cast": False, "why": "cost not paid"})
             return
@@ -1636,6 +1700,16 @@ class NorovaGame(Game):
                 "fighters": [f.to_dict() for f in self.fighters.values()],
                 "positions": {m: [round(v, 6) for v in self.pos(m)] for m in self.fighters},
                 "facings": {m: round(self.geometry.facing(m), 6) for m in self.fighters}}
+
+
+def _route_index(route, along: float) -> int:
+    """How many of the route's points lie before the point ``along`` inches down it."""
+    run = 0.0
+    for i, (a, b) in enumerate(zip(route[:-1], route[1:])):
+        run += math.dist(a[:2], b[:2])
+        if along < run - 1e-9:
+            return i
+    return max(0, len(route) - 2)
 
 
 def _travel_facing(route, default: float) -> float:

@@ -43,9 +43,15 @@ def line(ev) -> str | None:
     if k == "move":
         if not d["moved"]:
             return f"   {d['model']} does not move ({d.get('why', '')})"
-        stop = " and is stopped" if d.get("stopped") else ""
         verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
-        return f"   {d['model']} {verb} to {_pt(d['end'])} facing {d['facing']:.0f}{stop}"
+        if d.get("stopped"):
+            # after the move_leg line (it came to the point) and the successful hit check
+            return f"   {d['model']} is stopped at {_pt(d['end'])} facing {d['facing']:.0f}: its move is over"
+        on = " on" if d.get("legs") else ""
+        return f"   {d['model']} {verb}{on} to {_pt(d['end'])} facing {d['facing']:.0f}"
+    if k == "move_leg":
+        verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
+        return f"   {d['model']} {verb} to {_pt(d['end'])}"
     if k == "turn_facing":
         return f"   {d['model']} turns to {d['facing']:.0f}"
     if k == "stand":
@@ -76,7 +82,15 @@ def line(ev) -> str | None:
     if k == "state":
         return f"   {d['model']} is {d['status']} ({d['why']})"
     if k == "save":
-        return f"     {d['model']} {d['stat']} save ({d['why']}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
+        s = f"     {d['model']} {d['stat']} save ({d['why']}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
+        if d.get("critical"):
+            s += f", natural {'20' if d['critical'] == 'success' else '1'}"
+        s += ": success" if d.get("success") else ": failure"
+        if d.get("recovered"):
+            s += f"; recovers {d['recovered']} {d['stat']}"
+        if d.get("lost"):
+            s += f"; loses {d['lost']} {d['stat']}"
+        return s
     if k == "spell":
         if not d["cast"]:
             return f"   {d['model']}'s {d['spell']}: {d['why']}"
