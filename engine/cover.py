@@ -30,6 +30,9 @@ from engine.units import base_height_mm, mm, size_table
 LEVELS = ("none", "light", "heavy")
 # "within 1"": a piece or a ledge's edge at 1" counts (a measured 1.0000000001" is a ruler's 1")
 WITHIN_TOL = 1e-5
+# the ledge a model stands on hides it by perspective where the line to the attacker meets
+# it no higher than the base's level (world.LEVEL_TOLERANCE: the same piece of level ground)
+_LEDGE_LEVEL_TOL = 0.05
 
 
 class LazyText:
@@ -394,6 +397,37 @@ def support_pieces(world, hb) -> set[int]:
     return {int(world.tri_piece[t]) for t in tri if t >= 0}
 
 
+def _dropped(world, xy: np.ndarray, base_z: float) -> np.ndarray:
+    """Per point (x, y): the surface there has dropped away from a base at ``base_z``: the
+    highest surface at or below the base's level (``world.surface_height(xy, below=base_z +
+    0.02)``) is more than 0.05" below it. A point inside a solid at that level (the ground
+    rising above the base: a ramp going up, a wall) has not dropped, whatever lies under
+    that solid. One ray down per point: its first face facing up is the surface (its height
+    taken on the face's plane, as surface_height does), one facing down the inside of a
+    solid; a vertical face (rare) is left to surface_height."""
+    from engine.world import LEVEL_TOLERANCE
+    start = base_z + 0.02 + LEVEL_TOLERANCE              # where surface_height starts looking down
+    origins = np.column_stack([xy, np.full(len(xy), start)])
+    dist, tri = world.rays.first_hit(origins, np.broadcast_to([0.0, 0.0, -1.0], origins.shape))
+    hit = tri >= 0
+    t = np.maximum(tri, 0)
+    n3 = world.rays.normals[t]
+    up = hit & (n3[:, 2] > 1e-6)
+    inside = hit & (n3[:, 2] < -1e-6)
+    z = np.where(up, start - dist, -np.inf)
+    if up.any():
+        k = np.flatnonzero(up)
+        p0 = world.rays.triangles[t[k], 0]
+        d = xy[k] - p0[:, :2]
+        exact = p0[:, 2] - (n3[k, 0] * d[:, 0] + n3[k, 1] * d[:, 1]) / n3[k, 2]
+        z[k] = np.where(np.abs(exact - z[k]) < 1e-3, exact, z[k])
+    out = ~(z >= base_z - 0.05) & ~inside
+    other = hit & ~up & ~inside
+    if other.any():
+        out[other] = ~(world.surface_height(xy[other], below=base_z + 0.02) >= base_z - 0.05)
+    return out
+
+
 def _drop_distances(world, hb, p0: np.ndarray, u: np.ndarray, reach: float, tol: float = 1e-6,
                     step: float = 0.01) -> np.ndarray:
     """Per line (start ``p0`` (m, 2), direction ``u`` (m, 2)): how far along it the surface at
@@ -401,9 +435,8 @@ def _drop_distances(world, hb, p0: np.ndarray, u: np.ndarray, reach: float, tol:
     ``tol``: never past the edge); inf when it does not drop within ``reach``. Steps of
     ``step``, then each step that holds the edge cut in 100, until ``tol``."""
     def off(dist, rows=slice(None)):                      # dist (m, s): True where dropped
-        xy = p0[rows, None, :] + dist[:, :, None] * u[rows, None, :]
-        z = world.surface_height(xy.reshape(-1, 2), below=hb.z + 0.02).reshape(dist.shape)
-        return ~(z >= hb.z - 0.05)
+        xy = (p0[rows, None, :] + dist[:, :, None] * u[rows, None, :]).reshape(-1, 2)
+        return _dropped(world, xy, hb.z).reshape(dist.shape)
     m = len(p0)
     line = np.arange(0.0, reach + step, step)
     steps = np.broadcast_to(line, (m, len(line)))
@@ -480,6 +513,23 @@ def ledge_edge(world, hb, eye, limit: float, starts=None) -> float | None:
     return max(0.0, edge)
 
 
+def _buried(world, tri: np.ndarray, vec: np.ndarray, piece_idx: np.ndarray) -> np.ndarray:
+    """Per ray (first triangle ``tri``, direction ``vec``): its start lies inside a closed
+    (watertight) piece, the first face it meets being one of that piece's faces seen from
+    the inside (the ray leaves the solid through it)."""
+    out = np.zeros(len(tri), dtype=bool)
+    hit = tri >= 0
+    if not hit.any():
+        return out
+    leaving = np.einsum("ij,ij->i", world.rays.normals[tri[hit]], vec[hit]) > 0
+    if not leaving.any():
+        return out
+    closed = np.array([bool(_mesh_data(world.pieces[int(k)].mesh).watertight) for k in piece_idx[hit][leaving]])
+    idx = np.flatnonzero(hit)[leaving]
+    out[idx[closed]] = True
+    return out
+
+
 def cover(world, attacker: str, target: str, los_result=None,
           settings: SightSettings | None = None) -> CoverResult:
     """Cover of ``target`` against a ranged attack by ``attacker``."""
@@ -513,6 +563,11 @@ def cover(world, attacker: str, target: str, los_result=None,
         d, tri = world.rays.first_hit(t, vec, max_dist=dist)
         hit = tri >= 0
         piece_idx = np.where(hit, world.tri_piece[np.maximum(tri, 0)], -1)
+        # a point buried in a closed solid (the uphill part of a base on a slope) meets that
+        # solid's inside first: no viewer anywhere sees it, so nothing "hides" it from the
+        # attacker, as the ground under a base never does
+        buried = _buried(world, tri, vec, piece_idx)
+        piece_idx = np.where(buried, -1, piece_idx)
         support = support_pieces(world, th)
         base_top = th.z + min(th.height, mm(base_height_mm()))
         los_dir = np.array([th.x - ah.x, th.y - ah.y])
@@ -535,20 +590,34 @@ def cover(world, attacker: str, target: str, los_result=None,
             mine = piece_idx == pidx
             share = mine.sum() / max(n_side_top, 1)
             if int(pidx) in support:
-                # followed from the points it hides: the edge that hides them
-                edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25, starts=t[mine])
-                if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + WITHIN_TOL):
-                    far = (inches_vs(edge, s.cover_within_in) + "\"" if edge is not None
-                           else f"more than {s.cover_within_in:g}\"")
-                    rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
+                # the piece it stands on: where the line from a hidden point towards the eye
+                # meets it at or below the base's level, its ledge hides that point by
+                # perspective; where it meets it higher (the ground rising: a ramp going up
+                # towards the attacker, a slope), it hides that point as any piece does
+                rise = np.zeros_like(mine)
+                rise[mine] = (t[mine, 2] + d[mine] * vec[mine, 2] / np.maximum(dist[mine], 1e-12)
+                              > th.z + _LEDGE_LEVEL_TOL)
+                ledge = mine & ~rise
+                if ledge.any():
+                    lshare = ledge.sum() / max(n_side_top, 1)
+                    # followed from the points it hides: the edge that hides them
+                    edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25, starts=t[ledge])
+                    if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + WITHIN_TOL):
+                        far = (inches_vs(edge, s.cover_within_in) + "\"" if edge is not None
+                               else f"more than {s.cover_within_in:g}\"")
+                        rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
+                    else:
+                        level = "light" if piece.cover == "auto" else piece.cover
+                        why = (f"the edge of its own ledge {piece.id} hides {_share(lshare)} of its hitbox from "
+                               f"{attacker} (higher ground; the edge is {edge or 0:.2f}\" from the base towards "
+                               f"{attacker})")
+                        if piece.cover != "auto":
+                            why += f"; the piece's cover tag says {piece.cover}"
+                        found.append((level, piece.id, why, lshare))
+                if not rise.any():
                     continue
-                level = "light" if piece.cover == "auto" else piece.cover
-                why = (f"the edge of its own ledge {piece.id} hides {_share(share)} of its hitbox from {attacker} "
-                       f"(higher ground; the edge is {edge or 0:.2f}\" from the base towards {attacker})")
-                if piece.cover != "auto":
-                    why += f"; the piece's cover tag says {piece.cover}"
-                found.append((level, piece.id, why, share))
-                continue
+                mine = rise
+                share = mine.sum() / max(n_side_top, 1)
             if not pnear:
                 # the exact distance is only needed if the reason ends up listing it
                 rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is " + inches_vs(
@@ -590,7 +659,8 @@ def cover(world, attacker: str, target: str, los_result=None,
             if LEVELS.index(lv) >= LEVELS.index(best[0]) and lv != "none":
                 best = (lv, pid, why + (f"; also {base_reason}" if base_reason else ""))
             elif lv == "none" and best[0] == "none":
-                best = ("none", pid, why)
+                # a piece tagged `cover: none` hides it: no cover, and no piece gives it
+                best = ("none", None, "no cover: " + why)
         if best[0] == "none" and not best[2] and rejected:
             best = ("none", None, _once(lambda rejected=rejected: "no cover: " + "; ".join(
                 r() if callable(r) else r for r in rejected)))

@@ -827,7 +827,8 @@ def _exception(world, viewer, target, moving, s, engaged_with):
     applies = {"either": dark_v or dark_t, "viewer": dark_v, "target": dark_t}[s.dark_applies]
     if applies and not world.in_awareness(viewer, target):
         where = viewer if dark_v else target
-        return False, f"Dark: {where} stands in a Dark area and {target} is beyond {viewer}'s Awareness"
+        return False, (f"Dark: {where} stands in a Dark area and {target}, {world.distance(viewer, target):.2f}\" "
+                       f"away, is beyond {viewer}'s Awareness of {vh.awareness:g}\"")
     return None
 
 

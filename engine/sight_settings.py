@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,23 @@ _KEYS = {
 }
 
 
+# the lists of names a setting must come from (a misspelt state would silently never match)
+_NAME_KIND = {"three_sixty_states": "state", "cover_sizes": "size code", "flying_state": "state",
+              "blinded_state": "state", "engaged_state": "state"}
+
+
+def _known_names(name: str) -> tuple[str, ...] | None:
+    """The names ``name`` may hold: the 16 states of the states page (and Vigilance, which a
+    scene may give as a state), or the size codes; None when any name goes (traits)."""
+    if name in ("three_sixty_states", "flying_state", "blinded_state", "engaged_state"):
+        from engine.scene import STATES
+        return STATES + (("Vigilance",) if name == "three_sixty_states" else ())
+    if name == "cover_sizes":
+        from engine.units import size_table
+        return tuple(size_table())
+    return None
+
+
 def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tuple[Any, Problem | None]:
     def bad(msg):
         return default, Problem(file, None, keypath, msg)
@@ -113,6 +131,10 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
     if isinstance(default, tuple):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             return bad("must be a list of names")
+        known = _known_names(name)
+        wrong = [v for v in value if known is not None and v not in known]
+        if wrong:
+            return bad(f"unknown {_NAME_KIND[name]} {wrong[0]!r}; known: {', '.join(known)}")
         return tuple(value), None
     if isinstance(default, int) and not isinstance(default, bool) and name == "forest_limit":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
@@ -122,6 +144,8 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return bad(f"must be a number, not {value!r}")
         value = float(value)
+        if not math.isfinite(value):
+            return bad(f"must be a finite number, not {value}")
         if value < 0:
             return bad(f"must not be negative, not {value}")
         if name in ("patch_mm", "path_step_in", "path_refine_in") and value <= 0:
@@ -130,7 +154,7 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
             return bad(f"must be at least 0.5 mm (finer lattices are too slow), not {value}")
         return value, None
     if isinstance(default, str):
-        choices = _CHOICES.get(name)
+        choices = _CHOICES.get(name) or _known_names(name)
         if not isinstance(value, str) or (choices and value not in choices):
             allowed = f"one of {', '.join(choices)}" if choices else "a name"
             return bad(f"must be {allowed}, not {value!r}")

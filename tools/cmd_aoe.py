@@ -22,6 +22,11 @@ from engine.errors import InputError
 from tools.loading import load_world
 
 
+# the most templates one attack places: one per Strike, and a profile's STK is 1-20
+# (docs/scene-format.md, Items and Spells)
+MAX_COUNT = 20
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--template", required=True, metavar="circle-s|circle-l|spray-s|spray-l",
@@ -58,7 +63,8 @@ def resolve(args, world):
     spec = T.template_spec(args.template)
     for flag, mid in (("--target", args.target), ("--by", args.by)):
         if mid is not None and mid not in world.models:
-            raise InputError(f"{flag}: unknown model {mid!r} (known: {', '.join(world.model_ids())})")
+            from tools.cmd_los import not_a_model
+            raise InputError(f"{flag}: {not_a_model(world, mid)}")
     ats = [_point(a, "--at") for a in (args.at or [])]
     aims = [_point(a, "--aim", (2,)) for a in (args.aim or [])]
     if spec.kind == "circle":
@@ -75,6 +81,9 @@ def resolve(args, world):
             raise InputError("--by: a spray needs its user")
         if not aims and args.target is None and not args.best:
             raise InputError("a spray needs --aim X,Y or --target ID")
+        if not aims and args.target is not None and args.target == args.by:
+            raise InputError(f"--target: {args.by} cannot be the main target of its own spray "
+                             "(the user is never affected)" + ("" if args.best else "; point it with --aim X,Y"))
         if args.band is not None and args.band not in ("up", "down"):
             raise InputError(f"--band: {args.band!r} is not one of up, down")
     given = max(len(ats), len(aims), 1)
@@ -89,6 +98,9 @@ def resolve(args, world):
             raise InputError(f"--count: expected 1 or more, got {count}")
         if count < given:
             raise InputError(f"--count: {count} templates but {given} placements given")
+        if count > MAX_COUNT:
+            raise InputError(f"--count: at most {MAX_COUNT} templates (one per Strike; STK is at most "
+                             f"{MAX_COUNT}), got {count}")
     if args.best:
         if args.target is None or args.by is None:
             raise InputError("--best: needs --target ID and --by ID")
@@ -229,7 +241,8 @@ def near_misses(world, res) -> list:
 def run(args) -> int:
     if args.picture is not None:
         from engine.validate import output_folder
-        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
+        # before any work: a bad folder (or a folder where aoe.png goes) writes nothing
+        output_folder(args.picture, "--picture", files=("aoe.png",))
     world = load_world(args.scene, args.models_dir)
     res = judge(args, world)
     if args.json:

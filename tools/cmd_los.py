@@ -38,10 +38,22 @@ def _load(args):
     return build_world(load_scene(args.scene, models_dir=args.models_dir), args.scene), settings
 
 
+def not_a_model(world, mid: str) -> str:
+    """Why ``mid`` names no model on the table: a reserve creature, a terrain piece, a token,
+    or nothing the scene knows."""
+    scene = world.scene
+    if any(m.id == mid for m in getattr(scene, "reserves", ())):
+        return f"{mid!r} is a reserve creature: off the table until a Ritual summons it"
+    if any(t.id == mid for t in scene.terrain):
+        return f"{mid!r} is a terrain piece, not a model"
+    if any(t.id == mid for t in getattr(scene, "tokens", ())):
+        return f"{mid!r} is a token, not a model"
+    return f"unknown model {mid!r} (known: {', '.join(world.model_ids()) or 'none'})"
+
+
 def _check_id(world, mid: str, what: str, scene: str) -> None:
     if mid not in world.models:
-        raise InputError(Problem(scene, None, what, f"unknown model {mid!r} "
-                                 f"(known: {', '.join(world.model_ids()) or 'none'})"))
+        raise InputError(Problem(scene, None, what, not_a_model(world, mid)))
 
 
 def all_round_why(world, r, moving: bool) -> str:
@@ -100,7 +112,9 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
              f"  why: {r.reason}",
              seen,
              f"  blocking: {', '.join(r.blocking) if r.blocking else blank}"
-             + (" (part of the hitbox only: a clear line remains)" if r.blocking and r.los else ""),
+             + ((" (part of the hitbox only: a clear line remains)" if r.visible_fraction > 0
+                 else " (all of it: the LoS comes from the state, not from a clear line)")
+                if r.blocking and r.los else ""),
              f"  {cover_line(r)}",
              f"  distance: {dist:.2f}\" between the closest points of the hitboxes; "
              f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
@@ -116,6 +130,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
     return "\n".join(lines)
 
 
+PICTURES = ("eye.png", "overview.png")      # what --picture writes (engine.view.pictures.los_pictures)
 COVER_MARK = {"none": "Y", "light": "L", "heavy": "H"}
 
 
@@ -148,7 +163,9 @@ def matrix_text(world, ids, m, cov) -> str:
     tens = pad + cells(lambda k: str(k // 10) if k >= 10 else " ")
     units = pad + cells(lambda k: str(k % 10))
     head = [tens] if len(ids) > 10 else []
-    lines = [f"LoS matrix ({len(ids)} models): the row sees the column",
+    if not ids:
+        return "LoS matrix: no models on the table"
+    lines = [f"LoS matrix ({len(ids)} model{'' if len(ids) == 1 else 's'}): the row sees the column",
              "  Y yes, no cover   L yes, Light cover   H yes, Heavy cover   . no LoS   "
              "right: how many enemies the row sees", *head, units]
     for k, i in enumerate(ids):
@@ -163,7 +180,8 @@ def run(args) -> int:
     from engine import sight
     from engine.validate import output_folder
     if args.picture and not args.all:
-        output_folder(args.picture, "--picture")           # before any work: a bad folder writes nothing
+        # before any work: a bad folder (or a folder where a picture goes) writes nothing
+        output_folder(args.picture, "--picture", files=PICTURES)
     world, settings = _load(args)
     sha = world.scene.sha256
     if args.all:
@@ -176,7 +194,7 @@ def run(args) -> int:
         m, cov = los_table(world, ids, settings, args.moving)
         if args.json:
             print(json.dumps({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
-                              "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids},
+                              "moving": bool(args.moving), "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids},
                               "cover": {a: {b: cov.get((a, b)) for b in ids} for a in ids}}, indent=2))
             return 0
         print(matrix_text(world, ids, m, cov))
@@ -191,6 +209,7 @@ def run(args) -> int:
     if args.json:
         out = r.as_dict()
         out.update({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
+                    "moving": bool(args.moving),
                     "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r)})
     if args.picture:
         try:
@@ -198,9 +217,9 @@ def run(args) -> int:
         except ImportError as exc:
             print(f"eldfall los: pictures are not available: {exc}", file=sys.stderr)
             return 1
-        output_folder(args.picture, "--picture", create=True)
+        output_folder(args.picture, "--picture", create=True, files=PICTURES)
         why = cover_line(r) if r.los else None
-        paths = [str(p) for p in los_pictures(world, r, args.picture, detail=why)]
+        paths = [str(p) for p in los_pictures(world, r, args.picture, names=PICTURES, detail=why)]
         if args.json:
             out["pictures"] = paths
     if args.json:
