@@ -347,6 +347,7 @@ class TableScene:
         self.tints: dict[str, tuple] = {}
         self.highlights: dict[str, tuple] = {}
         self.marks: dict[str, tuple] = {}
+        self.mark_collars: dict[str, float] = {}     # each band's collar (``mark``)
         self._version = None
         self.changed = True
         self.sync(force=True)
@@ -468,6 +469,7 @@ class TableScene:
                 self.label_nodes.pop(mid).removeNode()
                 self._model_key.pop(mid, None)
                 self.marks.pop(mid, None)
+                self.mark_collars.pop(mid, None)
                 self.highlights.pop(mid, None)
         for mid in ids:
             hb = self.world.hitbox(mid)
@@ -481,7 +483,7 @@ class TableScene:
                 if mid in self.highlights:          # a rebuilt model keeps its ring and band
                     self.highlight(mid, self.highlights[mid])
                 if mid in self.marks:
-                    self.mark(mid, self.marks[mid])
+                    self.mark(mid, self.marks[mid], self.mark_collars.get(mid, 0.5))
             node = self.models[mid]
             node.setPos(float(hb.x), float(hb.y), float(hb.z))
             if mid not in self.label_nodes:
@@ -661,29 +663,39 @@ class TableScene:
         ring.setTwoSided(True)
         ring.setTransparency(TransparencyAttrib.MAlpha)
 
-    def mark(self, mid: str, rgba: tuple | None) -> None:
+    #: the collar of a LoS target's visibility band: the top tenth of its hitbox, as what
+    #: shows of a partly hidden target is its top (over a wall), which stays its side's colour
+    TARGET_COLLAR = 0.1
+
+    def mark(self, mid: str, rgba: tuple | None, collar: float = 0.5) -> None:
         """A coverage band on a model that keeps its side's colour (a template's
-        victims): a collar round the hitbox's upper part and a ring on its top
-        rim in ``rgba``; the side colour stays on the rest of the body and the
-        top's centre, so a player still sees whose model is hit. None removes it."""
+        victims): a collar round the hitbox's upper part (the top ``collar`` share
+        of its height) and a ring on its top rim in ``rgba``; the side colour stays
+        on the rest of the body and the top's centre, so a player still sees whose
+        model is hit. None removes it. The band is drawn after the bodies and
+        writes no depth: the overlays drawn on the hitbox (a LoS verdict's target
+        points) stay visible over it."""
         node = self.models.get(mid)
         if node is None:
             self.marks.pop(mid, None)
+            self.mark_collars.pop(mid, None)
             return
         old = node.find("coverage")
         if not old.isEmpty():
             old.removeNode()
         if rgba is None:
             self.marks.pop(mid, None)
+            self.mark_collars.pop(mid, None)
             return
         self.marks[mid] = tuple(rgba)
+        self.mark_collars[mid] = float(collar)
         hb = self.world.hitbox(mid)
         r, h = float(hb.radius), float(hb.height)
         n = 40
         a = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
         c, s_ = np.cos(a), np.sin(a)
         ro, ri = r * 1.04, r * 0.6
-        z0, z1, zt = h * 0.5, h + 0.012, h + 0.012
+        z0, z1, zt = h * (1.0 - float(np.clip(collar, 0.02, 1.0))), h + 0.012, h + 0.012
         band = np.vstack([np.stack([ro * c, ro * s_, np.full(n, z0)], 1),
                           np.stack([ro * c, ro * s_, np.full(n, z1)], 1),
                           np.stack([ri * c, ri * s_, np.full(n, zt)], 1)])
@@ -699,6 +711,8 @@ class TableScene:
         col.setLightOff(1)
         col.setTwoSided(True)
         col.setDepthOffset(1)
+        col.setBin("fixed", 5)                  # after the bodies, before the overlays (bin 15+)
+        col.setDepthWrite(False)                # the target points on the hitbox show through
         facing = node.find("facing")
         if not facing.isEmpty():
             facing.setDepthOffset(2)            # the facing wedge stays on top of the ring

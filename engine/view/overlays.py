@@ -169,9 +169,11 @@ def los_rays(world, result, limit: int = 60):
     return seg, seen
 
 
-def los_overlay(world, result, *, limit: int = 60, points: bool = True) -> NodePath:
+def los_overlay(world, result, *, limit: int = 60, points: bool = True, max_points: int = 1500,
+                point_size: float = 3.0) -> NodePath:
     """Rays green when clear / red when blocked, the witness ray bold white,
-    target points coloured by whether they are seen."""
+    target points coloured by whether they are seen (every one up to ``max_points``,
+    then evenly thinned to about that many; ``point_size`` pixels)."""
     root = NodePath("los-overlay")
     seg, clear = los_rays(world, result, limit)
     if len(seg):
@@ -181,9 +183,10 @@ def los_overlay(world, result, *, limit: int = 60, points: bool = True) -> NodeP
         tp = _get(result, "target_points")
         tv = _get(result, "target_visible")
         if isinstance(tp, np.ndarray) and isinstance(tv, np.ndarray) and len(tp) == len(tv) and len(tp):
-            step = max(1, len(tp) // 1500)           # every point up to 1500, then evenly thinned
+            step = max(1, len(tp) // max(1, int(max_points)))         # evenly thinned beyond max_points
             pts, vis = tp[::step], tv[::step]
-            points_node("los-target-points", pts, np.where(vis[:, None], np.array(GREEN), np.array(RED)), 3.0).reparentTo(root)
+            points_node("los-target-points", pts, np.where(vis[:, None], np.array(GREEN), np.array(RED)),
+                        point_size).reparentTo(root)
         elif len(seg):
             points_node("los-target-points", seg[:, 1], np.where(clear[:, None], np.array(GREEN), np.array(RED)), 5.0).reparentTo(root)
     witness = _get(result, "witness", "witness_segment")

@@ -3,7 +3,7 @@
 ``los_pictures(world, result, out_dir)`` writes ``eye.png`` (the camera at the
 top front of the viewer's hitbox, looking at the target) and ``overview.png``
 (both models framed from behind the viewer), with rays green when clear / red
-when blocked and the target hitbox tinted by visibility. ``aoe_picture``,
+when blocked and the target keeping its side's colour under a visibility band. ``aoe_picture``,
 ``move_picture``, ``reach_picture`` and ``table_picture`` do the same for
 templates, paths, reachable areas and the whole table.
 
@@ -31,7 +31,9 @@ PICTURE_SIZE = (1280, 720)
 PICTURE_SAMPLES = 4        # pictures are single frames: antialias them well
 #: what the colours of a LoS picture mean (ov.los_overlay, ov.front_arc_overlay)
 LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the clear line found; "
-              "target points: green seen, red hidden; yellow: the viewer's front arc")
+              "target points: green seen, red hidden; the target keeps its side's colour and wears a band, "
+              "red (no LoS), amber to green (as more of it shows); white ring: the viewer; "
+              "yellow: the viewer's front arc")
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
 AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
               "models under it keep their side's colour and wear a band, orange (fully) to yellow (touching); "
@@ -41,6 +43,8 @@ AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where 
 MOVE_LEGEND = ("the route checked: green legal, red not (up to where the model stops), faint where "
                "scenery hides it; white line and cross: the route declared; ring: where it ends; "
                "red X: attack of opportunity; amber dot: enters an enemy's awareness")
+#: the target points drawn in a LoS overview (the eye picture draws up to 1500)
+OVERVIEW_TARGET_POINTS = 300
 SEE_THROUGH_ALPHA = 0.4     # lines drawn again over the scenery that hides them
 
 
@@ -244,12 +248,15 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
     viewer, target = _g(result, "viewer"), _g(result, "target")
     hv, ht = world.hitbox(viewer), world.hitbox(target)
     los = bool(_g(result, "los"))
-    tint = ov.visibility_colour(_g(result, "visible_fraction"), los)
+    band = ov.visibility_colour(_g(result, "visible_fraction"), los)
     paths = []
     with _Stage(world) as st:
-        st.table.tint(target, tint)
+        # the target keeps its side's colour (a player sees whose model it is) and wears
+        # a band in the visibility colour, as in the live view (``TableScene.mark``)
+        st.table.mark(target, band, collar=st.table.TARGET_COLLAR)
         st.table.highlight(viewer, (1, 1, 1, 0.9))
-        ov.los_overlay(world, result).reparentTo(st.overlay)
+        rays = ov.los_overlay(world, result)
+        rays.reparentTo(st.overlay)
         caption = los_caption(result)
         st.caption(caption + (f"\n{detail}" if detail else "") + "\n" + LOS_LEGEND, ov.GREEN if los else ov.RED)
         # eye view: from the top front of the viewer's hitbox, at the target
@@ -274,6 +281,10 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         for np_ in st._hidden:
             np_.show()
         st._hidden.clear()
+        # the overview frames the whole line, so the target is small in it: fewer, smaller
+        # target points, or they would cover it (its side's colour, its band) entirely
+        rays.removeNode()
+        ov.los_overlay(world, result, max_points=OVERVIEW_TARGET_POINTS, point_size=2.0).reparentTo(st.overlay)
         dx, dy = ht.x - hv.x, ht.y - hv.y
         heading = math.degrees(math.atan2(dx, dy)) if (dx or dy) else 0.0
         pts = [hv.center, hv.center + [0, 0, hv.height], ht.center, ht.center + [0, 0, ht.height]]

@@ -19,6 +19,7 @@ view only offers what is legal and shows why something is not.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import math
 import os
@@ -84,6 +85,15 @@ def event_models(ev, line: str | None = None) -> list[str]:
 def _names(text: str, mid: str) -> bool:
     """Whether ``text`` names the model ``mid`` (a whole id, not a part of a longer one)."""
     return re.search(rf"(?<![\w-]){re.escape(mid)}(?![\w-])", text) is not None
+
+
+def move_words(mode: str, crouch_start: bool | None = None) -> str:
+    """A movement as the menu names it: "Run", "Stand up and Run" (a Crouched model
+    cancels Crouched at the start of its Movement Step), "Crouch and Walk"."""
+    name = str(mode).title()
+    if crouch_start is None:
+        return name
+    return f"{'Crouch' if crouch_start else 'Stand up'} and {name}"
 
 
 def action_path(a) -> tuple:
@@ -427,10 +437,13 @@ class TableView:
             self.hud.verdict.set(f"LoS {a} -> {b}: error {exc}", ov.RED)
             return None
         self.verdict = res
-        ov.los_overlay(self.world, res).reparentTo(self.live)
+        # fewer, smaller target points than a dispute's eye picture draws: seen from afar
+        # they would cover the target whole (its side's colour, its band)
+        from engine.view.pictures import OVERVIEW_TARGET_POINTS
+        ov.los_overlay(self.world, res, max_points=OVERVIEW_TARGET_POINTS, point_size=2.0).reparentTo(self.live)
         # the target keeps its side's colour (whose model it is) and wears a band in the
         # visibility colour (red hidden, amber to green as more of it shows)
-        self.table.mark(b, ov.visibility_colour(res.visible_fraction, res.los))
+        self.table.mark(b, ov.visibility_colour(res.visible_fraction, res.los), collar=self.table.TARGET_COLLAR)
         text = verdict_text(res)
         if res.cover_reason and res.los:
             text += f"\ncover: {res.cover_reason}"
@@ -462,7 +475,7 @@ class TableView:
         # ... and their own rings and bands (a template's victims are no part of a LoS
         # picture); the live ones (the selection ring, the verdict's band) come back after
         t = self.table
-        looks = (dict(t.highlights), dict(t.marks), dict(t.tints))
+        looks = (dict(t.highlights), dict(t.marks), dict(t.tints), dict(t.mark_collars))
         t.clear_marks()
         cam = self.camera                # the pictures move the shared camera rig: put it back
         rig = (cam.target.copy(), cam.heading, cam.pitch, cam.distance, cam.mode, cam.eye_of)
@@ -475,7 +488,7 @@ class TableView:
             for (mid, rgba) in looks[0].items():
                 t.highlight(mid, rgba)
             for (mid, rgba) in looks[1].items():
-                t.mark(mid, rgba)
+                t.mark(mid, rgba, looks[3].get(mid, 0.5))
             for (mid, rgba) in looks[2].items():
                 t.tint(mid, rgba)
             self._verdict_key = None
@@ -634,6 +647,7 @@ class PlayController(TableView):
         self.geometry = geometry
         self.state = "idle"            # idle | move | target
         self.move_mode: str | None = None
+        self.move_crouch_start: bool | None = None   # False: a Crouched model stands up first
         self.waypoints: list[tuple] = []
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
         self.split: list[str] | None = None   # split Strikes: the target of each Strike clicked so far
@@ -682,7 +696,10 @@ class PlayController(TableView):
     def _step_choices(self) -> list:
         """Movement / dodge-move steps: the choices without a path, plus a
         path-less probe per mode the phase and actor allow (the clicked path
-        replaces it)."""
+        replaces it). A Crouched model may cancel Crouched at the start of its
+        Movement Step and then move as a standing model (Run, Climb, Jump, which
+        Crouched alone forbids, or Walk): a probe with ``crouch_start=False`` per
+        mode the rules then allow, and none of a mode they refuse while Crouched."""
         import dataclasses
         out = []
         for a in self.game.legal_actions():
@@ -696,16 +713,42 @@ class PlayController(TableView):
         mid = self.pending_who()
         if self.pending_kind() == "movement" and mid:
             from rules.eldfall.actions import Move
+            # Crouched: each mode as the rules judge it (a Crouched Walk, which they always
+            # allow a model that may move, says that their answer to a path-less probe reads)
+            judge = "Crouched" in self._states(mid) and self._mode_open(Move(mid, "walk", ()))
             for mode in ("walk", "run", "climb", "jump"):
                 probe = Move(mid, mode, ((0.0, 0.0, 0.0),))
-                if not (self.game.check_phase(probe) or self.game.check_actor(probe)):
-                    out.append(Move(mid, mode, ()))
+                if self.game.check_phase(probe) or self.game.check_actor(probe):
+                    continue
+                plain = Move(mid, mode, ())
+                if not judge or self._mode_open(plain):
+                    out.append(plain)
+                stand = Move(mid, mode, (), crouch_start=False)
+                if judge and self._mode_open(stand):
+                    out.append(stand)
         seen, uniq = set(), []
         for a in out:
             if str(a) not in seen:
                 seen.add(str(a))
                 uniq.append(a)
         return uniq
+
+    def _states(self, mid) -> frozenset:
+        """The model's states as the rules have them (else as the World has them)."""
+        models = getattr(self.game, "models", None)
+        states = getattr(models.get(mid), "states", None) if hasattr(models, "get") else None
+        if states is None and mid in self.world.models:
+            states = self.world.hitbox(mid).states
+        return frozenset(states or ())
+
+    def _mode_open(self, probe) -> bool:
+        """Whether the rules take a path-less Move's mode (and its Crouched change): they
+        refuse it for no other reason than its missing path."""
+        try:
+            reason = self.game.why_illegal(probe)
+        except Exception:                     # noqa: BLE001 -- a probe the rules cannot read
+            return False
+        return reason is None or str(reason).endswith("needs a path")
 
     #: movement modes a game may name (each offered when the rules take it)
     MOVE_MODES = ("walk", "run", "sprint", "crawl", "climb", "jump", "fly")
@@ -747,6 +790,7 @@ class PlayController(TableView):
     def _reset_step(self):
         """Back to idle: no path, no target step, no split, no aim, no facing."""
         self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self.move_crouch_start = None
         self.split, self.aim_points, self.move_facing = None, [], None
 
     def active_model(self) -> str | None:
@@ -1060,13 +1104,15 @@ class PlayController(TableView):
         self.table.tokens.clear_highlights()
 
     # ------------------------------------------------------------ movement
-    def start_move(self, mode: str):
+    def start_move(self, mode: str, crouch_start: bool | None = None):
+        """Click the path of a ``mode`` move; ``crouch_start=False``: a Crouched model
+        stands up at the start of its Movement Step (then Runs, say)."""
         mid = self.active_model()
         self._clear_play()
         self._reset_step()
-        self.state, self.move_mode = "move", mode
-        self.message = (f"{mid}: {mode.title()} - click waypoints, Enter confirms, Backspace removes, "
-                        "F faces the pointer at the end, Esc cancels")
+        self.state, self.move_mode, self.move_crouch_start = "move", mode, crouch_start
+        self.message = (f"{mid}: {move_words(mode, crouch_start)} - click waypoints, Enter confirms, "
+                        "Backspace removes, F faces the pointer at the end, Esc cancels")
         self.show_reach(mid, mode)
         self.refresh()
         return "move"
@@ -1094,7 +1140,8 @@ class PlayController(TableView):
             speed = self._speed(mid)
         try:
             from engine import motion
-            grid = motion.reachable(self.world, mid, mode, speed=speed)
+            with self._as_declared(mid):
+                grid = motion.reachable(self.world, mid, mode, speed=speed)
         except Exception as exc:
             self.message += f"\n(reachable area unavailable: {exc})"
             return
@@ -1102,7 +1149,40 @@ class PlayController(TableView):
         pts, cost, allowance = reach_arrays(grid)
         ov.reach_overlay(pts, cost, allowance, float(grid.resolution)).reparentTo(self.play_live)
 
+    def _crouch_states(self, mid) -> frozenset | None:
+        """The states the move is judged with when it changes Crouched at its start
+        (a Crouched model standing up to Run); None when it changes nothing."""
+        cs = self.move_crouch_start if self.state == "move" else None
+        if cs is None or mid not in self.world.models:
+            return None
+        states = frozenset(self.world.hitbox(mid).states)
+        return (states | {"Crouched"}) if cs else (states - {"Crouched"})
+
+    @contextlib.contextmanager
+    def _as_declared(self, mid):
+        """The engine's path checks (the reachable area, the path preview, who sees
+        the route) for a model standing up (or crouching) at the start of its step:
+        its hitbox carries those states meanwhile (its height too), as the rules
+        apply the change before the move; put back afterwards."""
+        states = self._crouch_states(mid)
+        if states is None:
+            yield
+            return
+        saved = self.world.hitbox(mid).states
+        self.world.set_states(mid, states)
+        try:
+            yield
+        finally:
+            self.world.set_states(mid, saved)
+
     def _speed(self, mid):
+        states = self._crouch_states(mid)
+        with_states = getattr(self.game, "_speed_with", None)
+        if states is not None and callable(with_states):
+            try:
+                return float(with_states(mid, states))      # Crouched may change SPD (a mount)
+            except Exception:
+                pass
         spd = getattr(self.game, "speed", None)
         if callable(spd):
             try:
@@ -1126,14 +1206,21 @@ class PlayController(TableView):
             sample = next((a for a in self.legal() if action_kind(a) == "DodgeMove"), None)
             if sample is not None:
                 return dataclasses.replace(sample, path=tuple(self.waypoints), crouch=None)
+        cs = self.move_crouch_start
         sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid
-                       and getattr(a, "mode", None) == self.move_mode), None)
+                       and getattr(a, "mode", None) == self.move_mode
+                       and getattr(a, "crouch_start", None) == cs), None)
+        if sample is None:
+            sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid
+                           and getattr(a, "mode", None) == self.move_mode), None)
         if sample is None:
             sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid), None)
         if sample is None:
             from rules.eldfall.actions import Move
-            return Move(mid, self.move_mode, tuple(self.waypoints))
+            return Move(mid, self.move_mode, tuple(self.waypoints), crouch_start=cs)
         extra = {"facing": self.move_facing} if hasattr(sample, "facing") else {}
+        if hasattr(sample, "crouch_start"):
+            extra["crouch_start"] = cs          # standing up first, or no Crouched change
         return dataclasses.replace(sample, mode=self.move_mode, **{path_field(sample): tuple(self.waypoints)}, **extra)
 
     def update_path_preview(self):
@@ -1159,7 +1246,8 @@ class PlayController(TableView):
                 speed = self._speed(mid)
                 if self.move_mode == "dodge" and speed:
                     speed = math.ceil(speed / 2.0)
-            res = motion.check_path(self.world, mid, self.waypoints, mode, speed=speed, flying=flying)
+            with self._as_declared(mid):
+                res = motion.check_path(self.world, mid, self.waypoints, mode, speed=speed, flying=flying)
             pts = res.path
             opp = [p.at for p in res.opportunity_points]
             aw = [p.at for p in res.awareness_points]
@@ -1171,7 +1259,8 @@ class PlayController(TableView):
             hb = self.world.hitbox(mid)
             pts = [(hb.x, hb.y, hb.z)] + list(self.waypoints)
         self.preview = (action, reason)
-        self.path_watchers = self.watchers(mid, pts)
+        with self._as_declared(mid):
+            self.path_watchers = self.watchers(mid, pts)
         seen_by = [w.observer for w in self.path_watchers if w.had_los]
         if seen_by and label:
             label += "\nseen by: " + ", ".join(seen_by)
@@ -1509,7 +1598,9 @@ class PlayController(TableView):
                         " and crouch" if a.crouch_end else " and stand up")
                     menu.append((f"Move: Idle{extra}", a))
                 else:
-                    menu.append((f"Move: {a.mode.title()} (click the path)", (lambda m=a.mode: self.start_move(m))))
+                    cs = getattr(a, "crouch_start", None)
+                    menu.append((f"Move: {move_words(a.mode, cs)} (click the path)",
+                                 (lambda m=a.mode, cs=cs: self.start_move(m, cs))))
             elif action_kind(a) == "DodgeMove":
                 if getattr(a, "crouch", None) is None:
                     menu.append(("Dodge: stay", a))
