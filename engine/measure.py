@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.errors import InputError
+from engine.errors import InputError, Problem
 
 CONTACT_TOLERANCE = 1e-3
 # states of an enemy that cannot engage (seed: eldfall-states.txt, "Ceasing to be Engaged")
@@ -305,7 +305,8 @@ def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
         chosen = [w for w in weapons if w.name.lower() == weapon.lower()]
         if not chosen:
             names = ", ".join(w.name for w in weapons) or "none"
-            raise InputError(f"--weapon: {a} has no weapon or spell {weapon!r} (its weapons and spells: {names})")
+            raise InputError(Problem("<command line>", None, "--weapon",
+                                     f"{a} has no weapon or spell {weapon!r} (its weapons and spells: {names})"))
         weapons = tuple(chosen)
     horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
     return Measurement(

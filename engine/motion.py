@@ -45,6 +45,10 @@ from engine.world import cylinder_distance
 SETTINGS_FILE = Path(__file__).with_name("data") / "motion.yaml"
 MODES = ("walk", "run", "climb", "jump")
 _EPS = 1e-3
+# Fall heights are judged to half the 0.01" the answers show (AG rolls per interval)
+_FALL_TOL = 0.005
+# States in which a model may react but not attack: no attack-of-opportunity point
+_NO_ATTACK_STATES = frozenset({"Blinded", "Immobilized"})
 
 
 # ----------------------------------------------------------------------------- settings
@@ -173,9 +177,12 @@ def fall_rolls(height: float, spd: float, round_up: bool = True) -> int:
     SPD 6: 3" -> 0, 5" -> 1, 6" -> 2 (the book's example).
     """
     step = half(spd, round_up)
-    if step <= 0 or height <= step + 1e-6:
+    # heights within _FALL_TOL of a whole interval count as that interval: a fall
+    # found by sampling (a jump stopped against the face it hangs on rises 0.003"
+    # before its probes touch it) is shown as 3.00" and is 3"
+    if step <= 0 or height <= step + _FALL_TOL:
         return 0
-    return int(math.floor(height / step + 1e-6))
+    return int(math.floor((height + _FALL_TOL) / step))
 
 
 def melee_reach(hb) -> float:
@@ -583,6 +590,11 @@ class _Ctx:
         self.hbs = hbs
         self.reactive = np.array([not ({"Dead", "Incapacitated", "Petrified"} & set(h.states)) for h in hbs],
                                  dtype=bool)
+        # a reactor that can react but not attack (Reactions, "Restrictions by State":
+        # Blinded: Assist, Dodge, Nothing; Immobilized: Dodge, Nothing) has no attack of
+        # opportunity; its Awareness still counts (Dodge)
+        self.attacks = self.reactive & np.array([not (_NO_ATTACK_STATES & set(h.states)) for h in hbs],
+                                                dtype=bool)
         self.reach = np.array([melee_reach(h) for h in hbs], dtype=float)
         self.aware = np.array([float(getattr(h, "awareness", 0.0)) for h in hbs], dtype=float)
 
@@ -717,7 +729,7 @@ def _bisect(fn, a, b, tol):
 
 def _first_entries(route, dist_fn, limit, s_max, tol, step):
     """Lengths where dist_fn(points) (k,) goes from > limit to <= limit, up to s_max."""
-    s, pts = route.dense(step)
+    s, pts = route.dense(step, s_max)
     keep = s < s_max - 1e-12
     s = np.concatenate([s[keep], [min(s_max, route.length)]])
     pts = route.at(s)
@@ -966,7 +978,8 @@ def _engagers(ctx) -> list[int]:
     out = []
     me = np.array([ctx.hb.x, ctx.hb.y, ctx.hb.z])
     for i, h in enumerate(ctx.hbs):
-        if not ctx.enemy[i] or not ctx.reactive[i] or "Crouched" in h.states:
+        # Crouched and Flying models engage nobody (States, "Crouched", "Flying")
+        if not ctx.enemy[i] or not ctx.reactive[i] or {"Crouched", "Flying"} & set(h.states):
             continue
         d = float(hitbox_distance(me, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i]))
         if d <= ctx.reach[i] + float(ctx.st["contact_tolerance"]):
@@ -974,14 +987,25 @@ def _engagers(ctx) -> list[int]:
     return out
 
 
-def _engaged_check(ctx, start, pts, st) -> str:
+def _engaged_targets(ctx, start) -> list[int]:
+    """The enemies an Engaged model's Walk may head for: its engagers; with none found
+    (Engaged by the state, no enemy has it in reach), the nearest enemy; [] without
+    enemies (nothing to head for: the Walk is free). The path check and the reachable
+    area both ask this."""
     eng = _engagers(ctx)
-    if not eng:  # Engaged by the state, but no enemy has it in reach: the nearest enemy
-        en = [i for i in range(len(ctx.ids)) if ctx.enemy[i]]
-        if not en:
-            return ""
-        me = np.array(start)
-        eng = [min(en, key=lambda i: float(np.linalg.norm(ctx.centers[i, :2] - me[:2])))]
+    if eng:
+        return eng
+    en = [i for i in range(len(ctx.ids)) if ctx.enemy[i]]
+    if not en:
+        return []
+    me = np.array(start)
+    return [min(en, key=lambda i: float(np.linalg.norm(ctx.centers[i, :2] - me[:2])))]
+
+
+def _engaged_check(ctx, start, pts, st) -> str:
+    eng = _engaged_targets(ctx, start)
+    if not eng:
+        return ""
     tol = math.radians(float(st["engaged_angle_tolerance_deg"]))
     for i in eng:
         to_enemy = ctx.centers[i, :2] - np.array(start[:2])
@@ -1045,7 +1069,9 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
                 d = dxy / np.where(L > 0, L, 1.0)[:, None]
                 fa = np.sqrt(1.0 + ((nA[:, 0] * d[:, 0] + nA[:, 1] * d[:, 1]) / np.maximum(nA[:, 2], 1e-6)) ** 2)
                 fb = np.sqrt(1.0 + ((nB[:, 0] * d[:, 0] + nB[:, 1] * d[:, 1]) / np.maximum(nB[:, 2], 1e-6)) ** 2)
-                h = np.where(L > 0, L * 0.5 * (fa + fb), L)
+                # never more than the 3D length the measured point travels (a base resting
+                # on a summit or a ridge keeps its height whatever the face under it)
+                h = np.where(L > 0, np.minimum(L * 0.5 * (fa + fb), np.hypot(L, zn - zp)), L)
             else:
                 h = L
             route_pts.extend(zip(xy[i:b + 1, 0].tolist(), xy[i:b + 1, 1].tolist(), zn.tolist()))
@@ -1111,7 +1137,9 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
             ux, uy = dx / L, dy / L
             fa = math.sqrt(1.0 + ((float(nA[0, 0]) * ux + float(nA[0, 1]) * uy) / max(float(nA[0, 2]), 1e-6)) ** 2)
             fb = math.sqrt(1.0 + ((float(nB[0, 0]) * ux + float(nB[0, 1]) * uy) / max(float(nB[0, 2]), 1e-6)) ** 2)
-            h_cost = L * 0.5 * (fa + fb)
+            # capped by the 3D length when that is less (a summit, a ridge), as above; a
+            # step's height is never counted here (the normals' factor is then the smaller)
+            h_cost = min(L * 0.5 * (fa + fb), math.hypot(L, dzj))
         else:
             h_cost = L
         # a climb taller than the free-climbing height, or the rest of one begun
@@ -1291,7 +1319,7 @@ def _end_problems(ctx, end, allow_enemy_contact=False) -> str:
 def _entry_points(ctx, route, s_max, what):
     out = []
     tol = float(ctx.st["bisection_tolerance"])
-    for i in np.nonzero(ctx.enemy & ctx.reactive)[0]:
+    for i in np.nonzero(ctx.enemy & (ctx.attacks if what == "reach" else ctx.reactive))[0]:
         limit = ctx.reach[i] if what == "reach" else ctx.aware[i]
         limit = limit if limit > 0 else 1e-6      # RCH 0: base contact
         fn = lambda P, i=i: hitbox_distance(P, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
@@ -1399,10 +1427,12 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     # enemies stop the flight at contact
     stopped_by = None
     ctol = float(st["contact_tolerance"])
-    s_stop = s_hit
+    # (searched only as far as the flight goes: contact beyond the allowance does not
+    # stop it, and a target far up in the air is no reason to sample the whole route)
+    s_stop = min(s_hit, allowance)
     for i in np.nonzero(ctx.enemy)[0]:
         e = _enemy_contact(route, R, h, ctx.centers[i], ctx.radii[i], ctx.heights[i], s_stop, ctol, tol, step)
-        if e is not None and e < s_stop:
+        if e is not None and e <= s_stop:
             s_stop, stopped_by = e, ctx.ids[i]
     s_fin = min(s_stop, allowance, route.length)
     Pend = route.at(np.array([s_fin]))[0]
@@ -1449,7 +1479,10 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         elif stopped_by is not None:
             reason = f"stopped by base contact with {stopped_by}"
         elif hit:
-            reason = f"hits {hit} {s_fin:.2f}\" into the jump: lands at its foot"
+            # it came down onto the piece it hit (its top), or stopped against its side
+            pl = _piece_under(ctx, landed)
+            on_it = pl >= 0 and ctx.world.pieces[pl].id == hit
+            reason = f"hits {hit} {s_fin:.2f}\" into the jump: lands {'on it' if on_it else 'at its foot'}"
         elif not reached:
             reason = "fell short: lands at the end of its half SPD"
     legal = True
@@ -2192,6 +2225,14 @@ def _build_static(world, R, h, res, st) -> _Static:
                     fa = np.sqrt(1.0 + ((na_n[:, :2] @ dvec) / np.maximum(na_n[:, 2], 1e-6)) ** 2)
                     fb = np.sqrt(1.0 + ((nb_n[:, :2] @ dvec) / np.maximum(nb_n[:, 2], 1e-6)) ** 2)
                     hf = np.maximum(fa, fb)        # the dearer end: never under the path check
+                    # nor under the 3D length between the two nodes where the step is a slope
+                    # (both ends on sloped faces of one piece, a rise no steeper than a standable
+                    # face): on a ridge the faces' normals say less than the height changes by
+                    rise = np.abs(dz) / L
+                    sloped = (na_n[:, 2] < 1.0 - 1e-9) & (nb_n[:, 2] < 1.0 - 1e-9) & ~lad & \
+                        (node_piece[A] == node_piece[B]) & \
+                        (rise <= math.tan(math.radians(float(st["max_slope_deg"]))) + 1e-9)
+                    hf = np.where(sloped, np.maximum(hf, np.sqrt(1.0 + rise * rise)), hf)
                 else:
                     hf = 1.0
                 mm_ = edge_mult(A, B)
@@ -2562,11 +2603,11 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     end_ok_flat = np.zeros((kmax, g.nx * g.ny), dtype=bool)
     ok_nodes = ~end_bad & np.isfinite(dist[:n]) & (dist[:n] <= allowance + 1e-9)
     ends = {}
-    if "Engaged" in states and mode == "walk" and not blocked_all:
+    eng = _engaged_targets(ctx, start) if "Engaged" in states and mode == "walk" and not blocked_all else []
+    if eng:
         # only directly toward an engaging enemy: the cells the line to it crosses,
         # each ending at the point of the line nearest its centre, checked by the
         # path check along that straight line (its cost; its route is the line)
-        eng = _engagers(ctx) or [i for i in range(len(ctx.ids)) if ctx.enemy[i]][:1]
         a = np.array(start[:2])
         exact = np.full(n, np.inf)
         for i in eng:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from engine.errors import InputError
+from engine.errors import InputError, Problem
 from tools.loading import load_world
 
 
@@ -49,8 +49,13 @@ def describe(m) -> str:
 def run(args) -> int:
     from engine.measure import measure
     world = load_world(args.scene, args.models_dir)
+    # bad input names the argument, as every command does: "<command line>: B: ..."
+    for mid, flag in ((args.a, "A"), (args.b, "B")):
+        if mid not in world.models:
+            raise InputError(Problem("<command line>", None, flag,
+                                     f"unknown model {mid!r} (known: {', '.join(world.model_ids())})"))
     if args.a == args.b:
-        raise InputError(f"A and B are the same model ({args.a!r})")
+        raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
     m = measure(world, args.a, args.b, weapon=args.weapon)
     if args.json:
         from engine.measure import measure_settings

@@ -48,6 +48,14 @@ def check_model(world, model: str, flag: str = "MODEL") -> None:
                                  f"no model {model!r} in the scene (models: {', '.join(world.model_ids())})"))
 
 
+def check_on_table(world, p, flag: str) -> None:
+    """A point given on the command line lies on the table (else bad input, named by its flag)."""
+    W, D = world.table
+    if not (0.0 <= p[0] <= W and 0.0 <= p[1] <= D):
+        raise InputError(Problem("<command line>", None, flag,
+                                 f"point ({p[0]:g}, {p[1]:g}) is off the {W:g}\" x {D:g}\" table"))
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the moving model's id")
@@ -63,10 +71,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
 
+def _inches(v: float) -> str:
+    """Two decimals; a huge figure (--speed 1e300) in a few digits, not three hundred."""
+    return f"{v:.2f}" if abs(v) < 1e6 else f"{v:.4g}"
+
+
 def describe(r) -> str:
     verdict = "legal" if r.legal else "NOT LEGAL"
     lines = [f"{r.model} {r.mode}: {verdict} ({r.reason})",
-             f"  distance {r.distance:.2f}\" of {r.allowance:g}\" ({r.left:.2f}\" left); "
+             f"  distance {_inches(r.distance)}\" of {r.allowance:g}\" ({_inches(r.left)}\" left); "
              f"ends at ({r.end[0]:.2f}, {r.end[1]:.2f}, {r.end[2]:.2f})"
              + ("; on a vertical surface: any action but Nothing makes it fall" if r.ends_on_vertical else "")]
     if r.surfaces:
@@ -83,6 +96,27 @@ def describe(r) -> str:
     return "\n".join(lines)
 
 
+def via_level(result, via, overrides) -> None:
+    """A --via X,Y,Z of a Walk, Run or Climb names the level the route passes there (as
+    --to's Z does for the end): a route that passes (X, Y) on another level is refused
+    (``result`` is changed in place). The engine follows the levels the route reaches and
+    reads a waypoint's Z for a Jump only."""
+    if not result.legal:
+        return
+    from engine.motion import settings
+    tol = float(settings(overrides or None)["declared_level_tolerance"])
+    path = [p for p in result.path]
+    for p in via:
+        if len(p) < 3:
+            continue
+        zs = [q[2] for q in path if abs(q[0] - p[0]) <= 1e-6 and abs(q[1] - p[1]) <= 1e-6]
+        if zs and not any(abs(z - p[2]) <= tol for z in zs):
+            result.legal = False
+            result.reason = (f"the route passes ({p[0]:g}, {p[1]:g}) at z {zs[0]:.2f}, not at the declared "
+                             f"z {p[2]:g}")
+            return
+
+
 def run(args) -> int:
     from engine.motion import check_path
     to = point(args.to, "--to")
@@ -94,17 +128,31 @@ def run(args) -> int:
             raise InputError(Problem("<command line>", None, "--arc", "only a jump follows an arc"))
         overrides["jump_shape"] = "arc"
         if args.arc != "default":
+            from engine.motion import _MAX_APEX
             overrides["arc_apex"] = positive(args.arc, "--arc")
+            if overrides["arc_apex"] > _MAX_APEX:
+                raise InputError(Problem("<command line>", None, "--arc",
+                                         f"the arc's apex may be at most {_MAX_APEX:g}\" above the higher end, "
+                                         f"got {args.arc!r}"))
     if args.picture is not None:
         from engine.validate import output_folder
         output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
+    for p in via:
+        check_on_table(world, p, "--via")
+    check_on_table(world, to, "--to")
     result = check_path(world, args.model, via + [to], args.mode, speed=speed, settings=overrides or None)
+    if args.mode != "jump":
+        via_level(result, via, overrides)
     if args.picture:
         try:
             from engine.view.pictures import move_picture
-            path = move_picture(world, result, args.picture, waypoints=via + [to], caption=describe(result))
+            # a waypoint far up in the air (a jump aimed at z 1e9) would frame the table
+            # out of the picture: drawn at most the table's size above it
+            cap = float(max(world.table))
+            shown = [p if len(p) < 3 else (p[0], p[1], min(p[2], cap)) for p in via + [to]]
+            path = move_picture(world, result, args.picture, waypoints=shown, caption=describe(result))
         except Exception as exc:  # noqa: BLE001 - the verdict stands without the picture
             print(f"eldfall move: no picture ({type(exc).__name__}: {exc})", file=sys.stderr)
             path = None

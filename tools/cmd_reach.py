@@ -19,7 +19,7 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, point, positive
+from tools.cmd_move import check_model, check_on_table, point, positive
 from tools.loading import load_world
 
 
@@ -130,10 +130,8 @@ def run(args) -> int:
         output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
-    W, D = world.table
-    if target is not None and not (0.0 <= target[0] <= W and 0.0 <= target[1] <= D):
-        raise InputError(Problem("<command line>", None, "--path-to",
-                                 f"point ({target[0]:g}, {target[1]:g}) is off the {W:g}\" x {D:g}\" table"))
+    if target is not None:
+        check_on_table(world, target, "--path-to")
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)
     summary = grid.summary(world.pieces)
     route = grid.shortest_path(target) if target is not None else None
