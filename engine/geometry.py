@@ -312,6 +312,8 @@ class WorldGeometry:
     def _check_move(self, model, mode, waypoints, speed) -> _Move:
         from engine import motion
         from engine.errors import InputError
+        if mode == "push":
+            return self._push(model, waypoints, speed)
         fly = mode == "fly"          # a flight: engine.motion's Flying walk
         try:
             r = motion.check_path(self.world, model, [tuple(p) for p in waypoints],
@@ -322,7 +324,93 @@ class WorldGeometry:
         return _Move(bool(r.legal), r.reason, float(r.distance), float(r.allowance),
                      tuple(float(v) for v in r.end), list(r.falls), bool(r.ends_on_vertical),
                      [(p.enemy, tuple(float(v) for v in p.at)) for p in r.opportunity_points],
-                     r.stopped_by, [tuple(p) for p in r.path])
+                     r.stopped_by, [tuple(p) for p in r.path],
+                     [] if fly else self._route_steps(model, r.path))
+
+    def _route_steps(self, model, path) -> list:
+        """The protocol's ``steps``: the changes of level the route's points make at once
+        (steeper than 2 in 1 between two of them: the walkable slopes, up to 60 degrees,
+        rise less; engine.motion samples a route every ``path_step``), runs of them in one
+        direction merged; each names the piece the base stands on at its higher side."""
+        from rules.core.geometry import StepAnswer
+        if len(path) < 2:
+            return []
+        P = np.asarray(path, dtype=float)
+        dz = np.diff(P[:, 2])
+        dxy = np.hypot(np.diff(P[:, 0]), np.diff(P[:, 1]))
+        steep = np.abs(dz) > 2.0 * dxy + 0.01
+        out: list = []
+        i, n = 0, len(dz)
+        while i < n:
+            if not steep[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and steep[j + 1] and np.sign(dz[j + 1]) == np.sign(dz[i]):
+                j += 1
+            h = float(P[j + 1, 2] - P[i, 2])
+            # the higher side: the points at its level next to the step (the base
+            # stands farther onto the piece a few samples on)
+            k, d = (j + 1, 1) if h > 0 else (i, -1)
+            tops = [P[k]]
+            while 0 <= k + d < len(P) and abs(P[k + d, 2] - P[k, 2]) < 1e-6 and len(tops) < 12:
+                k += d
+                tops.append(P[k])
+            piece = next((pc for pc in (self._piece_under(model, q) for q in tops[::-1]) if pc), None)
+            out.append(StepAnswer(h, tuple(float(v) for v in P[i]), piece))
+            i = j + 1
+        return out
+
+    def _piece_under(self, model, p) -> str | None:
+        """The terrain piece a base of ``model`` at ``p`` rests on (None: the table)."""
+        hb = self.world.hitbox(model)
+        xy = self.world.footprint(float(p[0]), float(p[1]), float(hb.radius) - 1e-3, rings=3, per_ring=16)
+        origins = np.column_stack([xy, np.full(len(xy), float(p[2]) + 0.01)])
+        dist, tri = self.world.rays.first_hit(origins, np.broadcast_to([0.0, 0.0, -1.0], origins.shape),
+                                              max_dist=0.03)
+        for t in tri:
+            if t >= 0:
+                pid = self.world.pieces[self.world.tri_piece[int(t)]].id
+                if pid != "table":
+                    return pid
+        return None
+
+    def _push(self, model, waypoints, speed) -> _Move:
+        """A Knockback (the protocol's "push"): engine.motion's Walk where a walk goes
+        (free climbing; an enemy stops it at contact), else its straight Jump across at
+        the model's level (scenery stops it, a drop makes it fall at the end), with no
+        allowance and none of the model's States' movement limits (it is moved, it
+        does not move); the falls' AG rolls are counted for its SPD ``speed``."""
+        from engine import motion
+        from engine.errors import InputError
+        hb = self.world.hitbox(model)
+        start = (float(hb.x), float(hb.y), float(hb.z))
+        tx, ty = float(waypoints[-1][0]), float(waypoints[-1][1])
+        length = math.hypot(tx - start[0], ty - start[1])
+        room = 2.0 * length + 2.0          # no allowance: enough for any straight push
+        over = dict(self.motion_settings or {})
+        over.update(no_move_states=[], walk_only_states=[], flying_states=[], no_jump_areas=[],
+                    jump_shape="line", jump_round_up=False)
+        st = motion.settings(over)
+        saved = hb.states
+        hb.states = frozenset(saved - {"Engaged"})    # no "only toward the engager" walk
+        try:
+            try:
+                r = motion.check_path(self.world, model, [(tx, ty)], "walk", speed=room,
+                                      settings=over)
+                if not r.legal:
+                    r = motion.check_path(self.world, model, [(tx, ty, start[2])], "jump",
+                                          speed=2.0 * room, settings=over)
+            except InputError as exc:
+                return _Move(False, str(exc).split(": ")[-1], 0.0, 0.0, start)
+        finally:
+            hb.states = saved
+        falls = [motion.Fall(f.height, motion.fall_rolls(f.height, float(speed),
+                                                         st["fall_interval_round_up"]), f.onto, f.at)
+                 for f in r.falls]
+        return _Move(bool(r.legal), r.reason, float(r.distance), float(length),
+                     tuple(float(v) for v in r.end), falls, False, [], r.stopped_by,
+                     [tuple(p) for p in r.path])
 
     def reachable_points(self, model: str, mode: str, speed: float, limit: int = 64, *,
                          enemies: Mapping[str, float] | None = None,

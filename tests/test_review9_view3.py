@@ -176,12 +176,6 @@ def test_a_crouched_model_is_offered_to_stand_up_and_run(view_app, tmp_path):
         c.close()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine refuses it: Sequence._why_not_move checks the path through geo.check_move -> "
-    "engine.motion.check_path with the World's hitbox still Crouched ('illegal Run: Crouched: only "
-    "Walk (or Idle) may be declared'), and legal._stand_and_run samples its ends with the same "
-    "Crouched hitbox, so with the real World no stand-up Run is legal (the rules' own test uses "
-    "the flat geometry, which has no states)"))
 def test_a_crouched_model_stands_up_and_runs_by_clicking(view_app, tmp_path):
     c = _crouched_archer_to_move(view_app, tmp_path)
     try:

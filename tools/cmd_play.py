@@ -19,7 +19,9 @@ def add_arguments(p) -> None:
     p.add_argument("--log", metavar="FILE", help="write the event log here (JSON lines)")
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="a rules setting (e.g. rounds=3, confrontation_ties=keep); repeatable")
+                   help="a rules setting (e.g. rounds=3, confrontation_ties=keep, or the table "
+                        "settings as a mapping: 'table_settings={turn_on_hit: face_attacker}'); "
+                        "repeatable")
     p.add_argument("--rolls", action="store_true", help="show every die roll")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     p.add_argument("--json", action="store_true", help="the outcome as JSON")

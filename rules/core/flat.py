@@ -21,6 +21,7 @@ from rules.core.geometry import FallAnswer as FlatFall
 from rules.core.geometry import MoveAnswer as FlatMove
 from rules.core.geometry import PathSightAnswer as FlatPathSight
 from rules.core.geometry import SightAnswer as FlatSight
+from rules.core.geometry import StepAnswer as FlatStep
 from rules.core.geometry import TemplateAnswer as FlatTemplate
 from rules.core.geometry import TemplateHitAnswer as FlatTemplateHit
 
@@ -259,6 +260,8 @@ class FlatGeometry:
     # ---- movement -----------------------------------------------------
     def check_move(self, model: str, mode: str, waypoints: Sequence[Point], speed: float, *,
                    enemies: Mapping[str, float] | None = None) -> FlatMove:
+        if mode == "push":
+            return self._push(model, waypoints, speed, enemies)
         m = self.models[model]
         enemies = dict(enemies or {})
         home = (m.x, m.y, m.z)
@@ -313,6 +316,111 @@ class FlatGeometry:
                 if math.hypot(res.end[0] - o.x, res.end[1] - o.y) < m.radius + o.radius - 0.02:
                     res.legal, res.reason = False, f"would end overlapping {oid}"
                     return res
+        finally:
+            m.x, m.y, m.z = home
+        if mode != "fly":        # a flight passes over the boxes: no steps
+            upto = pts.index(res.end) + 1 if res.stopped_by is not None and res.end in pts else len(pts)
+            res.steps = self._route_steps(m, pts[:upto])
+        return res
+
+    def _route_steps(self, m: FlatModel, pts: Sequence[Point]) -> list:
+        """The changes of level along sampled points: the base stands on the highest box
+        it overlaps that is no more than its height above its level (a taller one blocks
+        the walk), else on the table; each change is a step (boxes have no slopes)."""
+        out = []
+        level, piece = self._support_piece(pts[0][0], pts[0][1], m.radius, pts[0][2] + m.height)
+        for prev, p in zip(pts, pts[1:]):
+            z, pc = self._support_piece(p[0], p[1], m.radius, level + m.height)
+            if abs(z - level) > EPS:
+                out.append(FlatStep(z - level, tuple(prev), pc if z > level else piece))
+            level, piece = z, pc
+        return out
+
+    def _support_piece(self, x: float, y: float, radius: float, below: float) -> tuple[float, str | None]:
+        """(z, box id) of the highest box top under a base at (x, y) no higher than
+        ``below``; (0, None) on the table."""
+        z, pc = 0.0, None
+        for b, x0, y0, x1, y1, h in self.boxes:
+            if h <= below + EPS and h > z and math.hypot(max(x0 - x, 0.0, x - x1),
+                                                         max(y0 - y, 0.0, y - y1)) < radius - EPS:
+                z, pc = float(h), b
+        return z, pc
+
+    def _support(self, x: float, y: float, radius: float, below: float) -> float:
+        """The highest box top (or the table) under a base at (x, y) no higher than ``below``."""
+        z = 0.0
+        for _, x0, y0, x1, y1, h in self.boxes:
+            if h <= below + EPS and math.hypot(max(x0 - x, 0.0, x - x1),
+                                               max(y0 - y, 0.0, y - y1)) < radius - EPS:
+                z = max(z, float(h))
+        return z
+
+    def _push(self, model: str, waypoints: Sequence[Point], speed: float,
+              enemies: Mapping[str, float] | None) -> FlatMove:
+        """A Knockback (the protocol's "push"): straight across from the model's level;
+        a box that rises more than the hitbox above it stops the push (the model
+        ends against it), a lower one is stepped onto, an enemy stops it at base
+        contact; at the end the model comes down onto the surface under its base
+        (a fall: one AG roll per whole half SPD, rounded up, when it is more)."""
+        m = self.models[model]
+        home = (m.x, m.y, m.z)
+        tx, ty = float(waypoints[-1][0]), float(waypoints[-1][1])
+        length = math.hypot(tx - m.x, ty - m.y)
+        res = FlatMove(True, "", 0.0, length, home, path=[home])
+        n = max(1, int(math.ceil(length / 0.05)))
+        z = m.z
+        end = home
+        try:
+            for i in range(1, n + 1):
+                px = home[0] + (tx - home[0]) * i / n
+                py = home[1] + (ty - home[1]) * i / n
+                if not (m.radius - EPS <= px <= self.table[0] - m.radius + EPS and
+                        m.radius - EPS <= py <= self.table[1] - m.radius + EPS):
+                    res.legal, res.reason = False, f"would leave the table at ({px:.2f}, {py:.2f})"
+                    return res
+                top = z
+                wall = None
+                for b in self.boxes:
+                    _, x0, y0, x1, y1, h = b
+                    if h > z + EPS and math.hypot(max(x0 - px, 0.0, px - x1),
+                                                  max(y0 - py, 0.0, py - y1)) < m.radius - EPS:
+                        if h - z > m.height + EPS:
+                            wall = b[0]
+                        top = max(top, float(h))
+                if wall is not None:
+                    res.reason = f"stopped against {wall}"
+                    break
+                hit = None
+                for e in (enemies or {}):
+                    o = self.models.get(e)
+                    if o is not None and math.hypot(px - o.x, py - o.y) < m.radius + o.radius - 0.02:
+                        hit = e
+                        break
+                if hit is not None:
+                    res.stopped_by = hit
+                    res.reason = f"stopped by base contact with {hit}"
+                    break
+                z = top
+                end = (px, py, z)
+            ground = self._support(end[0], end[1], m.radius, end[2])
+            if end[2] - ground > 0.05:
+                step = math.ceil(float(speed) / 2)
+                h = end[2] - ground
+                rolls = 0 if step <= 0 or h <= step + 1e-6 else int(math.floor(h / step + 1e-6))
+                res.falls.append(FlatFall(h, rolls))
+                res.reason = (res.reason + "; " if res.reason else "") + f"falls {h:.2f}\""
+            end = (end[0], end[1], ground)
+            res.end = end
+            res.distance = math.hypot(end[0] - home[0], end[1] - home[1])
+            res.path = [home, end]
+            for oid, o in self.models.items():
+                if oid == model or oid == res.stopped_by:
+                    continue
+                if math.hypot(end[0] - o.x, end[1] - o.y) < m.radius + o.radius - 0.02 and \
+                        o.z < ground + m.height and ground < o.z + o.height:
+                    res.legal, res.reason = False, f"would end overlapping {oid}"
+                    return res
+            res.reason = res.reason or "ok"
         finally:
             m.x, m.y, m.z = home
         return res

@@ -12,6 +12,14 @@ SPD/2 rounded up). ``enemies`` maps each enemy
 model id to its longest melee reach in inches: the route may not pass through
 an enemy, stops at base contact with one (``stopped_by``), and
 ``opportunity_points`` lists where it enters each enemy's reach.
+``mode`` "push" is a forced displacement (Knockback): the model is moved, it
+does not move itself, so its States do not restrict it, it has no allowance
+and provokes nothing; ``speed`` is its modified SPD for the AG rolls of a fall
+only. One waypoint, straight. Where a walk could go (free climbing), it goes
+as a walk; else straight across at its level: scenery stops it (it ends against
+it), an enemy at base contact (``stopped_by``); over a drop it goes on across
+and falls at the end onto the surface under its base (``falls``). Illegal only
+where it would end off the table or inside a model: the rules shorten it.
 ``rules.core.flat.FlatGeometry`` is a pure-Python implementation for an open
 flat table (with optional box obstacles), used by unit tests.
 """
@@ -48,6 +56,13 @@ class Fall(Protocol):
     rolls: int
 
 
+class Step(Protocol):
+    """A change of level the route makes at once (a step up or down, not a slope)."""
+    height: float              # inches: + up, - down
+    at: Point                  # the route's point just before it
+    piece: str | None          # the scenery on its higher side (None: the table, or not known)
+
+
 class MoveCheck(Protocol):
     legal: bool
     reason: str
@@ -58,6 +73,8 @@ class MoveCheck(Protocol):
     ends_on_vertical: bool
     opportunity_points: Sequence[tuple[str, Point]]   # (enemy id, where the path enters its reach)
     stopped_by: str | None     # enemy whose base contact ended the move early
+    steps: Sequence[Step]      # the route's changes of level at once, in order (a game's own step
+                               # height may call for a climb; a geometry that knows none: empty)
 
 
 class TemplateHit(Protocol):
@@ -116,7 +133,8 @@ class Geometry(Protocol):
     # movement
     def check_move(self, model: str, mode: str, waypoints: Sequence[Point],
                    speed: float, *, enemies: Mapping[str, float] | None = None) -> MoveCheck:
-        """A declared route for ``mode``: "walk", "run", "climb", "jump", or "fly"
+        """A declared route for ``mode``: "walk", "run", "climb", "jump", "push"
+        (a Knockback: see the module's text), or "fly"
         (over scenery and models, measured on the horizontal, ending on the
         highest surface under the base; a game's own Flying state flies its
         walks and runs already)."""
@@ -202,6 +220,14 @@ class MoveAnswer:
     opportunity_points: list = field(default_factory=list)
     stopped_by: str | None = None
     path: list = field(default_factory=list)
+    steps: list = field(default_factory=list)     # StepAnswer records
+
+
+@dataclass
+class StepAnswer:
+    height: float
+    at: Point
+    piece: str | None = None
 
 
 @dataclass

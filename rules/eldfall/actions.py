@@ -315,6 +315,38 @@ class DodgeMove(Action):
 
 
 @dataclass(frozen=True)
+class Turn(Action):
+    """After a Hit: the hit model's player turns it to ``facing`` (degrees CCW
+    from +x), or keeps its facing (``facing`` None). "A model may also turn when
+    it suffers a Hit" (eldfall-facts.md, Line of sight).
+
+    >>> str(Turn("b1", 215.0)), str(Turn("b1"))
+    ('turn b1 215.0', 'turn b1 keep')
+    """
+    model: str
+    facing: float | None = None
+    verb = "turn"
+
+    def __post_init__(self):
+        if self.facing is not None:
+            object.__setattr__(self, "facing", float(self.facing) % 360.0)
+
+    def tokens(self):
+        return ["turn", self.model, "keep" if self.facing is None else repr(self.facing)]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 2:
+            raise ValueError("turn MODEL DEGREES|keep")
+        if t[1] == "keep":
+            return cls(t[0])
+        try:
+            return cls(t[0], float(t[1]))
+        except ValueError:
+            raise ValueError(f"turn MODEL DEGREES|keep, not {t[1]!r}") from None
+
+
+@dataclass(frozen=True)
 class DuelAnswer(Action):
     """The challenged player accepts or refuses a Duel."""
     side: str
@@ -376,4 +408,4 @@ class UseStratagem(Action):
 
 
 VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, Crouch, DodgeMove, DuelAnswer,
-                             EndTurn, UseStratagem)}
+                             EndTurn, UseStratagem, Turn)}

@@ -6,10 +6,12 @@
   often, and a movement is drawn as a random
   mode then a random reachable point (the move after a Dodge likewise: stay,
   change Crouched, or a random reachable point), so that not every sampled
-  point has to be checked.
+  point has to be checked. Turning when Hit is drawn among the listed facings
+  from a generator of its own.
 * :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
   to where it can attack best and takes Cover on the way, Death-Blows what it
-  can, reacts with its best attack (or a Dodge when threatened).
+  can, reacts with its best attack (or a Dodge when threatened), and turns a
+  model hit from outside its Front arc to face its nearest attacker.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import random
 from rules.eldfall import combat as cb
 from rules.eldfall import legal
 from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Declare, DodgeMove, DuelAnswer,
-                                   EndTurn, Move, Pass)
+                                   EndTurn, Move, Pass, Turn)
 
 
 class RandomBot:
@@ -27,6 +29,7 @@ class RandomBot:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._seed = seed
 
     def choose(self, game):
         kind, who = game.pending
@@ -36,6 +39,8 @@ class RandomBot:
                 return a
         if kind == "dodge-move":
             return self._dodge_move(game, who)
+        if kind == "turn-on-hit":
+            return self._turn(game, who)
         options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
@@ -45,6 +50,15 @@ class RandomBot:
                                                      "Issue a Duel")) and len(options) > 1 else 1.0
                    for a in options]
         return self.rng.choices(options, weights=weights, k=1)[0]
+
+    def _turn(self, game, model):
+        """Turning when Hit: drawn among the listed choices (keep, face each attacker
+        that hit it, the eight compass facings) from a generator of its own, so that
+        the bot's other draws do not depend on how many Hits it suffered."""
+        if not hasattr(self, "turn_rng"):
+            self.turn_rng = random.Random(getattr(self, "_seed", 0) * 7919 + 17)
+        options = [a for a in game.legal_actions().list() if isinstance(a, Turn)]
+        return options[self.turn_rng.randrange(len(options))]
 
     def _movement(self, game, model):
         """A random movement without listing every sampled end point: a random
@@ -225,6 +239,8 @@ class GreedyBot:
             return self._reaction(game, who)
         if kind == "dodge-move":
             return DodgeMove(who)
+        if kind == "turn-on-hit":
+            return self._turn(game, who)
         if kind == "stratagem":
             return self._stratagem(game, who)
         if kind == "crouch":
@@ -285,6 +301,25 @@ class GreedyBot:
                         return a
             return next((a for a in walks if game.why_illegal(a) is None), best)
         return best
+
+    @staticmethod
+    def _turn(game, model):
+        """Turning when Hit: face the nearest standing attacker that hit it (else
+        the nearest standing enemy); keep the facing when it already does."""
+        def standing(mid):
+            m = game.models[mid]
+            return m.on_table and not (m.states & {"Dead", "Incapacitated"})
+        foes = [a for a in game.act.hit_by.get(model, ()) if a != model and standing(a)
+                and game.models[a].side != game.models[model].side]
+        if not foes:
+            foes = [e.id for e in game.enemies(model) if standing(e.id)]
+        if not foes:
+            return Turn(model)
+        foe = min(foes, key=lambda f: (game.geo.distance(model, f), f))
+        f = game.face_toward(model, foe)
+        if f is None or abs((f - game.geo.facing(model) + 180.0) % 360.0 - 180.0) < 1e-6:
+            return Turn(model)
+        return Turn(model, f)
 
     # harmful states put on an enemy, or taken off an own model, by a Stratagem
     _BAD = {"Bleeding": 1.0, "Poisoned": 1.0, "Blinded": 1.5, "Immobilized": 1.0, "Slowed": 0.6,

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from rules.eldfall import availability as av
 from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Crouch, Declare, DodgeMove,
-                                   DuelAnswer, EndTurn, Move, Pass, UseStratagem)
+                                   DuelAnswer, EndTurn, Move, Pass, Turn, UseStratagem)
 from rules.eldfall import combat as cb
 
 
@@ -60,6 +60,8 @@ def generate(game) -> Iterator:
                 yield d
     elif kind == "dodge-move":
         yield from _dodge_moves(game, who)
+    elif kind == "turn-on-hit":
+        yield from turn_options(game, who)
     elif kind == "duel-answer":
         yield DuelAnswer(who, True)
         yield DuelAnswer(who, False)
@@ -147,12 +149,30 @@ def _stand_and_run(game, model: str) -> Iterator:
         return
     n = int(game.settings["bot_move_candidates"])
     try:
-        pts = game.geo.reachable_points(model, "run", float(game._speed_with(model, standing)),
-                                        limit=n, enemies=game.enemy_reaches(model))
+        with game.states_for_geometry(model, standing):
+            pts = game.geo.reachable_points(model, "run", float(game._speed_with(model, standing)),
+                                            limit=n, enemies=game.enemy_reaches(model))
     except Exception:      # noqa: BLE001 -- a geometry that cannot sample: no candidates
         pts = []
     for p in pts[:max(2, len(pts) // 2)]:
         yield from _ok(game, [Move(model, "run", (tuple(p),), crouch_start=False)])
+
+
+def turn_options(game, model: str) -> Iterator:
+    """Turning when Hit: keep the facing, face each attacker that hit it, or one
+    of the eight compass facings (any other facing is legal too, but not listed);
+    last a Pass, which keeps the facing too."""
+    yield Turn(model)
+    seen = {round(float(game.geo.facing(model)) % 360.0, 6)}
+    facings = [game.face_toward(model, a) for a in game.act.hit_by.get(model, ())
+               if game.models[a].on_table]
+    facings += [float(k * 45) for k in range(8)]
+    for f in facings:
+        if f is None or round(f % 360.0, 6) in seen:
+            continue
+        seen.add(round(f % 360.0, 6))
+        yield Turn(model, f)
+    yield Pass(game.models[model].side)      # = keep (a front end that knows only Pass)
 
 
 def _dodge_moves(game, model: str) -> Iterator:

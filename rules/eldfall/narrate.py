@@ -176,8 +176,16 @@ def line(ev) -> str | None:
             return f"  {d['model']} moves to {_pt(d['end'])} after its Dodge"
         return None
     if k == "fall":
-        return (f"  {d['model']} falls {d['height']:.1f}\" from the vertical surface ({d['why']}): "
-                f"{d['rolls']} AG roll(s)")
+        return (f"  {d['model']} falls {d['height']:.1f}\" from {d.get('from', 'the vertical surface')} "
+                f"({d['why']}): {d['rolls']} AG roll(s)")
+    if k == "turn_on_hit":
+        old, new = f"{d['from']:.0f}\u00b0", f"{d['to']:.0f}\u00b0"
+        auto = " (by itself: turn_on_hit face_attacker)" if d.get("auto") else ""
+        if abs((d["to"] - d["from"] + 180.0) % 360.0 - 180.0) < 1e-6:
+            return f"  {d['model']} keeps its facing after the Hit ({old})"
+        if d.get("toward"):
+            return f"  {d['model']} turns to face {d['toward']} ({old} -> {new}){auto}"
+        return f"  {d['model']} turns after the Hit ({old} -> {new}){auto}"
     if k == "ritual":
         return f"  {d['model']} performs the Ritual {d['spell']}" + (
             f": it fails ({d['failed']})" if d.get("failed") else "")

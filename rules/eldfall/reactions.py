@@ -10,9 +10,9 @@ Source: seeds/eldfall-reactions.txt (Core Rules v1.6 p.41-43).
   Available Reactions table, setting ``reaction_qualification``).
 * An Engaged model has LoS to the models engaging it, but cannot react to a
   model outside its Awareness.
-* A melee reaction may be aimed at the point where the mover entered its Reach
-  (an Attack of Opportunity); a ranged reaction names its point on the path
-  (one where the reacting model had LoS).
+* A melee reaction may be aimed only at the point where the mover entered its
+  Reach (an Attack of Opportunity) or at the end of the move; a ranged reaction
+  names its point on the path (one where the reacting model had LoS).
 * Panicked models roll M when the Reaction Step opens (the beginning of their
   Reaction); on a failure only Dodge or Nothing.
 """
@@ -167,11 +167,22 @@ def why_not_reaction(game, d: Declare) -> str | None:
 
 
 def _point_ok(game, d: Declare, q: dict) -> bool:
+    """A melee reaction (a Melee Attack, or a Spell Attack with a Melee-Type
+    spell) is aimed where the mover entered the reacting model's Reach (the
+    Attack of Opportunity, "declared at the moment the Activated model enters
+    your Reach ... at that point along the movement path") or at the end of the
+    move, where it stands for the Action Step (the Reach a melee reaction
+    needs, "Target must be within Melee RCH"): never at another point it was
+    seen at. A ranged reaction names any point of the path where the reacting
+    model had LoS ("Must specify exact point on movement path").
+    Source: eldfall-reactions.txt, "Available Reactions", "Attack of Opportunity"."""
     p = d.point
-    if d.action == "Melee Attack" or (d.action == "Spell Attack" and game.spell(d.model, d.spell)
-                                      and game.spell(d.model, d.spell).get("melee")):
+    spell = game.spell(d.model, d.spell) if d.action == "Spell Attack" else None
+    if d.action == "Melee Attack" or (spell and spell.get("melee")):
         if q.get("opp") is not None and math.dist(q["opp"], p) < 1e-4:
             return True
+        end = tuple(game.geo.position(game.act.model))
+        return math.dist(end, p) < 1e-4
     return any(math.dist(s, p) < 1e-4 for s in q["seen"])
 
 

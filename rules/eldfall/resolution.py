@@ -519,6 +519,9 @@ def resolve(game) -> None:
             traits.append("Surprise Attack")
         game.emit("hit", {"attacker": st.attacker, "model": victim, "roll": die.value,
                           "critical": die.critical, "with": st.prof["name"]})
+        seen_by = act.hit_by.setdefault(victim, [])
+        if st.attacker not in seen_by:
+            seen_by.append(st.attacker)        # it may turn (sequence._open_turns)
         if st.enchantment:
             effects.append(("enchant", victim, st))
             continue
@@ -591,6 +594,14 @@ def _int(v) -> int:
 
 
 def _knockback(game, victim: str, attacker: str, dist: float) -> None:
+    """Knockback (X): the hit model is moved X" directly away from the attacker
+    (the geometry's "push": not a movement of its own, so its States do not
+    restrict it). Scenery or an enemy in the way stops it there; pushed off a
+    ledge it goes the whole X" and falls onto the surface below, with the fall
+    rules (one AG roll per whole half SPD fallen beyond half SPD, a Wound per
+    failure). Where it would end off the table or inside a model, the push is
+    shortened by halves. Sources: eldfall-facts.md "Movement" (Knockback, Jump,
+    Fall damage); docs/rulings.md "Knockback off a ledge"."""
     vm = game.models[victim]
     if not vm.on_table or "Dead" in vm.states:
         return
@@ -602,11 +613,22 @@ def _knockback(game, victim: str, attacker: str, dist: float) -> None:
         dx, dy, L = 1.0, 0.0, 1.0
     dx, dy = dx / L, dy / L
     d = float(dist)
+    foes = {e.id: -1.0 for e in game.enemies(victim)}
+    spd = float(game.speed(victim))
     for _ in range(6):
         end = (vx + dx * d, vy + dy * d, vz)
-        mv = game.geo.check_move(victim, "walk", [end], d + EPS, enemies={})
+        mv = game.geo.check_move(victim, "push", [end], spd, enemies=foes)
         if mv.legal:
             game.place(victim, tuple(mv.end), why=f"Knockback {dist:g} from {attacker}")
+            for f in getattr(mv, "falls", ()) or ():
+                game.emit("fall", {"model": victim, "height": float(f.height), "rolls": int(f.rolls),
+                                   "from": "a ledge", "why": f"Knockback {dist:g} from {attacker}"})
+                for _ in range(int(f.rolls)):
+                    r = game.roll("Fall: AG roll", model=victim, height=float(f.height))
+                    die = cb.judge(r, game.stat(victim, "AG"))
+                    game.emit("check", {"model": victim, "check": "Fall", "die": die.to_dict()})
+                    if not die.success:
+                        game.wound(victim, 1, "fall")
             return
         d /= 2
         if d < 0.05:

@@ -20,6 +20,8 @@ movement       the active player           Move (step 2)
 reaction       the reactive player         Declare (step 3), Pass, Crouch (before any
                                            reaction: the end of the Movement Step)
 action         the active player           Declare (step 4)
+turn-on-hit    the hit model's player      Turn, Pass (= keep; after step 5: a model that
+                                           suffered a Hit may turn, table setting turn_on_hit)
 dodge-move     the dodging model's player  DodgeMove (after step 5)
 duel-answer    the challenged player       DuelAnswer
 =============  ==========================  ===============================
@@ -52,7 +54,7 @@ from rules.eldfall import stratagems as sg
 from rules.eldfall import tables
 from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
                                    Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass,
-                                   UseStratagem)
+                                   Turn, UseStratagem)
 from rules.eldfall.state import OUT_STATES, Activation, ModelState
 
 DATA = Path(__file__).with_name("data")
@@ -95,6 +97,12 @@ def merge_settings(settings: dict | None) -> dict:
         raise SettingError("crouch_reaction_ap", "setting crouch_reaction_ap must be 0-20")
     if s["duel_interference"] not in ("lose", "forbid"):
         raise SettingError("duel_interference", "setting duel_interference must be lose or forbid")
+    if s.get("table_settings") is not None:
+        from rules.eldfall.table_settings import TableDataError, TableSettings
+        try:
+            TableSettings.from_mapping(s["table_settings"])
+        except TableDataError as exc:
+            raise SettingError("table_settings", f"setting table_settings: {exc}") from None
     if s["stratagems_per_phase"] > 20:
         raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0-20")
     return s
@@ -907,6 +915,15 @@ class EldfallGame(Game):
             if self.is_over:
                 return first
             return first + self.apply(action)
+        if kind == "turn-on-hit" and not isinstance(action, (Turn, Pass)):
+            # the game moves on without the hit models' choice: each keeps its
+            # facing (a Turn ... keep, logged as its own action), then ``action``
+            # applies (and is judged) as the next decision: an illegal one is
+            # refused after the keeps (keeping changes nothing on the table)
+            first = self.apply(Turn(who))
+            if self.is_over:
+                return first
+            return first + self.apply(action)
         self.decisions += 1
         events = super().apply(action)
         self._sync_awareness()
@@ -922,7 +939,7 @@ class EldfallGame(Game):
         if kind in ("order", "tactical", "reaction", "reaction-change", "reaction-late",
                     "duel-answer", "crouch", "stratagem"):
             return who
-        if kind in ("movement", "action", "dodge-move"):
+        if kind in ("movement", "action", "dodge-move", "turn-on-hit"):
             return self.models[who].side
         return None
 
@@ -930,7 +947,7 @@ class EldfallGame(Game):
               "reaction": (Declare, Pass, Crouch), "reaction-change": (Declare, Pass),
               "reaction-late": (Declare, Pass),
               "crouch": (Crouch, Pass),
-              "action": (Declare,), "dodge-move": (DodgeMove,),
+              "action": (Declare,), "dodge-move": (DodgeMove,), "turn-on-hit": (Turn, Pass),
               "duel-answer": (DuelAnswer,), "stratagem": (UseStratagem, Pass)}
 
     def check_phase(self, action) -> str | None:
@@ -945,6 +962,9 @@ class EldfallGame(Game):
 
     def check_actor(self, action) -> str | None:
         kind, who = self.pending
+        if isinstance(action, Pass) and kind == "turn-on-hit":
+            side = self.models[who].side   # a Pass keeps the facing of the model asked
+            return None if action.side == side else f"it is {side}'s decision, not {action.side}'s"
         if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer, Crouch, UseStratagem)):
             if action.side != who:
                 return f"it is {who}'s decision, not {action.side}'s"
@@ -957,7 +977,7 @@ class EldfallGame(Game):
             if side != who:
                 return f"{model} is {side}'s; {who} is the active player"
             return None
-        if kind in ("movement", "action", "dodge-move"):
+        if kind in ("movement", "action", "dodge-move", "turn-on-hit"):
             if model != who:
                 return f"it is {who}'s {kind.replace('-', ' ')} step, not {model}'s"
             return None
@@ -992,6 +1012,10 @@ class EldfallGame(Game):
             return self._why_not_declare(action, "active")
         if isinstance(action, DodgeMove):
             return self._why_not_dodge_move(action)
+        if isinstance(action, Turn):
+            if action.facing is not None and not math.isfinite(action.facing):
+                return "a facing is a number of degrees"
+            return None
         if isinstance(action, DuelAnswer):
             return None
         return f"unknown action {action!r}"
@@ -1017,6 +1041,8 @@ class EldfallGame(Game):
         elif isinstance(action, Pass) and self.pending[0] == "stratagem":
             self.emit("stratagems_done", {"side": action.side, "used": self.stratagem_phase_uses})
             self._close_stratagems(action.side)
+        elif isinstance(action, Pass) and self.pending[0] == "turn-on-hit":
+            self._turn(Turn(self.pending[1]))
         elif isinstance(action, Pass) and self.pending[0] == "crouch":
             self.emit("crouch_reaction", {"side": action.side, "window": self.act.crouch_window,
                                           "mover": self.act.model, "changes": {}})
@@ -1042,6 +1068,8 @@ class EldfallGame(Game):
                 self._declare_action(action)
         elif isinstance(action, DodgeMove):
             self._dodge_move(action)
+        elif isinstance(action, Turn):
+            self._turn(action)
         elif isinstance(action, DuelAnswer):
             self._duel_answer(action)
 
@@ -1264,11 +1292,27 @@ class EldfallGame(Game):
             r = self._why_not_toward_engager(a.model, a.path)
             if r:
                 return r
-        mv = self.geo.check_move(a.model, a.mode, list(a.path), float(self._speed_with(a.model, states)),
-                                 enemies=self.enemy_reaches(a.model))
+        with self.states_for_geometry(a.model, states if a.crouch_start is not None else None):
+            mv = self.geo.check_move(a.model, a.mode, list(a.path),
+                                     float(self._speed_with(a.model, states)),
+                                     enemies=self.enemy_reaches(a.model))
         if not mv.legal:
             return f"illegal {name}: {mv.reason}"
         return None
+
+    @contextlib.contextmanager
+    def states_for_geometry(self, model: str, states):
+        """The geometry asked with ``model`` carrying ``states`` (a Crouched model that
+        stands up at the start of its Movement Step is checked with its standing
+        hitbox); its real states are put back afterwards. ``None``: unchanged."""
+        if states is None or set(states) == set(self.models[model].states):
+            yield
+            return
+        self.geo.set_states(model, states)
+        try:
+            yield
+        finally:
+            self.geo.set_states(model, self.models[model].states)
 
     def _why_not_crouch(self, model: str, on: bool, states) -> str | None:
         if on and "Crouched" in states:
@@ -1528,6 +1572,90 @@ class EldfallGame(Game):
         rs.resolve(self)
         if self.is_over:
             return
+        self._open_turns()
+
+    # ------------------------------------------------------------------
+    # turning when Hit (eldfall-facts.md, Line of sight: "a model may also turn
+    # when it suffers a Hit"); table setting turn_on_hit (docs/rulings.md)
+    def _can_turn(self, model: str) -> bool:
+        m = self.models.get(model)
+        return m is not None and not m.out
+
+    def face_toward(self, model: str, other: str) -> float | None:
+        """The facing (degrees CCW from +x) of ``model`` looking at ``other``'s centre."""
+        x, y, _ = self.geo.position(model)
+        ox, oy, _ = self.geo.position(other)
+        if math.hypot(ox - x, oy - y) < EPS:
+            return None
+        return round(math.degrees(math.atan2(oy - y, ox - x)) % 360.0, 6)
+
+    def _faces_all(self, model: str) -> bool:
+        """Every attacker that hit ``model`` stands in its Front arc (its centre
+        in the half-plane ahead of the line across the base)."""
+        x, y, _ = self.geo.position(model)
+        f = math.radians(float(self.geo.facing(model)))
+        for a in self.act.hit_by.get(model, ()):
+            if a == model or not self.models[a].on_table:
+                continue
+            ax, ay, _ = self.geo.position(a)
+            if (ax - x) * math.cos(f) + (ay - y) * math.sin(f) < -EPS:
+                return False
+        return True
+
+    def _open_turns(self) -> None:
+        """After the Resolution Step: the models that suffered a Hit turn (or may)."""
+        from rules.eldfall.table_settings import resolve
+        act = self.act
+        mode = resolve(self.settings.get("table_settings")).turn_on_hit
+        hit = [mid for mid in act.hit_by if self._can_turn(mid)]
+        act.turn_queue = []
+        if mode == "face_attacker":
+            for mid in hit:
+                foe = next((a for a in act.hit_by[mid] if a != mid and self.models[a].on_table), None)
+                facing = None if foe is None else self.face_toward(mid, foe)
+                if facing is not None:
+                    self._do_turn(mid, facing, foe, auto=True)
+        elif mode == "choose":
+            act.turn_queue = [mid for mid in hit if not self._faces_all(mid)]
+        elif mode == "always":
+            act.turn_queue = hit
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        act = self.act
+        while act.turn_queue and not self._can_turn(act.turn_queue[0]):
+            act.turn_queue.pop(0)
+        if act.turn_queue:
+            act.step = "turn-on-hit"
+            self.phase = "turn-on-hit"
+            self.pending = ("turn-on-hit", act.turn_queue[0])
+            return
+        self._start_dodge_moves()
+
+    def _turn(self, a: Turn) -> None:
+        act = self.act
+        act.turn_queue.pop(0)
+        toward = None
+        if a.facing is not None:
+            for foe in act.hit_by.get(a.model, ()):
+                f = self.face_toward(a.model, foe) if self.models[foe].on_table else None
+                if f is not None and abs((f - a.facing + 180.0) % 360.0 - 180.0) < 1e-6:
+                    toward = foe
+                    break
+        self._do_turn(a.model, a.facing, toward, auto=False)
+        self._next_turn()
+
+    def _do_turn(self, model: str, facing: float | None, toward: str | None, auto: bool) -> None:
+        old = round(float(self.geo.facing(model)) % 360.0, 6)
+        if facing is not None:
+            self.geo.set_facing(model, float(facing))
+        new = round(float(self.geo.facing(model)) % 360.0, 6)
+        self.emit("turn_on_hit", {"model": model, "from": old, "to": new, "toward": toward,
+                                  "auto": auto, "attackers": list(self.act.hit_by.get(model, ())),
+                                  "why": "suffered a Hit"})
+
+    def _start_dodge_moves(self) -> None:
+        act = self.act
         # models that dodged may move SPD/2 and change Crouched, in this order:
         # the active model first, then the reactions in declaration order (ruling)
         queue = []

@@ -102,7 +102,7 @@ class ModelState:
 class Activation:
     """One activation sequence in progress."""
     model: str
-    step: str = "movement"                 # movement | reaction | action | dodge-move | done
+    step: str = "movement"                 # movement | reaction | action | resolution | turn-on-hit | dodge-move
     movement: str | None = None            # the seed name: Idle Walk Run Climb Jump
     start: tuple = (0.0, 0.0, 0.0)
     path: tuple = ()
@@ -126,6 +126,10 @@ class Activation:
     # Crouched in this sequence (once each)
     crouch_window: str | None = None
     crouch_changed: frozenset = frozenset()
+    # Turning when Hit: victim -> the attackers whose Hits it suffered (in the
+    # Resolution Step's order), and the hit models whose player still chooses a facing
+    hit_by: dict = field(default_factory=dict)
+    turn_queue: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {"model": self.model, "step": self.step, "movement": self.movement,
@@ -134,4 +138,8 @@ class Activation:
                 "action": None if self.action is None else str(self.action),
                 "dodge_queue": list(self.dodge_queue), "surprised": sorted(self.surprised),
                 "crouch_window": self.crouch_window, "crouch_changed": sorted(self.crouch_changed),
-                "crouch_self": self.crouch_changed_self}
+                "crouch_self": self.crouch_changed_self,
+                # only while one waits: the hashes of the other states stay as they were
+                **({"turn_queue": list(self.turn_queue),
+                    "hit_by": {k: list(v) for k, v in sorted(self.hit_by.items())}}
+                   if self.turn_queue else {})}

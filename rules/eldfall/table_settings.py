@@ -44,6 +44,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "multiple_halving": ("stack", "once"),
     "shrouded_reactions": ("actions", "dodge"),
     "awareness_ag": ("profile", "modified"),
+    "turn_on_hit": ("choose", "always", "face_attacker", "never"),
 }
 
 
@@ -110,6 +111,17 @@ class TableSettings:
         Acute Senses); "modified": the model's AG as modified at the moment (States,
         environments, effects, Enchantments: a Crippled model's Awareness halves).
         Ruling "Awareness and Casting Aura".
+    turn_on_hit
+        "choose": after the Resolution Step each model that suffered a Hit (still
+        on the table, not Dead, Incapacitated or Petrified) and has an attacker
+        that hit it outside its Front arc may turn: its player chooses a new
+        facing or keeps it (a ``turn`` decision, pending "turn-on-hit"); a model
+        hit only from its Front keeps its facing unasked. "always": the decision
+        after every Hit, from the front too (the rule to the letter,
+        eldfall-facts.md "Line of sight"); "face_attacker": no decision, the hit
+        model turns to face the first attacker that hit it (quicker for bots and
+        attract mode); "never": no turning when Hit.
+        Ruling "Turning when Hit".
     """
 
     trade_as_reaction: bool = False
@@ -124,6 +136,7 @@ class TableSettings:
     awareness_required_for_all_reactions: bool = False
     jump_round_up: bool = False
     awareness_ag: str = "profile"
+    turn_on_hit: str = "choose"
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, file: str = "<settings>",

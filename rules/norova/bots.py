@@ -7,7 +7,8 @@
   spell, attacks the target it hurts most (with its best hand and skill),
   otherwise walks (or sprints) to the nearest enemy, turning to face it; when
   no straight move gets nearer (a wall or a pillar between), it walks round
-  the scenery along a route of ``rules.norova.planner``.
+  the scenery along a route of ``rules.norova.planner``, or climbs where no
+  walk goes (scenery higher than the Norova step height, ``move.step_height``).
 """
 from __future__ import annotations
 
@@ -101,7 +102,7 @@ class GreedyBot:
         foes = set(game.enemies(mid, able_only=False)) - {o.id for o in game.fighters.values() if o.status == "dead"}
         bases = {o.id: (*game.pos(o.id)[:2], o.radius) for o in game.fighters.values() if o.id != mid}
         plan = Plan(wm, game.pos(mid), f.radius, f.height, [bases[e] for e in foes],
-                    [b for o, b in bases.items() if o not in foes])
+                    [b for o, b in bases.items() if o not in foes], step=game.r["move"]["step_height"])
         if not plan.start:
             return None
         reach = max(0.0, game.weapon_range(mid, "main"))
@@ -253,7 +254,7 @@ class GreedyBot:
 
                 def score(a):
                     end = a.route[-1]
-                    cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "sprint": 0.6}[a.mode]
+                    cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}[a.mode]
                     return (math.dist(end[:2], ep[:2]) + cost, str(a))
                 best = min(moves, key=score)
                 if score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
@@ -262,6 +263,11 @@ class GreedyBot:
             detour = self._detour(game, mid, enemies)
             if detour is not None:
                 return detour
+            # no walk round either (shut in by scenery higher than a step): climb
+            d0 = math.dist(here[:2], game.pos(near)[:2])
+            for a in game.climb_moves(mid):
+                if math.dist(a.route[-1][:2], game.pos(near)[:2]) + 1e-6 < d0:
+                    return a
             face = round(mx_facing(here, game.pos(near)), 2)
             for a in legal(Turn, lambda a: a.facing == face):
                 return a

@@ -124,6 +124,8 @@ class RuleData:
         for arc in ARCS:
             if not isinstance(f["evade_modifier"].get(arc), int):
                 p.append(f"rules.yaml: facing.evade_modifier.{arc}: must be a whole number")
+        if not isinstance(r["move"]["step_height"], (int, float)) or r["move"]["step_height"] < 0:
+            p.append("rules.yaml: move.step_height: must be a number of inches, 0 or more")
         for k, v in r["areas"].items():
             if not isinstance(v, (int, float)) or v <= 0:
                 p.append(f"rules.yaml: areas.{k}: must be a positive number of inches")

@@ -677,6 +677,24 @@ class NorovaGame(Game):
             return f"the route runs into {mv.stopped_by}'s base before its end"
         if mv.ends_on_vertical:
             return "a move may not end on a vertical surface (climb to the top)"
+        return self._step_problem(a, mv)
+
+    def _step_problem(self, a: Move, mv) -> str | None:
+        """Why a walk, sprint or crawl needs a climb: a rise at once (the geometry's
+        ``steps``) of more than ``move.step_height``, or a drop of more with
+        ``move.drop_needs_climb`` (seed "Obstacles": "When climbing or swimming is
+        required, refer to the climbing and swimming rules")."""
+        if a.mode in ("climb", "fly"):
+            return None
+        top = float(self.r["move"]["step_height"])
+        for s in getattr(mv, "steps", ()) or ():
+            h = float(s.height)
+            piece = getattr(s, "piece", None)
+            whose = f"the {piece}'s" if piece else "a"
+            if h > top + 1e-6:
+                return f"{whose} {round(h, 2):g}\" rise needs a climb"
+            if -h > top + 1e-6 and self.r["move"]["drop_needs_climb"]:
+                return f"{whose} {round(-h, 2):g}\" drop needs a climb"
         return None
 
     def _do_move(self, a: Move, f: Fighter) -> None:
@@ -1580,7 +1598,8 @@ class NorovaGame(Game):
     def candidate_moves(self, mid: str, spread: bool = True) -> Iterator[Action]:
         """A sample of legal moves: the shortest approach to
         the two nearest enemies (walking, sprinting; crawling when down) and, with
-        ``spread``, straight moves in eight directions (walk and crawl)."""
+        ``spread``, straight moves in eight directions (walk and crawl), and then
+        climbs towards the enemies when none of those is legal."""
         f = self.fighters[mid]
         here = self.pos(mid)
         enemies = sorted(self.enemies(mid), key=lambda e: (self.geometry.distance(mid, e), e))
@@ -1588,25 +1607,65 @@ class NorovaGame(Game):
         if "flying" in f.sheet.abilities and self.flying_allowed() and not f.prone:
             modes.append("fly")
         reach = max(0.0, self.weapon_range(mid, "main"))
+        found = 0
         for mode in modes:
             allowance = self.move_allowance(mid, mode)
             for e in enemies[:2]:
-                yield from self._approaches(mid, e, mode, allowance, reach, want=1)
-        if not spread:
-            return
-        near = enemies[0] if enemies else None
-        for mode in (["crawl"] if f.prone else ["walk", "crawl"]):
-            allowance = self.move_allowance(mid, mode) - 1e-3
-            for k in range(8):
-                ang = 2 * math.pi * k / 8
-                q = (round(here[0] + allowance * math.cos(ang), 3), round(here[1] + allowance * math.sin(ang), 3),
-                     round(here[2], 3))
-                if not self._plausible_end(mid, q):
-                    continue
-                face = round(mx.facing_towards(q, self.pos(near)), 2) if near else None
-                a = Move(mid, mode, (q,), face)
-                if self.why_illegal(a) is None:
+                for a in self._approaches(mid, e, mode, allowance, reach, want=1):
+                    found += 1
                     yield a
+        if spread:
+            near = enemies[0] if enemies else None
+            for mode in (["crawl"] if f.prone else ["walk", "crawl"]):
+                allowance = self.move_allowance(mid, mode) - 1e-3
+                for k in range(8):
+                    ang = 2 * math.pi * k / 8
+                    q = (round(here[0] + allowance * math.cos(ang), 3),
+                         round(here[1] + allowance * math.sin(ang), 3), round(here[2], 3))
+                    if not self._plausible_end(mid, q):
+                        continue
+                    face = round(mx.facing_towards(q, self.pos(near)), 2) if near else None
+                    a = Move(mid, mode, (q,), face)
+                    if self.why_illegal(a) is None:
+                        found += 1
+                        yield a
+        if spread and not found:
+            # no walk goes anywhere (a pit, a ledge too high to step up): climb (the
+            # greedy bot asks for climbs itself, after a walk round the scenery)
+            yield from self.climb_moves(mid)
+
+    def climb_moves(self, mid: str) -> Iterator[Action]:
+        """Legal straight ``climb`` moves towards the two nearest enemies (at most one
+        each): shorter steps than the allowance too, since a climb's height counts."""
+        f = self.fighters[mid]
+        if f.prone:
+            return
+        here = self.pos(mid)
+        enemies = sorted(self.enemies(mid), key=lambda e: (self.geometry.distance(mid, e), e))
+        allowance = self.move_allowance(mid, "climb")
+        for e in enemies[:2]:
+            ep = self.pos(e)
+            if math.hypot(ep[0] - here[0], ep[1] - here[1]) < 1e-9:
+                continue
+            bearing = math.atan2(ep[1] - here[1], ep[0] - here[0])
+            tries = 0
+            for frac in (0.9, 0.6, 0.4, 0.25):
+                done = False
+                for dev in (0, 30, -30):
+                    b = bearing + math.radians(dev)
+                    step = allowance * frac
+                    q = (round(here[0] + step * math.cos(b), 3), round(here[1] + step * math.sin(b), 3),
+                         round(here[2], 3))
+                    if step < self.r["move"]["min_step"] or not self._plausible_end(mid, q):
+                        continue
+                    tries += 1
+                    a = Move(mid, "climb", (q,), round(mx.facing_towards(q, ep), 2))
+                    if self.why_illegal(a) is None:
+                        yield a
+                        done = True
+                        break
+                if done or tries >= 9:
+                    break
 
     def _plausible_end(self, mid: str, q) -> bool:
         """A cheap filter before the geometry's route check: not onto another base."""

@@ -8,8 +8,9 @@ protocol's questions (``ground``, through the rules' ``why_illegal``):
 * a grid of ``CELL``-inch cells over the table; a cell is free for the mover
   when every ``SAMPLE``-inch lattice point under its base (``MARGIN`` wider, for
   the edges between the samples) lies within ``step``
-  of the mover's feet (half its hitbox: taller scenery is walked round, not
-  over; lower ground is not stepped down to) and the base stays on the table;
+  of the mover's feet (half its hitbox, or the game's step height when less:
+  taller scenery is walked round, not over, since a walk may not climb it;
+  lower ground is not stepped down to) and the base stays on the table;
   an enemy's base blocks, any other base may be crossed but not ended on;
 * the *attack cells* of a target: free cells whose base is within the weapon's
   range of the target's base, with the ground along the straight line to it
@@ -22,7 +23,8 @@ protocol's questions (``ground``, through the rules' ``why_illegal``):
   the cheapest), its path pulled straight where the grid allows, checked by
   the rules like any other move. A plan is a proposal, never a ruling.
 
-Single-level: the mover's own level only (no climbs, no drops).
+Single-level: the mover's own level only (no climbs, no drops; the bot climbs
+with straight ``climb`` moves where no walk goes).
 """
 from __future__ import annotations
 
@@ -108,13 +110,16 @@ def cell_centre(c: tuple[int, int]) -> tuple[float, float]:
 class Plan:
     """The walking questions of one mover at one moment."""
 
-    def __init__(self, wmap: WalkMap, here, radius: float, height: float, enemies, others):
-        """``enemies`` / ``others``: [(x, y, radius)] of the bases that block / may be crossed."""
+    def __init__(self, wmap: WalkMap, here, radius: float, height: float, enemies, others,
+                 step: float | None = None):
+        """``enemies`` / ``others``: [(x, y, radius)] of the bases that block / may be crossed;
+        ``step``: the most a walk may rise by the rules (the game's step height), when
+        less than half the hitbox."""
         self.m = wmap
         self.here = here
         self.r = radius
         self.z0 = float(here[2])
-        self.step = 0.5 * height
+        self.step = 0.5 * height if step is None else min(0.5 * height, float(step))
         self.enemies = list(enemies)
         self.others = list(others)
         self._passable: dict = {}
