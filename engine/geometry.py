@@ -72,6 +72,14 @@ class WorldGeometry:
         if model in self.world.models:
             self.world.set_awareness_ag(model, ag)
 
+    def set_engaged_tolerance(self, degrees: float) -> None:
+        if (self.motion_settings or {}).get("engaged_angle_tolerance_deg") == float(degrees):
+            return
+        self.motion_settings = {**(self.motion_settings or {}),
+                                "engaged_angle_tolerance_deg": float(degrees)}
+        self._motion_st_cache = None
+        self._cache.clear()
+
     def remove(self, model: str) -> None:
         if model in self.world.models:
             self.world.remove_model(model)

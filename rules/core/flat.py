@@ -87,6 +87,9 @@ class FlatGeometry:
         self.models[model].facing = float(facing) % 360.0
         self.version += 1
 
+    def set_engaged_tolerance(self, degrees: float) -> None:
+        self.engaged_tolerance_deg = float(degrees)    # the flat table checks no headings
+
     def set_awareness(self, model: str, ag: float | None) -> None:
         m = self.models[model]
         if m.profile_ag is None:

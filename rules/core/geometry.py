@@ -104,6 +104,11 @@ class Geometry(Protocol):
         """The AG the model's Awareness is measured with from now on (None: its
         profile's); Acute Senses still adds its 3"."""
         ...
+    def set_engaged_tolerance(self, degrees: float) -> None:
+        """The angle an Engaged model's Walk may stray from the line to its engager
+        ("directly toward"), for the geometry's own path check: one number for
+        the rules and the table."""
+        ...
     def remove(self, model: str) -> None: ...
 
     # sight

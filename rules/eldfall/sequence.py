@@ -155,6 +155,8 @@ class EldfallGame(Game):
                 self.geo.set_states(u.id, ms.states)
             elif present:
                 self.geo.remove(u.id)
+        # one "directly toward" for the rules and the geometry's path check
+        self.geo.set_engaged_tolerance(float(self.settings["engaged_walk_tolerance_deg"]))
         if len(self.sides) != 2:
             raise ValueError(f"Eldfall is played by two sides, this roster has {len(self.sides)}: "
                              f"{', '.join(self.sides) or 'none'}")
