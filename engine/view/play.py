@@ -37,6 +37,8 @@ SELECT = (1.0, 1.0, 1.0, 0.95)
 CAN_ACT = (1.0, 0.9, 0.3, 0.8)
 CAN_REACT = (0.3, 0.9, 1.0, 0.85)
 TARGETABLE = (1.0, 0.35, 0.2, 0.9)
+#: the facings toward the table's edges (degrees counter-clockwise from +x)
+EDGE_WORDS = {0: "+x", 90: "+y", 180: "-x", 270: "-y"}
 
 
 # ====================================================================== helpers
@@ -793,8 +795,12 @@ class PlayController(TableView):
         self.move_crouch_start = None
         self.split, self.aim_points, self.move_facing = None, [], None
 
+    #: the pending decisions that are one model's: that model is the menu's (turn-on-hit:
+    #: the hit model turns, not the attacker whose activation it is)
+    MODEL_DECISIONS = ("movement", "action", "dodge-move", "turn-on-hit")
+
     def active_model(self) -> str | None:
-        if self.pending_kind() in ("movement", "action", "dodge-move") and self.pending_who() in self.world.models:
+        if self.pending_kind() in self.MODEL_DECISIONS and self.pending_who() in self.world.models:
             return self.pending_who()
         act = getattr(self.game, "act", None)
         if act is not None and getattr(act, "model", None):
@@ -822,6 +828,8 @@ class PlayController(TableView):
         self._clear_play()
         self.message = self.explain(action, events)
         actor = action_actor(action)
+        if self.pending_kind() == "turn-on-hit":     # a Hit: the hit model's turn to decide
+            actor = self.pending_who()
         if actor and actor in self.world.model_ids():
             self.select(actor)
         else:
@@ -1309,7 +1317,11 @@ class PlayController(TableView):
 
     def face_pointer(self):
         """F while a path is clicked: the move ends facing the point under the
-        pointer (seen from the path's end); F again with no point: the rules' facing."""
+        pointer (seen from the path's end); F again with no point: the rules' facing.
+        F while a hit model may turn (turn-on-hit): it turns to face the point under
+        the pointer (a model's centre when the pointer is on a model)."""
+        if self.state == "idle" and self.pending_kind() == "turn-on-hit":
+            return self.turn_to_pointer()
         if self.state != "move":
             return None
         sample = self.candidate_move()
@@ -1327,6 +1339,76 @@ class PlayController(TableView):
             self.move_facing = None if math.hypot(dx, dy) < 1e-6 else round(math.degrees(math.atan2(dy, dx)) % 360.0, 2)
         self.update_path_preview()
         return ("facing", self.move_facing)
+
+    def turn_to_pointer(self):
+        """Turning when Hit: the hit model turns to face the point under the pointer."""
+        import dataclasses
+        mid = self.pending_who()
+        sample = next((a for a in self.legal() if action_kind(a) == "Turn" and action_actor(a) == mid), None)
+        if sample is None or mid not in self.world.models:
+            return None
+        hit = self.pick_now()
+        facing = None
+        if hit is not None and hit.kind == "model" and hit.id != mid and callable(
+                getattr(self.game, "face_toward", None)):
+            facing = self.game.face_toward(mid, hit.id)       # a model: its centre, as the rules face it
+        elif hit is not None and hit.point is not None:
+            hb = self.world.hitbox(mid)
+            dx, dy = float(hit.point[0]) - float(hb.x), float(hit.point[1]) - float(hb.y)
+            if math.hypot(dx, dy) > 1e-6:
+                facing = round(math.degrees(math.atan2(dy, dx)) % 360.0, 2)
+        if facing is None:
+            self.message = f"F: point at the table (or a model) for {mid} to face"
+            self.refresh()
+            return None
+        return self.apply(dataclasses.replace(sample, facing=facing))
+
+    def turn_menu(self, legal) -> list:
+        """Turning when Hit, readable: face each attacker that hit the model, keep
+        the facing, a few compass facings (as many as one page holds), face the
+        pointer (F), and the Pass (which keeps the facing too)."""
+        mid = self.pending_who()
+        turns = [a for a in legal if action_kind(a) == "Turn" and action_actor(a) == mid]
+        act = getattr(self.game, "act", None)
+        attackers = [a for a in dict.fromkeys((getattr(act, "hit_by", None) or {}).get(mid, ())) if a != mid]
+        toward = getattr(self.game, "face_toward", None)
+        models = getattr(self.game, "models", {}) or {}
+
+        def aim(att):
+            if not callable(toward) or (att in models and not getattr(models[att], "on_table", True)):
+                return None
+            try:
+                return toward(mid, att)
+            except Exception:                 # noqa: BLE001 -- an attacker gone from the table
+                return None
+
+        def same(f, g):
+            return f is not None and g is not None and abs((float(f) - float(g) + 180.0) % 360.0 - 180.0) < 1e-4
+
+        aims = {att: aim(att) for att in attackers}
+        now = None
+        if mid in self.world.models:
+            now = float(self.world.hitbox(mid).facing) % 360.0
+        faced, keep, other = [], [], []
+        for a in turns:
+            if a.facing is None:
+                already = [att for att, f in aims.items() if same(f, now)]
+                keep.append(("Turn: keep facing" + (f" (faces {', '.join(already)} already)" if already else ""), a))
+                continue
+            att = next((att for att, f in aims.items() if same(f, a.facing)), None)
+            if att is not None:
+                faced.append((f"Turn: face {att}", a))
+            else:
+                other.append(a)
+        passes = [("Pass: keep the facing (P)", a) for a in legal if action_kind(a) == "Pass"][:1]
+        pointer = [("Turn: face the pointer (F)", self.turn_to_pointer)] if turns else []
+        room = max(0, 10 - len(faced) - len(keep) - len(pointer) - len(passes))
+        # of the compass facings the rules list, the four toward the table edges (0, 90, 180,
+        # 270 degrees, counter-clockwise from +x): any other facing is one F away
+        edges = [a for a in other if abs(a.facing - 90.0 * round(a.facing / 90.0)) < 1e-6] or other
+        compass = [(f"Turn: face {a.facing:.0f}\u00b0 ({EDGE_WORDS.get(round(a.facing) % 360, 'compass')})", a)
+                   for a in sorted(edges, key=lambda a: a.facing)[:min(room, 4)]]
+        return faced + keep + compass + pointer + passes
 
     # ------------------------------------------------------------ actions
     def start_target(self, key, split: bool = False):
@@ -1591,6 +1673,9 @@ class PlayController(TableView):
         menu: list[tuple[str, object]] = []
         legal = self.legal()
         actor = self.menu_actor(legal)
+        if self.pending_kind() == "turn-on-hit" and any(action_kind(a) == "Turn" for a in legal):
+            self.menu = self.page_menu(self.turn_menu(legal))
+            return self.menu
         for a in legal:
             if action_kind(a) == "Move" and action_actor(a) == actor and not action_path(a):
                 if a.mode == "idle":
@@ -1648,7 +1733,8 @@ class PlayController(TableView):
 
     def hint(self) -> str:
         if getattr(self, "show_keys", False):
-            return ("click: activate/select | 1-9: menu | Enter: confirm path | F: face the pointer | "
+            return ("click: activate/select | 1-9: menu | Enter: confirm path | F: face the pointer (a path's end, "
+                    "a hit model) | "
                     "Backspace: last waypoint | Esc cancel | P pass | Ctrl+Z undo | Ctrl+S/Ctrl+O save/load | "
                     "F12 dispute | M measure | G template | V eye view | F1 fewer keys")
         return "1-9 menu | Enter confirm | Esc cancel | Ctrl+Z undo | F1 all keys"
@@ -1684,6 +1770,14 @@ class PlayController(TableView):
                     self.table.highlight(m, CAN_ACT)
                 elif self.pending_kind() == "reaction" and action_kind(a) == "Declare" and self.world.hitbox(m).side == reactive:
                     self.table.highlight(m, CAN_REACT)
+        if self.state == "idle" and self.show_menu and self.pending_kind() == "turn-on-hit":
+            # the hit model (it may turn) and the attackers that hit it
+            hit = self.pending_who()
+            for m in (getattr(getattr(g, "act", None), "hit_by", None) or {}).get(hit, ()):
+                if m != self.selected and m != hit and m in self.table.models:
+                    self.table.highlight(m, TARGETABLE)
+            if hit != self.selected and hit in self.table.models:
+                self.table.highlight(hit, CAN_ACT)
         side = self.stratagem_side()
         leader = self.stratagem_leader(side) if side else None
         if self.state == "idle" and leader and leader != self.selected and leader in self.table.models:
@@ -1698,6 +1792,8 @@ class PlayController(TableView):
         else:
             step = getattr(getattr(g, "act", None), "step", None)
             active = self.active_model()
+            if self.pending_kind() == "turn-on-hit":       # the activated model, not the hit one
+                active = self.pending_mover() or active
             if active:
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
             if self.pending_kind() == "reaction" and self.show_menu:
@@ -1705,6 +1801,9 @@ class PlayController(TableView):
             if self.pending_kind() == "crouch" and self.show_menu:
                 status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up models "
                               "now (number keys), or P to pass")
+            if self.pending_kind() == "turn-on-hit" and self.show_menu:
+                status.append(f"Turning when Hit: {self.pending_who()} may turn (number keys, F faces the "
+                              "pointer, P keeps its facing)")
             if self.show_menu and self.state == "idle":
                 ringed = sorted({self.world.hitbox(action_actor(a)).side for a in self.legal()
                                  if action_kind(a) == "Activate" and action_actor(a) in self.world.models})
@@ -1725,7 +1824,7 @@ class PlayController(TableView):
         who = self.menu_actor(legal)
         # a decision that is not the model's (the crouch window, the order of play, a reaction
         # step before a reactor is clicked): say whose
-        if self.pending_who() and (self.pending_kind() not in ("movement", "action", "dodge-move", "reaction")
+        if self.pending_who() and (self.pending_kind() not in (*self.MODEL_DECISIONS, "reaction")
                                    or not any(action_actor(a) == who for a in legal)):
             head = f"Legal for {self.pending_who()} now:\n"
         else:
@@ -1861,9 +1960,18 @@ class AttractController(PlayController):
                 f" [{action.spell}]" if action.spell else "") + (f" at {tg}" if tg else "")
         elif kind == "Activate":
             text = f"{action.model} activates"
+        elif kind == "Turn":
+            turned = next((e for e in events if e.kind == "turn_on_hit"), None)
+            toward = (turned.data.get("toward") if turned is not None else None)
+            if action.facing is None:
+                text = f"{action.model} keeps its facing after the Hit"
+            else:
+                text = f"{action.model} turns " + (f"to face {toward} " if toward else "to ") + (
+                    f"({action.facing:.0f}\u00b0)" if toward else f"{action.facing:.0f}\u00b0")
         elif kind == "Pass":
             closes = {e.kind for e in events}
             text = f"{action.side} passes" + (": no Crouched change" if "crouch_reaction" in closes else
+                                             ": keeps its facing" if "turn_on_hit" in closes else
                                              ": no (more) reactions" if "reactions_done" in closes else
                                              ": no (more) Stratagems" if "stratagems_done" in closes else "")
         said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
