@@ -1136,22 +1136,35 @@ class PlayController(TableView):
         except Exception:
             return None
 
-    def show_reach(self, mid, mode):
+    def reach_grid(self, mid, mode):
+        """The engine's reachable area for the mode as the game judges it, or None when
+        the mode has none to shade. A game with its own allowances (Legends of Norova)
+        shades a walk that far, rising at most its own step height at once
+        (``walk_step_height``: a higher rise needs a climb there)."""
+        from engine import motion
+        settings = None
         allowance = self.allowance(mid, mode)
         if allowance is not None:            # a game with its own allowances: a walk that far
             if mode not in ("walk", "sprint", "crawl", "run"):
-                return
+                return None
             mode, speed = "walk", allowance
+            step = getattr(self.game, "walk_step_height", None)
+            if callable(step):
+                settings = {"step_height": float(step())}
         elif mode not in ("walk", "run"):
-            return
+            return None
         else:
             speed = self._speed(mid)
+        with self._as_declared(mid):
+            return motion.reachable(self.world, mid, mode, speed=speed, settings=settings)
+
+    def show_reach(self, mid, mode):
         try:
-            from engine import motion
-            with self._as_declared(mid):
-                grid = motion.reachable(self.world, mid, mode, speed=speed)
+            grid = self.reach_grid(mid, mode)
         except Exception as exc:
             self.message += f"\n(reachable area unavailable: {exc})"
+            return
+        if grid is None:
             return
         from engine.view.pictures import reach_arrays
         pts, cost, allowance = reach_arrays(grid)

@@ -211,6 +211,11 @@ class NorovaGame(Game):
         info = self.scene_info.get("norova") if isinstance(self.scene_info.get("norova"), dict) else {}
         return bool(self.r["move"]["flying_allowed"] or info.get("flying") or self.scene_info.get("flying"))
 
+    def walk_step_height(self) -> float:
+        """The highest rise a walk, sprint or crawl takes at once (``move.step_height``);
+        higher needs a climb. For front ends that shade where a walk can go."""
+        return float(self.r["move"]["step_height"])
+
     def move_allowance(self, mid: str, mode: str) -> float:
         f, mv = self.fighters[mid], self.r["move"]
         rate = f.sheet.move
