@@ -3,6 +3,12 @@
 Prints a readable turn-by-turn summary (``--rolls`` adds every die) and the
 outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
 after every event), which ``eldfall replay`` reads back.
+
+An Attack with a Knockback weapon may name the push direction in its text form
+(``declare r1 'Melee Attack' weapon=Maul targets=b1:1 knockback=45.0``: degrees
+counter-clockwise from the table's +x axis; none: directly away from the
+attacker); the summary shows it ("Knockback toward 45°"). The greedy bot names
+one when it throws the target off a ledge.
 """
 from __future__ import annotations
 
@@ -20,8 +26,8 @@ def add_arguments(p) -> None:
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a rules setting (e.g. rounds=3, confrontation_ties=keep, or the table "
-                        "settings as a mapping: 'table_settings={turn_on_hit: face_attacker}'); "
-                        "repeatable")
+                        "settings as a mapping: 'table_settings={turn_on_hit: face_attacker, "
+                        "knockback_max_angle_deg: 45}'); repeatable")
     p.add_argument("--rolls", action="store_true", help="show every die roll")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     p.add_argument("--json", action="store_true", help="the outcome as JSON")

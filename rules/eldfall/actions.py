@@ -13,6 +13,7 @@ The ``Declare`` action names are the seed pages' own ("Melee Attack",
 """
 from __future__ import annotations
 
+import math
 import shlex
 from dataclasses import dataclass
 from rules.core.text import split_keywords
@@ -168,6 +169,18 @@ class Declare(Action):
     partner; a name the model does not hold comes from the partner).
     ``attribute``: for Dodge, "AG" or "T" (Immobilized models may use T).
     ``objective``: for Interact.
+    ``knockback``: for an Attack with the Knockback trait, the direction the hit
+    model is pushed, in degrees counter-clockwise from the table's +x axis
+    (absolute, like a facing); None pushes it directly away from the attacker.
+    Knockback (X): "moved X\" away from the attacker, direction of the
+    attacker's choice" (eldfall-facts.md, Movement); legal only within the
+    table setting ``knockback_max_angle_deg`` of the directly-away line.
+
+    >>> a = Declare("r1", "Melee Attack", weapon="Maul", targets=(("b1", 1),), knockback=405)
+    >>> str(a)
+    "declare r1 'Melee Attack' weapon=Maul targets=b1:1 knockback=45.0"
+    >>> Action.parse(str(a)) == a
+    True
     """
     model: str
     action: str
@@ -178,10 +191,15 @@ class Declare(Action):
     items: tuple[str, ...] = ()
     attribute: str | None = None
     objective: str | None = None
+    knockback: float | None = None
     verb = "declare"
 
     def __post_init__(self):
         object.__setattr__(self, "targets", tuple((str(m), int(n)) for m, n in self.targets))
+        if self.knockback is not None:
+            if not math.isfinite(float(self.knockback)):
+                raise ValueError(f"knockback=DEGREES (CCW from +x), not {self.knockback!r}")
+            object.__setattr__(self, "knockback", float(self.knockback) % 360.0)
         object.__setattr__(self, "items", tuple(self.items))
         if self.point is not None:
             object.__setattr__(self, "point", _pt(self.point))
@@ -210,14 +228,17 @@ class Declare(Action):
             t.append(f"attribute={self.attribute}")
         if self.objective is not None:
             t.append(f"objective={self.objective}")
+        if self.knockback is not None:
+            t.append(f"knockback={self.knockback!r}")
         return t
 
     @classmethod
     def from_tokens(cls, t):
         pos, kw = split_keywords(t)
         if len(pos) != 2:
-            raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z]")
-        unknown = set(kw) - {"weapon", "spell", "targets", "at", "items", "attribute", "objective"}
+            raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z] [knockback=DEG]")
+        unknown = set(kw) - {"weapon", "spell", "targets", "at", "items", "attribute", "objective",
+                             "knockback"}
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)}")
         targets = []
@@ -227,10 +248,16 @@ class Declare(Action):
                 if not m:
                     raise ValueError(f"a target is id:strikes, not {part!r}")
                 targets.append((m, int(n)))
+        kb = None
+        if "knockback" in kw:
+            try:
+                kb = float(kw["knockback"])
+            except ValueError:
+                raise ValueError(f"knockback=DEGREES (CCW from +x), not {kw['knockback']!r}") from None
         return cls(pos[0], pos[1], kw.get("weapon"), kw.get("spell"), tuple(targets),
                    parse_point(kw["at"]) if "at" in kw else None,
                    tuple(kw["items"].split("|")) if kw.get("items") else (),
-                   kw.get("attribute"), kw.get("objective"))
+                   kw.get("attribute"), kw.get("objective"), kb)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@
 * :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
   to where it can attack best and takes Cover on the way, Death-Blows what it
   can, reacts with its best attack (or a Dodge when threatened), and turns a
-  model hit from outside its Front arc to face its nearest attacker.
+  model hit from outside its Front arc to face its nearest attacker. With a
+  Knockback weapon it picks the push direction that throws the target off a
+  ledge when a few tried directions find one (else directly away).
 """
 from __future__ import annotations
 
@@ -370,7 +372,7 @@ class GreedyBot:
                            lambda d: self._action_value(game, model, d, True))
         if best is None:
             best = next((d for d in options if d.action == "Nothing"), options[0])
-        return best
+        return with_knockback_direction(game, best)
 
     @staticmethod
     def _action_value(game, model, d, exact):
@@ -398,7 +400,63 @@ class GreedyBot:
                     max(1.0, game.melee_reach(mover)) + 0.5 else 0.0
             return 0.0
         best = _first_best(options, 0.05, lambda d: value(d, False), lambda d: value(d, True))
-        return best if best is not None else Pass(side)
+        return with_knockback_direction(game, best) if best is not None else Pass(side)
+
+
+def with_knockback_direction(game, d):
+    """``d`` with the push direction (``knockback=``) that throws its one target
+    off a ledge, when its weapon or spell has Knockback; else ``d`` unchanged
+    (directly away). Cheap: seven directions (directly away, 30 and 60 degrees
+    and 5 short of the table setting's limit to each side) are screened with
+    ``geo.ground`` at the base's centre after the push; only those over a drop
+    are checked with the geometry's "push" (none is made), the deepest drop
+    first (directly away first among equals), until one makes the target fall."""
+    from dataclasses import replace
+
+    from rules.eldfall import resolution as rs
+    if not isinstance(d, Declare) or d.action not in ATTACKS or len(d.targets) != 1 \
+            or d.knockback is not None:
+        return d
+    prof = rs.attack_profile(game, d)
+    dist = cb.trait_value(list((prof or {}).get("traits", [])), "Knockback") if prof else 0
+    t = d.target_ids[0]
+    tm = game.models.get(t)
+    if not dist or tm is None or not tm.on_table or \
+            cb.size_steps(game.models[d.model].unit.size, tm.unit.size) >= 2:
+        return d
+    away = rs.away_bearing(game, t, d.model)
+    if away is None:
+        return d
+    limit = rs.knockback_limit(game)
+    offsets = [0.0] + [s * o for o in (30.0, 60.0, limit - 5.0) if 0.0 < o < limit for s in (1, -1)]
+    vx, vy, vz = game.geo.position(t)
+    over = []                 # (drop under the centre, |offset|, offset, end)
+    for off in offsets:
+        rad = math.radians(away + off)
+        end = (vx + math.cos(rad) * dist, vy + math.sin(rad) * dist, vz)
+        try:
+            drop = vz - float(game.geo.ground(end[0], end[1])[2])
+        except Exception:      # noqa: BLE001 -- a geometry that cannot say: directly away
+            return d
+        if drop > 0.05:
+            over.append((-round(drop, 3), abs(off), off, end))
+    if not over:
+        return d
+    foes = {e.id: -1.0 for e in game.enemies(t)}
+    spd = float(game.speed(t))
+    best = None
+    for _, _, off, end in sorted(over):
+        try:
+            mv = game.geo.check_move(t, "push", [end], spd, enemies=foes)
+        except Exception:      # noqa: BLE001 -- a geometry without "push": directly away
+            return d
+        if mv.legal and sum(float(f.height) for f in (getattr(mv, "falls", ()) or ())) > 0.05:
+            best = None if off == 0.0 else round((away + off) % 360.0, 1)
+            break
+    if best is None:
+        return d
+    out = replace(d, knockback=best)
+    return out if rs.why_not_knockback(game, out) is None else d
 
 
 def _first_best(options, floor, upper, exact):

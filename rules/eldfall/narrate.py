@@ -21,6 +21,8 @@ def declared(text: str) -> str:
         s += f" on {a.objective}"
     if a.point is not None:
         s += f", at the point {_pt(a.point)} of the mover's path"
+    if getattr(a, "knockback", None) is not None:
+        s += f", Knockback toward {a.knockback:g}\u00b0"
     return s
 
 

@@ -44,10 +44,14 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
     for t in d.target_ids:
         if t not in game.models or not game.models[t].on_table:
             return f"no model {t!r} on the table"
+    if d.knockback is not None and a not in ATTACKS:
+        return f"{a} pushes nothing: knockback= is for an Attack with Knockback"
     if a in ATTACKS:
         point = rx.reaction_point(game, d) if role == "reactive" else None
         with game.mover_at(point):
-            return _why_not_attack(game, d, role)
+            r = _why_not_attack(game, d, role)
+        # the push happens where the models stand when the Hit resolves
+        return r or why_not_knockback(game, d)
     if a not in ("Assist", "Dodge", "Perceive", "Interact", "Trade", "Nothing", "Death Blow",
                  "Issue a Duel", "Ritual", "Uncover"):
         return f"unknown action {a!r}"
@@ -127,6 +131,62 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
         if not game.has_los(d.model, t):
             return f"no LoS to {t}"
         return None
+    return None
+
+
+def knockback_limit(game) -> float:
+    """The table setting ``knockback_max_angle_deg``: a chosen push direction makes
+    an angle strictly less than this with the line directly away from the attacker."""
+    from rules.eldfall.table_settings import resolve
+    return float(resolve(game.settings.get("table_settings")).knockback_max_angle_deg)
+
+
+def away_bearing(game, victim: str, attacker: str) -> float | None:
+    """The direction (degrees CCW from +x) directly away from ``attacker`` through
+    ``victim``; None when they stand on one spot (every direction is away)."""
+    vx, vy, _ = game.geo.position(victim)
+    ax, ay, _ = game.geo.position(attacker)
+    if math.hypot(vx - ax, vy - ay) < EPS:
+        return None
+    return math.degrees(math.atan2(vy - ay, vx - ax)) % 360.0
+
+
+def angle_between(a: float, b: float) -> float:
+    """The unsigned angle (0..180 degrees) between two bearings."""
+    return abs((float(a) - float(b) + 180.0) % 360.0 - 180.0)
+
+
+def knockback_off_line(game, victim: str, attacker: str, direction: float | None) -> str | None:
+    """Why ``direction`` is not "away from the attacker" for this pair (None: it is)."""
+    if direction is None:
+        return None
+    away = away_bearing(game, victim, attacker)
+    if away is None:
+        return None
+    off = angle_between(direction, away)
+    limit = knockback_limit(game)
+    if off <= 1e-6 or off < limit - 1e-9:
+        return None
+    return (f"the Knockback direction {direction:g}\u00b0 is {off:.1f}\u00b0 off the line directly "
+            f"away from {attacker} ({away:.1f}\u00b0): a Knockback pushes the model away from "
+            f"the attacker (less than {limit:g}\u00b0 off it, table setting knockback_max_angle_deg)")
+
+
+def why_not_knockback(game, d: Declare) -> str | None:
+    """A declared push direction (``knockback=``): the Attack's weapon or spell has
+    Knockback, and the direction is away from the attacker for every target
+    (eldfall-facts.md, Movement: "moved X\" away from the attacker, direction of
+    the attacker's choice"; docs/rulings.md "Knockback direction")."""
+    if d.knockback is None:
+        return None
+    prof = attack_profile(game, d)
+    name = (prof or {}).get("name") or d.weapon or d.spell
+    if prof is None or not cb.trait_value(list(prof.get("traits", [])), "Knockback"):
+        return f"{name} has no Knockback: knockback= names the direction of its push"
+    for t in d.target_ids:
+        r = knockback_off_line(game, t, d.model, d.knockback)
+        if r:
+            return f"{t}: {r}"
     return None
 
 
@@ -553,7 +613,7 @@ def resolve(game) -> None:
         kb = cb.trait_value(traits, "Knockback")
         big = cb.size_steps(game.models[st.attacker].unit.size, vm.unit.size) >= 2
         if kb and not big:
-            effects.append(("knockback", victim, st.attacker, kb))
+            effects.append(("knockback", victim, st.attacker, kb, st.decl.knockback))
         if cb.has_trait(traits, "Knockdown") and not big:
             effects.append(("state", victim, "Crouched", None))
     for st, die, ally in ff_hits:
@@ -566,7 +626,7 @@ def resolve(game) -> None:
             if game.models[v].on_table and "Dead" not in game.models[v].states:
                 game.add_state(v, name, "trait", expiry=exp)
         elif eff[0] == "knockback":
-            _knockback(game, eff[1], eff[2], eff[3])
+            _knockback(game, eff[1], eff[2], eff[3], eff[4])
         elif eff[0] == "enchant":
             sp.apply_enchantment(game, eff[2].attacker, eff[1], game.spell(eff[2].attacker,
                                                                          eff[2].decl.spell))
@@ -593,8 +653,12 @@ def _int(v) -> int:
         return 0
 
 
-def _knockback(game, victim: str, attacker: str, dist: float) -> None:
-    """Knockback (X): the hit model is moved X" directly away from the attacker
+def _knockback(game, victim: str, attacker: str, dist: float, direction: float | None = None) -> None:
+    """Knockback (X): the hit model is moved X" away from the attacker, in the
+    direction the attacker declared (``Declare.knockback``, degrees CCW from +x),
+    or directly away when it declared none, or when the declared one is not away
+    from this model where it stands now (a model the declaration did not name:
+    a template's, a Friendly Fire ally; ruling "Knockback direction")
     (the geometry's "push": not a movement of its own, so its States do not
     restrict it). Scenery or an enemy in the way stops it there; pushed off a
     ledge it goes the whole X" and falls onto the surface below, with the fall
@@ -607,11 +671,20 @@ def _knockback(game, victim: str, attacker: str, dist: float) -> None:
         return
     vx, vy, vz = game.geo.position(victim)
     ax, ay, _ = game.geo.position(attacker)
-    dx, dy = vx - ax, vy - ay
-    L = math.hypot(dx, dy)
-    if L < EPS:
-        dx, dy, L = 1.0, 0.0, 1.0
-    dx, dy = dx / L, dy / L
+    why = f"Knockback {dist:g} from {attacker}"
+    if direction is not None and knockback_off_line(game, victim, attacker, direction):
+        why += f", directly away: {float(direction):g}\u00b0 is not away from {attacker}"
+        direction = None
+    if direction is not None:
+        rad = math.radians(float(direction))
+        dx, dy = math.cos(rad), math.sin(rad)
+        why += f", toward {float(direction):g}\u00b0"
+    else:
+        dx, dy = vx - ax, vy - ay
+        L = math.hypot(dx, dy)
+        if L < EPS:
+            dx, dy, L = 1.0, 0.0, 1.0
+        dx, dy = dx / L, dy / L
     d = float(dist)
     foes = {e.id: -1.0 for e in game.enemies(victim)}
     spd = float(game.speed(victim))
@@ -619,10 +692,10 @@ def _knockback(game, victim: str, attacker: str, dist: float) -> None:
         end = (vx + dx * d, vy + dy * d, vz)
         mv = game.geo.check_move(victim, "push", [end], spd, enemies=foes)
         if mv.legal:
-            game.place(victim, tuple(mv.end), why=f"Knockback {dist:g} from {attacker}")
+            game.place(victim, tuple(mv.end), why=why)
             for f in getattr(mv, "falls", ()) or ():
                 game.emit("fall", {"model": victim, "height": float(f.height), "rolls": int(f.rolls),
-                                   "from": "a ledge", "why": f"Knockback {dist:g} from {attacker}"})
+                                   "from": "a ledge", "why": why})
                 for _ in range(int(f.rolls)):
                     r = game.roll("Fall: AG roll", model=victim, height=float(f.height))
                     die = cb.judge(r, game.stat(victim, "AG"))
@@ -633,7 +706,8 @@ def _knockback(game, victim: str, attacker: str, dist: float) -> None:
         d /= 2
         if d < 0.05:
             break
-    game.emit("knockback_blocked", {"model": victim, "attacker": attacker})
+    game.emit("knockback_blocked", {"model": victim, "attacker": attacker,
+                                    **({} if direction is None else {"direction": float(direction)})})
 
 
 def _resolve_other(game, mid: str, d: Declare, role: str, hidden: set[str]) -> None:

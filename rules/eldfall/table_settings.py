@@ -47,6 +47,11 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "turn_on_hit": ("choose", "always", "face_attacker", "never"),
 }
 
+# the number-valued settings: (lowest, highest), both allowed
+_RANGES: dict[str, tuple[float, float]] = {
+    "knockback_max_angle_deg": (0.0, 90.0),
+}
+
 
 @dataclass(frozen=True)
 class TableSettings:
@@ -122,6 +127,13 @@ class TableSettings:
         model turns to face the first attacker that hit it (quicker for bots and
         attract mode); "never": no turning when Hit.
         Ruling "Turning when Hit".
+    knockback_max_angle_deg
+        Knockback (X) moves the hit model "away from the attacker, direction of
+        the attacker's choice" (eldfall-facts.md, Movement): a declared push
+        direction (``Declare.knockback``) is legal when it makes an angle
+        strictly less than this many degrees with the line directly away from
+        the attacker (90: any direction that takes the model farther away; 0:
+        only directly away). A number from 0 to 90. Ruling "Knockback direction".
     """
 
     trade_as_reaction: bool = False
@@ -137,6 +149,7 @@ class TableSettings:
     jump_round_up: bool = False
     awareness_ag: str = "profile"
     turn_on_hit: str = "choose"
+    knockback_max_angle_deg: float = 90.0
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, file: str = "<settings>",
@@ -159,6 +172,13 @@ class TableSettings:
                 if value not in _CHOICES[key]:
                     problems.append((file, None, path, f"must be one of {', '.join(_CHOICES[key])}, not {value!r}"))
                     continue
+            elif key in _RANGES:
+                lo, hi = _RANGES[key]
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+                        not lo <= float(value) <= hi:
+                    problems.append((file, None, path, f"must be a number from {lo:g} to {hi:g}, not {value!r}"))
+                    continue
+                value = float(value)
             elif not isinstance(value, bool):
                 problems.append((file, None, path, f"must be true or false, not {value!r}"))
                 continue
