@@ -45,10 +45,13 @@ FLYING_STATE = "Flying"
 
 
 def measuring_z(world, mid: str) -> float:
-    """The base height measurements use: a Flying model's is the surface under it."""
+    """The base height measurements use: a Flying model's is the surface under it,
+    where its base would rest (``World.stand_z``: the highest support under its
+    base at or below it, as ``eldfall move`` lands a Flying model), not only the
+    surface under its centre (a base half over a box is measured on the box)."""
     hb = world.hitbox(mid)
     if FLYING_STATE in hb.states:
-        z = float(world.surface_height([[hb.x, hb.y]], below=hb.z)[0])
+        z = float(world.stand_z(hb.x, hb.y, hb.radius, near_z=hb.z))
         return z if math.isfinite(z) else 0.0
     return float(hb.z)
 

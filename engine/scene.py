@@ -1321,6 +1321,16 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
                 ck.error(p + ("profile",), why)
 
     mounted, dismounted = _mounted(ck, d, p, states)
+    if states and "Incapacitated" in states:
+        # "The model immediately enters the Crouched State" (eldfall-states.txt,
+        # Incapacitated; rules/eldfall/conditions.py add_state): an Incapacitated
+        # model is Crouched, for the World (hitbox, cover) and the game alike; and
+        # Incapacitated cancels Flying (Flying: "Auto-cancellation")
+        if "Flying" in states:
+            ck.error(p + ("states",), "an Incapacitated model cannot be Flying (Incapacitated cancels "
+                                      "Flying at once): give one of them")
+        if "Crouched" not in states:
+            states = tuple(states) + ("Crouched",)
 
     overrides: dict[str, int] = {}
     if "stats" in d:

@@ -266,7 +266,9 @@ class _Builder:
 
     def scalar(self, node) -> Any:
         try:
-            return self.constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
+            # a float too large for a float (1.0e+400): infinite, said in words later
+            return too_large(value, str(node.value)) if isinstance(value, float) else value
         except yaml.constructor.ConstructorError as exc:
             raise _YamlProblem(_line(node.start_mark), f"YAML error: {exc.problem}") from None
         except Exception as exc:  # e.g. a timestamp such as 2024-13-45
@@ -407,10 +409,37 @@ def _is_number(v: Any) -> bool:
 _EXPONENT_RE = re.compile(r"^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+$")
 
 
+class TooLarge(float):
+    """A number written in the file that is too large for a float (``1e400``):
+    infinite, with the text as written, so that a message can say it in words
+    ("1e400 is too large") rather than "inf"."""
+
+    def __new__(cls, value: float = math.inf, text: str = ""):
+        out = super().__new__(cls, value)
+        out.text = text or repr(float(value))
+        return out
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+_INF_TEXT_RE = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")     # YAML's own infinity: meant, not too large
+
+
+def too_large(value: Any, text: str) -> Any:
+    """``value`` as a :class:`TooLarge` when it is a float that overflowed from ``text``."""
+    if isinstance(value, float) and math.isinf(value) and not _INF_TEXT_RE.match(text.strip()):
+        return TooLarge(value, text.strip())
+    return value
+
+
 def exponent_number(value: Any) -> Any:
-    """``"1e300"`` -> ``1e+300``; any other value unchanged (NaN and inf stay text)."""
+    """``"1e300"`` -> ``1e+300``; ``"1e400"`` -> a :class:`TooLarge`; any other value
+    unchanged (NaN and inf stay text)."""
     if isinstance(value, str) and _EXPONENT_RE.match(value.strip()):
-        return float(value.strip())
+        return too_large(float(value.strip()), value)
     return value
 
 
@@ -489,6 +518,10 @@ class Checker:
         value = exponent_number(value)
         if not _is_number(value):
             self.error(path, f"expected {kind}, got {describe(value)}")
+            return None
+        if isinstance(value, TooLarge):
+            shown = value.text if len(value.text) <= 40 else value.text[:37] + "..."
+            self.error(path, f"{shown} is too large" if value > 0 else f"{shown} is too large a negative number")
             return None
         if isinstance(value, int) and abs(value) > 2 ** 53:
             try:                        # YAML integers have no size limit; ours do

@@ -348,15 +348,48 @@ class World:
     def stand_z(self, x: float, y: float, radius: float, near_z: float | None = None) -> float:
         """Where a base of ``radius`` centred at (x, y) rests.
 
-        With ``near_z`` None, on the highest surface under its centre; else on
-        the highest support under its footprint at or below ``near_z`` (a base
-        whose centre overhangs a step rests on the step).
+        With ``near_z`` None, on the highest surface under its centre (rulings
+        "Standing on a surface": on a slope the slope rises under the uphill
+        half of the base). Else on the surface under its centre at or below
+        ``near_z``, or higher on a support under its footprint at or below
+        ``near_z`` that is a level of its own (more than ``LEVEL_TOLERANCE``
+        above the centre's: a base whose centre overhangs a step rests on the
+        step; a base given the height of the uphill side of a slope rests
+        there). A support within ``LEVEL_TOLERANCE`` above ``near_z`` counts
+        when it is a level of its own (``near_z`` written just under a step's
+        top), not when the slope it lies on explains its rise from the
+        centre's surface: the tolerance finds a level, it never lifts a base
+        off the slope its centre stands on (it used to, by up to 0.05").
         """
         zc = self.surface_height([[x, y]], below=near_z)[0]
         if not np.isfinite(zc):
             return 0.0
-        zs = self.surface_height(self.footprint(x, y, radius), below=zc if near_z is None else near_z)
-        return float(max(zc, np.max(zs[np.isfinite(zs)], initial=zc)))
+        if near_z is None or zc >= float(near_z) - LEVEL_TOLERANCE:
+            return float(zc)                     # the centre rests at the given level
+        ref = float(near_z)
+        pts = self.footprint(x, y, radius)
+        zs = self.surface_height(pts, below=ref)
+        ok = np.isfinite(zs) & (zs > zc + LEVEL_TOLERANCE)         # another level than the centre's
+        slack = ok & (zs > ref + 1e-9)
+        if slack.any():
+            # above near_z (within the tolerance): a level of its own (a step's top) counts,
+            # a slope rising from the centre's surface does not (the base rests on that
+            # slope at or below near_z already)
+            k = np.nonzero(slack)[0]
+            rise = self.slope_tan(pts[k], zs[k]) * np.hypot(pts[k, 0] - x, pts[k, 1] - y)
+            slack[k[zs[k] - zc <= rise + 1e-6]] = False
+        zs = zs[(ok & (zs <= ref + 1e-9)) | slack]
+        return float(max(zc, np.max(zs, initial=zc)))
+
+    def slope_tan(self, xy, z) -> np.ndarray:
+        """(n,) tangent of the slope of the surface at height ``z`` (n,) under each point
+        (0 level; inf where no surface is found just there)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        origins = np.column_stack([xy, np.asarray(z, dtype=float) + 1e-3])
+        _, tri = self.rays.first_hit(origins, np.broadcast_to([0.0, 0.0, -1.0], origins.shape), max_dist=0.01)
+        nz = np.where(tri >= 0, self.rays.normals[np.maximum(tri, 0), 2], 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(nz > 1e-9, np.sqrt(np.maximum(0.0, 1.0 - nz * nz)) / np.maximum(nz, 1e-9), np.inf)
 
     # -------------------------------------------------------------------- rays
     def models_blocking(self, origins, ends, exclude=()) -> np.ndarray:

@@ -42,7 +42,41 @@ def check(path: str, models_dir: str | None = None):
         for w in scene.warnings:
             print(w, file=sys.stderr)
         raise InputError(problems)
-    return world, list(scene.warnings)
+    return world, all_warnings(scene)
+
+
+def all_warnings(scene) -> list[Problem]:
+    """The loader's warnings and :func:`play_warnings`, in the loader's order (another
+    file's first, then by line)."""
+    file = scene.path or "<scene>"
+    return sorted(list(scene.warnings) + play_warnings(scene),
+                  key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
+
+
+def play_warnings(scene) -> list[Problem]:
+    """What ``eldfall play`` would refuse in a scene that is otherwise valid: an
+    Eldfall game is played by exactly two sides (rules/eldfall/sequence.py, reserve
+    creatures' sides included), a Norova fight needs at least two
+    (rules/norova/game.py). Only warnings: a scene with one side is still a table
+    for ``los``, ``move`` or ``measure``. The game ``play`` picks by default is the
+    scene's first; ``--game`` may pick another of its games."""
+    from engine.validate import WARNING
+    specs = list(scene.models) + list(getattr(scene, "reserves", ()))
+    sides = list(dict.fromkeys(m.side for m in specs))
+    n = len(sides)
+    named = f"{n} side{'' if n == 1 else 's'}" + (f" ({', '.join(sides)})" if sides else "")
+    lines = [m.line for m in specs if getattr(m, "line", 0)]
+    line = min(lines) if lines else None
+    out = []
+    for game in scene.games:
+        if game == "eldfall" and n != 2:
+            why = f"the scene has {named}; an Eldfall game (eldfall play) needs exactly two"
+        elif game == "norova" and n < 2:
+            why = f"the scene has {named}; a Norova fight (eldfall play --game norova) needs at least two"
+        else:
+            continue
+        out.append(Problem(scene.path or "<scene>", line, "models", WARNING + why))
+    return out
 
 
 def summary(world) -> dict:
@@ -66,7 +100,7 @@ def summary(world) -> dict:
         "models": [],
         "reserves": [],
         "tokens": [],
-        "warnings": [str(w) for w in scene.warnings],
+        "warnings": [str(w) for w in all_warnings(scene)],
     }
     from engine.validate import hanging_models
     hanging = hanging_models(world)

@@ -179,7 +179,7 @@ def matrix_text(world, ids, m, cov) -> str:
 def run(args) -> int:
     from engine import sight
     from engine.validate import output_folder
-    if args.picture and not args.all:
+    if args.picture is not None and not args.all:
         # before any work: a bad folder (or a folder where a picture goes) writes nothing
         output_folder(args.picture, "--picture", files=PICTURES)
     world, settings = _load(args)
@@ -187,7 +187,7 @@ def run(args) -> int:
     if args.all:
         if args.viewer or args.target:
             raise InputError(Problem("<command line>", None, "--all", "takes only the scene (no VIEWER or TARGET)"))
-        if args.picture:
+        if args.picture is not None:
             raise InputError(Problem("<command line>", None, "--picture",
                                      "pictures are of one VIEWER and TARGET, not of --all"))
         ids = world.model_ids()

@@ -118,6 +118,14 @@ def describe(grid, summary, path=None) -> str:
     return "\n".join(lines)
 
 
+def real_allowance(world, model: str, mode: str, speed: float | None) -> float:
+    """The movement's allowance from the model's SPD (states applied), as ``eldfall move``
+    reports it: the reachable grid of a refused movement holds 0."""
+    from engine import motion
+    st = motion.settings(None)
+    return float(motion.allowance_for(mode, motion.effective_spd(world.hitbox(model), st, speed), st))
+
+
 def run(args) -> int:
     from engine.motion import reachable
     res = positive(args.resolution, "--resolution") if args.resolution is not None else None
@@ -134,6 +142,10 @@ def run(args) -> int:
         check_on_table(world, target, "--path-to")
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)
     summary = grid.summary(world.pieces)
+    if summary.get("reason"):
+        # a refused movement: the grid holds no allowance (0); say the model's own, as
+        # ``eldfall move`` does, with why it cannot use it
+        summary["allowance"] = real_allowance(world, args.model, args.mode, speed)
     route = grid.shortest_path(target) if target is not None else None
     pictures = []
     if args.picture:

@@ -122,18 +122,35 @@ def _check_out(path: str) -> None:
         raise InputError(Problem("<command line>", None, "--out", f"cannot write in {p}"))
 
 
+def frame_names(frames: int) -> list[str]:
+    """The files an offscreen run writes into --out (engine.view.play AttractController.run_frames)."""
+    return [f"frame-{i:04d}.png" for i in range(frames)]
+
+
+def _check_out_arg(path: str, frames: int | None) -> None:
+    """--out: never an empty text; offscreen (``frames`` given), a folder that is one
+    or can be made, where none of the frames it will write is a folder (one
+    ``<command line>: --out: ...`` line, before any work: nothing written)."""
+    from engine.validate import output_folder
+    if not str(path).strip():
+        output_folder(path, "--out")           # "expected a folder, got an empty text"
+    if frames is None:
+        return
+    _check_out(path)
+    output_folder(path, "--out", files=frame_names(frames))
+
+
 def run(args) -> int:
     from engine.view.config import ViewConfig, has_display
     width, height = _size(args.size)
     if args.frames < 1:
         raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    offscreen = args.offscreen or not has_display()
+    _check_out_arg(args.out, args.frames if offscreen else None)
     if args.log:
         _check_log(args.log)
     world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
-    offscreen = args.offscreen or not has_display()
-    if offscreen:
-        _check_out(args.out)
     from engine.view.app import RenderError, get_app
     try:
         app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height, multisamples=args.samples,
