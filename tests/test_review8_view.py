@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from view_fixtures import stage_table  # noqa: E402
+from view_fixtures import label_rect as _rect, model_rect as _model_rect, rect_overlap as _overlap  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -27,38 +28,6 @@ def _crowded_world():
         ModelSpec("blue-far", "blue", 32, 45, (34.0, 34.0, None), facing=270.0),
     )
     return World(Scene("", (36.0, 36.0), (), models))
-
-
-def _rect(app, node):
-    """A label's pixel rectangle (y up) as drawn now."""
-    from panda3d.core import Point2, Point3
-    lo, hi = node.getTightBounds(app.cam)           # camera axes: a label faces the camera
-    w, h = app.size
-    xs, ys = [], []
-    for x in (lo[0], hi[0]):
-        for y in (lo[1], hi[1]):
-            for z in (lo[2], hi[2]):
-                p2 = Point2()
-                app.camLens.project(Point3(x, y, z), p2)
-                xs.append((p2.x + 1) * w / 2)
-                ys.append((p2.y + 1) * h / 2)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _model_rect(app, world, mid):
-    hb = world.hitbox(mid)
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    pts = [app.project((hb.x + hb.radius * np.cos(t), hb.y + hb.radius * np.sin(t), hb.z + dz))
-           for t in a for dz in (0.0, hb.height)]
-    h = app.size[1]
-    xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
 
 
 @pytest.mark.parametrize("view", ["top", "close"])

@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 import pytest
+from view_fixtures import label_rect as _label_rect, model_rect as _model_rect, read_rgb as _rgb_fast, rect_overlap as _overlap  # noqa: E402
 
 pytest.importorskip("panda3d")
 
@@ -16,41 +17,6 @@ SKIRMISH = os.path.join(os.path.dirname(__file__), "..", "scenes", "skirmish.yam
 
 
 # ------------------------------------------------------------------ helpers
-def _label_rect(app, node):
-    """A text node's pixel rectangle (y up) as drawn now."""
-    from panda3d.core import Point2, Point3
-    lo, hi = node.getTightBounds(app.cam)
-    w, h = app.size
-    xs, ys = [], []
-    for x in (lo[0], hi[0]):
-        for y in (lo[1], hi[1]):
-            for z in (lo[2], hi[2]):
-                p2 = Point2()
-                app.camLens.project(Point3(x, y, z), p2)
-                xs.append((p2.x + 1) * w / 2)
-                ys.append((p2.y + 1) * h / 2)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _model_rect(app, world, mid):
-    """A model's hitbox on screen (pixels, y up), or None when it is not in front."""
-    hb = world.hitbox(mid)
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    pts = [app.project((hb.x + hb.radius * np.cos(t), hb.y + hb.radius * np.sin(t), hb.z + dz))
-           for t in a for dz in (0.0, hb.height)]
-    if any(p is None for p in pts):
-        return None
-    h = app.size[1]
-    xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
 def _capture(monkeypatch, what):
     """Run ``what(stage)`` right after each picture is shot (the camera as it was)."""
     from engine.view import pictures as P
@@ -64,19 +30,6 @@ def _capture(monkeypatch, what):
 
     monkeypatch.setattr(P._Stage, "shoot", shoot)
     return seen
-
-
-def _rgb_fast(path):
-    """(h, w, 3) floats 0-1, rows from the top."""
-    from panda3d.core import PNMImage, Texture
-    img = PNMImage()
-    assert img.read(path)
-    img.removeAlpha()
-    w, h = img.getXSize(), img.getYSize()
-    tex = Texture()
-    tex.load(img)
-    buf = np.frombuffer(bytes(tex.getRamImageAs("RGB")), np.uint8).reshape(h, w, 3)
-    return buf[::-1].astype(float) / 255.0              # texture rows run bottom-up
 
 
 def _crowded_move_world():

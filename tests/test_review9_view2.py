@@ -12,24 +12,12 @@ import pytest
 pytest.importorskip("panda3d")
 
 from view_fixtures import small_world  # noqa: E402
+from view_fixtures import model_rect as _model_rect  # noqa: E402
 
 NOROVA = os.path.join(os.path.dirname(__file__), "..", "scenes", "norova-arena.yaml")
 
 
 # ------------------------------------------------------------------ helpers
-def _model_rect(app, world, mid):
-    """A model's hitbox on screen (pixels, y up), or None when it is not in front."""
-    hb = world.hitbox(mid)
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    pts = [app.project((hb.x + hb.radius * np.cos(t), hb.y + hb.radius * np.sin(t), hb.z + dz))
-           for t in a for dz in (0.0, hb.height)]
-    if any(p is None for p in pts):
-        return None
-    h = app.size[1]
-    xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
 def _pixels(app, world, mid):
     """The rendered pixels (k, 3), 0-1, inside the model's rectangle on screen."""
     frame = app.frame_array().astype(float) / 255.0          # rows from the top

@@ -19,37 +19,13 @@ import pytest
 pytest.importorskip("panda3d")
 
 from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import model_rect as _model_rect, read_rgb as _rgb  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DUEL = os.path.join(ROOT, "tests", "data", "view", "duel.yaml")
 
 
 # ------------------------------------------------------------------ helpers
-def _model_rect(app, world, mid):
-    """A model's hitbox on screen (pixels, y up)."""
-    hb = world.hitbox(mid)
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    pts = [app.project((hb.x + hb.radius * np.cos(t), hb.y + hb.radius * np.sin(t), hb.z + dz))
-           for t in a for dz in (0.0, hb.height)]
-    assert all(p is not None for p in pts), mid
-    h = app.size[1]
-    xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _rgb(path):
-    """(h, w, 3) floats 0-1, rows from the top."""
-    from panda3d.core import PNMImage, Texture
-    img = PNMImage()
-    assert img.read(path)
-    img.removeAlpha()
-    w, h = img.getXSize(), img.getYSize()
-    tex = Texture()
-    tex.load(img)
-    buf = np.frombuffer(bytes(tex.getRamImageAs("RGB")), np.uint8).reshape(h, w, 3)
-    return buf[::-1].astype(float) / 255.0              # texture rows run bottom-up
-
-
 def _peeking_world():
     """blue-target 5" in front of red-eye, a wall 3" out hiding its lower part
     (about 40% of it shows: an amber-yellow band, unlike the green and red points)."""

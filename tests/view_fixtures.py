@@ -62,3 +62,55 @@ def open_controller(view_app, world, game, geo, tmp_path):
     c.camera.top_view()
     view_app.step()
     return c
+
+
+# ---------------------------------------------------------------- picture measuring
+def label_rect(app, node):
+    """A text node's pixel rectangle (y up) as drawn now (a label faces the camera)."""
+    from panda3d.core import Point2, Point3
+    lo, hi = node.getTightBounds(app.cam)
+    w, h = app.size
+    xs, ys = [], []
+    for x in (lo[0], hi[0]):
+        for y in (lo[1], hi[1]):
+            for z in (lo[2], hi[2]):
+                p2 = Point2()
+                app.camLens.project(Point3(x, y, z), p2)
+                xs.append((p2.x + 1) * w / 2)
+                ys.append((p2.y + 1) * h / 2)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def model_rect(app, world, mid):
+    """A model's hitbox on screen (pixels, y up), or None when it is not in front."""
+    import numpy as np
+    hb = world.hitbox(mid)
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    pts = [app.project((hb.x + hb.radius * np.cos(t), hb.y + hb.radius * np.sin(t), hb.z + dz))
+           for t in a for dz in (0.0, hb.height)]
+    if any(p is None for p in pts):
+        return None
+    h = app.size[1]
+    xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def rect_overlap(a, b) -> float:
+    """The area two pixel rectangles share (0 when apart)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def read_rgb(path):
+    """A PNG as (h, w, 3) floats 0-1, rows from the top."""
+    import numpy as np
+    from panda3d.core import PNMImage, Texture
+    img = PNMImage()
+    assert img.read(path)
+    img.removeAlpha()
+    w, h = img.getXSize(), img.getYSize()
+    tex = Texture()
+    tex.load(img)
+    buf = np.frombuffer(bytes(tex.getRamImageAs("RGB")), np.uint8).reshape(h, w, 3)
+    return buf[::-1].astype(float) / 255.0              # texture rows run bottom-up

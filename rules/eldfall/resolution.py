@@ -696,12 +696,7 @@ def _knockback(game, victim: str, attacker: str, dist: float, direction: float |
             for f in getattr(mv, "falls", ()) or ():
                 game.emit("fall", {"model": victim, "height": float(f.height), "rolls": int(f.rolls),
                                    "from": "a ledge", "why": why})
-                for _ in range(int(f.rolls)):
-                    r = game.roll("Fall: AG roll", model=victim, height=float(f.height))
-                    die = cb.judge(r, game.stat(victim, "AG"))
-                    game.emit("check", {"model": victim, "check": "Fall", "die": die.to_dict()})
-                    if not die.success:
-                        game.wound(victim, 1, "fall")
+                game.fall_rolls(victim, f)
             return
         d /= 2
         if d < 0.05:

@@ -1398,12 +1398,17 @@ class EldfallGame(Game):
                                "stopped_by": mv.stopped_by, "forced": forced,
                                "facing": facing})
         for f in getattr(mv, "falls", ()) or ():
-            for i in range(int(f.rolls)):
-                r = self.roll("Fall: AG roll", model=model, height=float(f.height))
-                d = cb.judge(r, self.stat(model, "AG"))
-                self.emit("check", {"model": model, "check": "Fall", "die": d.to_dict()})
-                if not d.success:
-                    self.wound(model, 1, "fall")
+            self.fall_rolls(model, f)
+
+    def fall_rolls(self, model: str, fall) -> None:
+        """A fall's AG rolls (one per whole interval fallen, the geometry's count):
+        each failed roll is a Wound."""
+        for _ in range(int(fall.rolls)):
+            r = self.roll("Fall: AG roll", model=model, height=float(fall.height))
+            d = cb.judge(r, self.stat(model, "AG"))
+            self.emit("check", {"model": model, "check": "Fall", "die": d.to_dict()})
+            if not d.success:
+                self.wound(model, 1, "fall")
 
     # ------------------------------------------------------------------
     # step 3: reactions (rules/eldfall/reactions.py decides who qualifies)
@@ -1468,12 +1473,7 @@ class EldfallGame(Game):
         f = self.geo.drop(model, float(self.speed(model)))
         self.emit("fall", {"model": model, "height": float(f.height), "rolls": int(f.rolls),
                            "why": f"tried {tried} on a vertical surface"})
-        for _ in range(int(f.rolls)):
-            r = self.roll("Fall: AG roll", model=model, height=float(f.height))
-            d = cb.judge(r, self.stat(model, "AG"))
-            self.emit("check", {"model": model, "check": "Fall", "die": d.to_dict()})
-            if not d.success:
-                self.wound(model, 1, "fall")
+        self.fall_rolls(model, f)
 
     def unless_hanging(self, d: Declare) -> Declare:
         """A model left on a vertical surface falls when it declares anything but
