@@ -359,6 +359,38 @@ def aim_points_overlay(points, colour=(1.0, 0.35, 0.2, 0.95)) -> NodePath:
     return _overlay(root, 23)
 
 
+def push_overlay(origin, tip, legal: bool, *, end=None, label: str | None = None,
+                 radius: float = 0.5) -> NodePath:
+    """A Knockback direction: an arrow from ``origin`` (the pushed model) toward
+    ``tip``, green when the rules take the direction, red when not; ``end``: where
+    the push would leave the model (a ring of its base ``radius``)."""
+    root = NodePath("push-overlay")
+    colour = GREEN if legal else RED
+    o, t = np.asarray(origin, float)[:3], np.asarray(tip, float)[:3]
+    t = np.array([t[0], t[1], o[2]])
+    d = t[:2] - o[:2]
+    L = float(np.hypot(*d))
+    if L > 1e-9:
+        u = d / L
+        lift = np.array([0, 0, 0.12])
+        head = min(0.6, 0.4 * L)
+        back = t[:2] - u * head
+        side = np.array([-u[1], u[0]]) * head * 0.55
+        wing1 = np.array([back[0] + side[0], back[1] + side[1], o[2]])
+        wing2 = np.array([back[0] - side[0], back[1] - side[1], o[2]])
+        seg = np.array([[o, t], [t, wing1], [t, wing2]]) + lift
+        lines_node("push-arrow", seg, colour, 4.0).reparentTo(root)
+    if end is not None:
+        e = np.asarray(end, float)
+        a = np.linspace(0, 2 * math.pi, 33)
+        ring = np.stack([e[0] + radius * np.cos(a), e[1] + radius * np.sin(a), np.full_like(a, e[2] + 0.1)], 1)
+        lines_node("push-end", np.stack([ring[:-1], ring[1:]], 1), (*colour[:3], 0.8), 2.5).reparentTo(root)
+    if label:
+        t_node = label_at(label, (t[0], t[1], t[2] + 0.9), colour, 0.45)
+        floating(t_node, t[None], 2.0, 0.9).reparentTo(root)
+    return _overlay(root, 24, depth=False)
+
+
 def label_at(text: str, point, colour=WHITE, scale: float = 0.5) -> NodePath:
     t = text_node("label", text, scale, fg=colour, card=(0, 0, 0, 0.7))
     t.setPos(*map(float, point))

@@ -6,8 +6,10 @@
 * :class:`PlayController` -- hotseat play of a rules game: click a model of the
   active side to activate it, choose a movement (number keys / menu), click
   waypoints, Enter confirms; reactions by the reactive player; actions with
-  target clicks; the Strategic Phase's Stratagems window (one menu entry per
-  usable Stratagem, a target click for those that name a model, P passes);
+  target clicks (K: the direction of an Attack's Knockback, an arrow from the
+  target toward the pointer, judged by the rules); the Strategic Phase's
+  Stratagems window (one menu entry per usable Stratagem, a target click for
+  those that name a model, P passes);
   Ctrl+Z undoes through the rules' event log (a replay of the log's prefix);
   Ctrl+S / Ctrl+O save and load the log.
 * :class:`AttractController` -- bots play game after game, a slow cinematic
@@ -655,6 +657,10 @@ class PlayController(TableView):
         self.split: list[str] | None = None   # split Strikes: the target of each Strike clicked so far
         self.aim_points: list[tuple] = []     # a reactive attack: the points of the path it may aim at
         self.move_facing: float | None = None  # F: the facing the move ends with (None: the rules')
+        self.push_mode = False          # K: the Knockback arrow follows the pointer
+        self.push_target: str | None = None    # the model whose push the arrow aims
+        self.knockback: float | None = None    # the chosen Knockback direction (None: directly away)
+        self.push_aim = None            # the arrow now: (degrees, the rules' reason or None)
         self.menu: list[tuple[str, object]] = []
         self.menu_page = 0              # a menu longer than ten entries shows in pages (key 0 turns)
         self.preview = None
@@ -794,6 +800,7 @@ class PlayController(TableView):
         self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
         self.move_crouch_start = None
         self.split, self.aim_points, self.move_facing = None, [], None
+        self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
 
     #: the pending decisions that are one model's: that model is the menu's (turn-on-hit:
     #: the hit model turns, not the attacker whose activation it is)
@@ -919,13 +926,16 @@ class PlayController(TableView):
         h = super().handlers()
         h.update({"enter": self.confirm, "backspace": self.drop_waypoint,
                   "control-z": self.undo, "control-s": self.save, "control-o": self.load,
-                  "p": self.pass_reactions, "f": self.face_pointer, "f1": self.toggle_keys})
+                  "p": self.pass_reactions, "f": self.face_pointer, "f1": self.toggle_keys,
+                  "k": self.push_key})
         for i in range(1, 10):
             h[str(i)] = (lambda i=i: self.choose(i - 1))
         h["0"] = lambda: self.choose(9)
         return h
 
     def handle_click(self, hit):
+        if self.state == "target" and self.push_mode:
+            return self.push_click(hit)
         if self.state in ("target", "idle"):
             tid = self.token_under_pointer()
             if tid is not None:
@@ -990,15 +1000,28 @@ class PlayController(TableView):
             return None
         if self.split is not None:
             return self.split_click(mid)
+        return self.apply(self.with_push(self.best_on(mid)))
 
-        # prefer every strike on the clicked model (the split entry shares them out), and
-        # a reaction aimed where the rules aim it (no point named: a click on the path names one)
+    def best_on(self, mid: str):
+        """The legal declaration of the target step's action that a click on ``mid``
+        makes, or None: every Strike on the clicked model (the split entry shares them
+        out), and a reaction aimed where the rules aim it (no point named: a click on
+        the path names one)."""
+        cands = [a for a in self.legal() if self._key(a) == self.target_key and mid in action_targets(a)]
+
         def score(a):
             ts = getattr(a, "targets", ())
             only = all((t[0] if isinstance(t, (tuple, list)) else t) == mid for t in ts)
             strikes = getattr(a, "strikes", 1)
             return (only, strikes if isinstance(strikes, int) else 1, getattr(a, "point", None) is None)
-        return self.apply(max(cands, key=score))
+        return max(cands, key=score, default=None)
+
+    def with_push(self, action):
+        """``action`` with the chosen Knockback direction (K), when one is chosen."""
+        import dataclasses
+        if action is None or self.knockback is None or not hasattr(action, "knockback"):
+            return action
+        return dataclasses.replace(action, knockback=self.knockback)
 
     # ------------------------------------------------------------ split Strikes
     def max_strikes(self, key) -> int:
@@ -1022,7 +1045,7 @@ class PlayController(TableView):
         counts: dict[str, int] = {}
         for t in self.split:
             counts[t] = counts.get(t, 0) + 1
-        return dataclasses.replace(sample, targets=tuple(counts.items()))
+        return self.with_push(dataclasses.replace(sample, targets=tuple(counts.items())))
 
     def split_words(self) -> str:
         counts: dict[str, int] = {}
@@ -1051,7 +1074,7 @@ class PlayController(TableView):
         total = self.max_strikes(self.target_key)
         return (f"{self.target_key[0]}: {len(self.split)} of {total} Strikes: {self.split_words()}\n"
                 "click a target for the next Strike (the same model again adds one); "
-                "Enter declares these, Backspace takes the last back, Esc cancels")
+                "Enter declares these, Backspace takes the last back, Esc cancels" + self.push_words())
 
     @staticmethod
     def _key(a):
@@ -1095,6 +1118,8 @@ class PlayController(TableView):
         return what() if callable(what) else self.apply(what)
 
     def cancel(self):
+        if self.state == "target" and (self.push_mode or self.knockback is not None):
+            return self.clear_push("Esc")
         if self.state != "idle":
             self._reset_step()
             self._clear_play()
@@ -1324,8 +1349,12 @@ class PlayController(TableView):
     def confirm(self):
         if self.state == "move" and self.waypoints:
             return self.apply(self.candidate_move())
+        if self.state == "target" and self.push_mode:
+            return self.push_click(None)
         if self.state == "target" and self.split:
             return self.apply(self.split_action())
+        if self.state == "target" and self.split is None and self.knockback is not None and self.push_target:
+            return self.apply(self.with_push(self.best_on(self.push_target)))
         return None
 
     def face_pointer(self):
@@ -1441,16 +1470,224 @@ class PlayController(TableView):
         else:
             n = self.max_strikes(key)
             self.message = f"{key[0]}: click a target ({', '.join(targets)})" + (
-                f": all {n} Strikes on it" if n > 1 else "") + "; Esc cancels"
+                f": all {n} Strikes on it" if n > 1 else "") + self.push_hint() + "; Esc cancels"
         self.aim_points = list(dict.fromkeys(tuple(a.point) for a in cands if getattr(a, "point", None) is not None))
         if self.aim_points:
             mover = self.pending_mover() or "the mover"
             ov.aim_points_overlay(self.aim_points).reparentTo(self.play_live)
             self.message = (f"{key[0]}: click {mover} (aimed where the rules aim: where it stands, or the "
-                            f"last point it was seen) or a marked point of its path to aim there; Esc cancels")
+                            f"last point it was seen) or a marked point of its path to aim there"
+                            f"{self.push_hint()}; Esc cancels")
         self.show_stratagem_range(key)
         self.refresh()
         return "target"
+
+    # ------------------------------------------------------------ Knockback direction
+    def target_sample(self):
+        """A legal declaration of the action the target step is for (None: none)."""
+        if self.target_key is None:
+            return None
+        return next((a for a in self.legal() if self._key(a) == self.target_key), None)
+
+    def knockback_value(self, decl) -> float | None:
+        """The X of the Knockback (X) of the weapon or spell an Attack declaration
+        uses, read as the rules read it (``<rules>.resolution.attack_profile``, its
+        traits through ``<rules>.combat.trait_value``); None when it has no
+        Knockback, or the game's declarations name no direction (no ``knockback``)."""
+        import importlib
+        if decl is None or not hasattr(decl, "knockback"):
+            return None
+        pkg = type(self.game).__module__.rsplit(".", 1)[0]
+        try:
+            prof = importlib.import_module(pkg + ".resolution").attack_profile(self.game, decl)
+            if not prof:
+                return None
+            value = importlib.import_module(pkg + ".combat").trait_value(list(prof.get("traits", [])), "Knockback")
+        except Exception:                     # noqa: BLE001 -- a game without these rules
+            return None
+        return float(value) if value else None
+
+    def push_hint(self) -> str:
+        """The target step's word on K (an Attack with Knockback), or nothing."""
+        if self.knockback is not None:
+            return f"; Knockback toward {self.knockback:g}\u00b0 (K or Esc: directly away)"
+        return "; K chooses the Knockback direction" if self.knockback_value(self.target_sample()) else ""
+
+    def push_words(self) -> str:
+        """The split message's line on the Knockback direction."""
+        return "\n" + self.push_hint()[2:] if self.push_hint() else ""
+
+    def push_candidates(self) -> list[str]:
+        """The models the target step's action may be declared at."""
+        return sorted({t for a in self.legal() if self._key(a) == self.target_key
+                       for t in action_targets(a) if t in self.world.models})
+
+    def push_decl(self):
+        """The declaration a Knockback direction is judged with: the Strikes clicked so
+        far (split), else every Strike on the model the arrow aims."""
+        if self.split:
+            return self.split_action()
+        return self.best_on(self.push_target) if self.push_target else None
+
+    def push_key(self):
+        """K in an Attack's target step (its weapon or spell has Knockback): the
+        direction of the push follows the pointer (an arrow from the target); a
+        click or Enter sets it; K again (or Esc) clears it: directly away."""
+        if self.state != "target" or self.target_key is None:
+            self.message = "K: the Knockback direction is chosen in an Attack's target step (its menu entry first)"
+            self.refresh()
+            return None
+        name = self.target_key[0]
+        if not self.knockback_value(self.target_sample()):
+            what = self.target_key[1] or self.target_key[2] or name
+            self.message = f"K: {what} has no Knockback: there is no push to aim"
+            self.refresh()
+            return None
+        if self.push_mode or self.knockback is not None:
+            return self.clear_push("K")
+        self.push_mode = True
+        cands = self.push_candidates()
+        target = self.push_target or (self.split[-1] if self.split else None)
+        hit = self.pick_now()
+        if target is None and hit is not None and hit.kind == "model" and hit.id in cands:
+            target = hit.id
+        if target is None and len(cands) == 1:
+            target = cands[0]
+        self.push_target = target
+        self._last_pointer = None              # the arrow follows the pointer from the next frame
+        if target is None:
+            self.message = (f"{name}: Knockback direction: click the target to push ({', '.join(cands)}); "
+                            "K or Esc: directly away")
+            self.refresh()
+            return "push"
+        self.message = (f"{name}: Knockback direction for {target}: point where it goes, click or Enter "
+                        "sets it; K or Esc: directly away")
+        if hit is not None and hit.point is not None:
+            self.show_push(hit.point)
+        else:
+            self.refresh()
+        return "push"
+
+    def push_click(self, hit):
+        """A click (``hit``) or Enter (None: the point under the pointer) while the
+        Knockback arrow follows the pointer: the target it aims, then its direction."""
+        name = self.target_key[0]
+        if self.push_target is None:
+            cands = self.push_candidates()
+            if hit is not None and hit.kind == "model" and hit.id in cands:
+                self.push_target = hit.id
+                self.message = (f"{name}: Knockback direction for {hit.id}: point where it goes, click or "
+                                "Enter sets it; K or Esc: directly away")
+                self.refresh()
+                return ("push-target", hit.id)
+            self.message = f"{name}: click the target to push ({', '.join(cands)}); K or Esc: directly away"
+            self.refresh()
+            return None
+        if hit is None:
+            hit = self.pick_now()
+        if hit is None or hit.point is None:
+            self.message = f"{name}: point at the table where {self.push_target} goes; K or Esc: directly away"
+            self.refresh()
+            return None
+        aim = self.show_push(hit.point)
+        if aim is None or aim[1]:
+            return None                         # the message says why
+        self.knockback, self.push_mode = aim[0], False
+        if self.split is not None:
+            self.message = self.split_message()
+        else:
+            self.message = (f"{name}: Knockback toward {self.knockback:g}\u00b0 for {self.push_target}\n"
+                            f"click {self.push_target} (or Enter) to declare; K or Esc: directly away")
+        self.refresh()
+        return ("knockback", self.knockback)
+
+    def clear_push(self, how: str = "K"):
+        """No Knockback direction: the push goes directly away from the attacker."""
+        self.push_mode, self.knockback, self.push_aim = False, None, None
+        self.push_target = None
+        self._clear_push_overlay()
+        name = self.target_key[0]
+        self.message = self.split_message() if self.split is not None else (
+            f"{name}: Knockback directly away ({how}); click a target{self.push_hint()}; Esc cancels")
+        self.refresh()
+        return "directly away"
+
+    def _clear_push_overlay(self) -> None:
+        for c in self.play_live.getChildren():
+            if c.getName() == "push-overlay":
+                c.removeNode()
+
+    def push_preview(self, target: str, deg: float, dist: float):
+        """Where a Knockback of ``dist``" toward ``deg`` would leave ``target`` if it hits,
+        and the height it would fall: the geometry's push as the rules make it
+        (``check_move(target, "push", ...)``, halved until it is legal); None when
+        it cannot be said."""
+        geo = getattr(self.game, "geo", None) or self.geometry
+        try:
+            vx, vy, vz = geo.position(target)
+            foes = {e.id: -1.0 for e in self.game.enemies(target)}
+            spd = float(self.game.speed(target))
+            dx, dy = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+            d = float(dist)
+            while d >= 0.05:
+                mv = geo.check_move(target, "push", [(vx + dx * d, vy + dy * d, vz)], spd, enemies=foes)
+                if mv.legal:
+                    falls = sum(float(f.height) for f in (getattr(mv, "falls", ()) or ()))
+                    return tuple(float(v) for v in mv.end), falls
+                d /= 2
+        except Exception:                     # noqa: BLE001 -- a preview only
+            return None
+        return (float(vx), float(vy), float(vz)), 0.0
+
+    def show_push(self, point):
+        """The Knockback arrow from the target toward ``point``: its bearing (whole
+        degrees CCW from +x), green when the rules take it, red with their reason
+        when not; where the push would leave the target and how far it would fall.
+        Returns (degrees, reason or None), or None with no direction (the point on
+        the target)."""
+        import dataclasses
+        target, name = self.push_target, self.target_key[0]
+        self._clear_push_overlay()
+        if target is None or target not in self.world.models:
+            return None
+        hb = self.world.hitbox(target)
+        dx, dy = float(point[0]) - float(hb.x), float(point[1]) - float(hb.y)
+        if math.hypot(dx, dy) < 0.05:
+            self.push_aim = None
+            self.message = f"{name}: point away from {target} for the direction of its push; K or Esc: directly away"
+            self.refresh()
+            return None
+        deg = float(round(math.degrees(math.atan2(dy, dx)))) % 360.0
+        decl = self.push_decl()
+        try:
+            reason = ("no declaration of it is legal now" if decl is None
+                      else self.game.why_illegal(dataclasses.replace(decl, knockback=deg)))
+        except Exception as exc:             # noqa: BLE001 -- a probe the rules cannot read
+            reason = str(exc)
+        reason = " ".join(str(reason).split()) if reason else None
+        kb = self.knockback_value(decl)
+        prev = self.push_preview(target, deg, kb) if reason is None and kb else None
+        end, fall = prev if prev else (None, 0.0)
+        fall_words = f"falls {fall:g}\"" if fall > 1e-6 else ""
+        reach = max(math.hypot(dx, dy), float(hb.radius) + (kb or 1.0) + 0.5)
+        rad = math.radians(deg)
+        tip = (hb.x + reach * math.cos(rad), hb.y + reach * math.sin(rad), hb.z)
+        label = f"{deg:g}\u00b0" + (f", {fall_words}" if fall_words else "")
+        ov.push_overlay((hb.x, hb.y, hb.z), tip, reason is None, end=end, label=label,
+                        radius=float(hb.radius)).reparentTo(self.play_live)
+        self.push_aim = (deg, reason)
+        words = f"Knockback toward {deg:g}\u00b0"
+        if reason:
+            self.message = f"{name}: {words} is not allowed: {reason}\nK or Esc: directly away"
+        else:
+            where = ""
+            if end is not None:
+                where = (f" (if hit, it ends at ({end[0]:.1f}, {end[1]:.1f})"
+                         + (f", {fall_words}" if fall_words else "") + ")")
+            self.message = (f"{name}: {words} for {target}{where}\n"
+                            "click or Enter sets it; K or Esc: directly away")
+        self.refresh()
+        return self.push_aim
 
     def pending_mover(self) -> str | None:
         """The activated model a reaction is aimed at."""
@@ -1464,8 +1701,8 @@ class PlayController(TableView):
         best = min(self.aim_points, key=lambda q: float(np.linalg.norm(np.asarray(q, float)[:2] - p[:2])), default=None)
         if best is None or float(np.linalg.norm(np.asarray(best, float)[:2] - p[:2])) > slack:
             return None
-        return next((a for a in self.legal() if self._key(a) == self.target_key
-                     and getattr(a, "point", None) is not None and tuple(a.point) == best), None)
+        return self.with_push(next((a for a in self.legal() if self._key(a) == self.target_key
+                                    and getattr(a, "point", None) is not None and tuple(a.point) == best), None))
 
     def stratagem_of(self, key) -> dict | None:
         """The Stratagem (plain data) a target step is for, or None."""
@@ -1487,8 +1724,9 @@ class PlayController(TableView):
 
     def pair(self):
         """No live LoS verdict while a Stratagem's target is chosen: the
-        verdict panel says whether the model under the pointer may be named."""
-        if self.state == "target" and self.stratagem_of(self.target_key) is not None:
+        verdict panel says whether the model under the pointer may be named
+        (nor while a Knockback's arrow follows the pointer)."""
+        if self.state == "target" and (self.push_mode or self.stratagem_of(self.target_key) is not None):
             return None
         return super().pair()
 
@@ -1506,6 +1744,10 @@ class PlayController(TableView):
         return mid
 
     def on_hover(self, hit) -> None:
+        if self.state == "target" and self.push_mode:
+            if hit is not None and hit.point is not None and self.push_target:
+                self.show_push(hit.point)
+            return None
         if self.state != "target" or hit is None or hit.point is None:
             return super().on_hover(hit)
         spell = self.target_key[2] if self.target_key else None
@@ -1747,7 +1989,7 @@ class PlayController(TableView):
     def hint(self) -> str:
         if getattr(self, "show_keys", False):
             return ("click: activate/select | 1-9: menu | Enter: confirm path | F: face the pointer (a path's end, "
-                    "a hit model) | "
+                    "a hit model) | K: Knockback direction (an Attack's target step; K again: directly away) | "
                     "Backspace: last waypoint | Esc cancel | P pass | Ctrl+Z undo | Ctrl+S/Ctrl+O save/load | "
                     "F12 dispute | M measure | G template | V eye view | F1 fewer keys")
         return "1-9 menu | Enter confirm | Esc cancel | Ctrl+Z undo | F1 all keys"
