@@ -410,7 +410,7 @@ class FlatGeometry:
                 step = math.ceil(float(speed) / 2)
                 h = end[2] - ground
                 rolls = 0 if step <= 0 or h <= step + 1e-6 else int(math.floor(h / step + 1e-6))
-                res.falls.append(FlatFall(h, rolls))
+                res.falls.append(FlatFall(h, rolls, (end[0], end[1], ground)))
                 res.reason = (res.reason + "; " if res.reason else "") + f"falls {h:.2f}\""
             end = (end[0], end[1], ground)
             res.end = end
@@ -469,7 +469,7 @@ class FlatGeometry:
         self.version += 1
         step = math.ceil(speed / 2)
         rolls = 0 if step <= 0 or h <= step + 1e-6 else int(math.floor(h / step + 1e-6))
-        return FlatFall(h, rolls)
+        return FlatFall(h, rolls, (m.x, m.y, 0.0))
 
     # ---- objects and summons -------------------------------------------
     def touches(self, model: str, piece: str) -> bool:

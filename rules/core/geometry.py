@@ -18,7 +18,8 @@ and provokes nothing; ``speed`` is its modified SPD for the AG rolls of a fall
 only. One waypoint, straight. Where a walk could go (free climbing), it goes
 as a walk; else straight across at its level: scenery stops it (it ends against
 it), an enemy at base contact (``stopped_by``); over a drop it goes on across
-and falls at the end onto the surface under its base (``falls``). Illegal only
+and falls at the end onto the surface under its base (``falls``; each
+fall's ``at`` is where it lands, on the route). Illegal only
 where it would end off the table or inside a model: the rules shorten it.
 ``rules.core.flat.FlatGeometry`` is a pure-Python implementation for an open
 flat table (with optional box obstacles), used by unit tests.
@@ -54,6 +55,9 @@ class PathSight(Protocol):
 class Fall(Protocol):
     height: float
     rolls: int
+    at: Point | None           # where it lands: its (x, y) lie on the route (a fall along a
+                               # route is placed by it, e.g. against an Attack of Opportunity's
+                               # stop); None: not known (a game may take it for the route's end)
 
 
 class Step(Protocol):
@@ -211,6 +215,7 @@ class PathSightAnswer:
 class FallAnswer:
     height: float
     rolls: int
+    at: Point | None = None    # where it lands (None: not known)
 
 
 @dataclass

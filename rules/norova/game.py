@@ -719,9 +719,28 @@ class NorovaGame(Game):
         # the events follow the table: the mover goes to the point where an Attack of
         # Opportunity triggers (a "move_leg"), the enemy makes its hit check there, and
         # on a success the mover stops at that point and takes the attack
+        # the falls (drops) along the route, in its order: each is rolled as the mover
+        # comes past it (before the event that takes it farther), so a move stopped by an
+        # Attack of Opportunity rolls those before the stop and none after it; a mover a
+        # fall takes out (Vitality 0) lies where it landed, its move over
+        falls = self._route_falls(a, mv, route)
         legs, at = 0, start
+
+        def fall_until(along: float) -> bool:
+            while falls and falls[0][0] < along - 1e-6:
+                s, height, where, land = falls.pop(0)
+                self._fall(f, height, where, s)
+                if not f.able:
+                    face = _travel_facing(route[:_route_index(route, s) + 1] + [land], self.geometry.facing(f.id))
+                    self.geometry.place(f.id, (land[0], land[1]), face % 360.0)
+                    self._settle_move(f, a, tuple(self.pos(f.id)), face, allowance, stop=True, legs=legs)
+                    return True
+            return False
+
         for trig in ([] if sneaking else self._aoo_triggers(f, route)):
             along, e, p, why, idx, hand = trig
+            if fall_until(along):
+                return
             face = _travel_facing(route[:idx + 1] + [p], self.geometry.facing(f.id))
             if math.dist(at[:2], p[:2]) > 1e-9:
                 legs += 1
@@ -738,12 +757,44 @@ class NorovaGame(Game):
                     ef.hidden = False
                     self.emit("hidden", {"model": e, "hidden": False, "why": "attacked"})
                 return
+        if fall_until(math.inf):
+            return
         end = tuple(mv.end)
         face = a.facing if a.facing is not None else _travel_facing(route, self.geometry.facing(f.id))
         self.geometry.place(f.id, end, face % 360.0)
         self._settle_move(f, a, end, face, allowance, stop=False, legs=legs)
-        for fall in getattr(mv, "falls", ()) or ():
-            self._fall(f, float(fall.height))
+
+    def _route_falls(self, a: Move, mv, route) -> list[tuple]:
+        """The falls of a move, in route order: ``(inches along the route, height, where,
+        where it lands)``. They are the geometry's ``falls`` (each placed on the route by
+        its landing point ``at``; one without it at the route's end) and, for a walk,
+        sprint or crawl, each step down of more than ``move.step_height`` (the geometry's
+        ``steps``, ``at`` the route's point just before it; it lands 0.1" on): a jump
+        down, the falling rule (rulings "Climbing and swimming"). A step down at the same
+        place as a reported fall of the same height is that fall, not a second one. A
+        climb climbs down; a flight lands."""
+        total = mx.route_length(route)
+        out = []
+        for fl in getattr(mv, "falls", ()) or ():
+            p = getattr(fl, "at", None)
+            if p is None:
+                out.append((total, float(fl.height), None, tuple(route[-1])))
+            else:
+                p = tuple(float(v) for v in p)
+                out.append((_along_route(route, p), float(fl.height), p, p))
+        if a.mode in ("walk", "sprint", "crawl"):
+            top = float(self.r["move"]["step_height"])
+            for st in getattr(mv, "steps", ()) or ():
+                h = -float(st.height)
+                if h <= top + 1e-6:
+                    continue
+                p = tuple(float(v) for v in st.at)
+                s = _along_route(route, p)
+                if any(abs(h - o[1]) <= 0.1 and -0.1 <= o[0] - s <= 1.0 for o in out):
+                    continue
+                out.append((s, h, p, _point_along(route, min(total, s + 0.1))))
+        out.sort(key=lambda o: o[0])
+        return out
 
     def _settle_move(self, f: Fighter, a: Move, end, face: float, allowance: float, *, stop: bool,
                      legs: int) -> None:
@@ -757,10 +808,16 @@ class NorovaGame(Game):
                            "end": [round(v, 6) for v in end], "facing": face % 360.0,
                            "stopped": stop, "legs": legs})
 
-    def _fall(self, f: Fighter, height: float) -> None:
+    def _fall(self, f: Fighter, height: float, where=None, along: float | None = None) -> None:
+        """A fall of ``height`` at ``where`` (a point of the route, ``along`` inches down it)."""
         fr = self.r["falling"]
         dice = int(height // fr["inches_per_die"])
-        self.emit("fall", {"model": f.id, "height": height, "dice": dice})
+        ev = {"model": f.id, "height": height, "dice": dice}
+        if where is not None:
+            ev["at"] = [round(float(v), 6) for v in where]
+        if along is not None:
+            ev["along"] = round(float(along), 6)
+        self.emit("fall", ev)
         if dice <= 0:
             return
         total = sum(self.roll("falling damage", fr["die"], model=f.id) for _ in range(dice))
@@ -1764,6 +1821,36 @@ class NorovaGame(Game):
                 "fighters": [f.to_dict() for f in self.fighters.values()],
                 "positions": {m: [round(v, 6) for v in self.pos(m)] for m in self.fighters},
                 "facings": {m: round(self.geometry.facing(m), 6) for m in self.fighters}}
+
+
+def _along_route(route, p) -> float:
+    """Inches down the route (on the table, as ``mx.route_samples`` measures) to the
+    point of it nearest ``p`` (x, y): the first leg that passes within 0.05" of it,
+    else the nearest."""
+    run, best, best_d = 0.0, 0.0, math.inf
+    for a, b in zip(route[:-1], route[1:]):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        seg = math.hypot(dx, dy)
+        t = 0.0 if seg < 1e-12 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / seg ** 2))
+        d = math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1])
+        if d <= 0.05:
+            return run + t * seg
+        if d < best_d:
+            best, best_d = run + t * seg, d
+        run += seg
+    return best
+
+
+def _point_along(route, along: float):
+    """The route's point ``along`` inches down it (on the table)."""
+    run = 0.0
+    for a, b in zip(route[:-1], route[1:]):
+        seg = math.dist(a[:2], b[:2])
+        if seg > 0 and along <= run + seg:
+            t = (along - run) / seg
+            return tuple(float(a[k] + (b[k] - a[k]) * t) for k in range(3))
+        run += seg
+    return tuple(float(v) for v in route[-1])
 
 
 def _route_index(route, along: float) -> int:

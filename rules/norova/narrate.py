@@ -125,7 +125,8 @@ def line(ev) -> str | None:
     if k == "hidden":
         return f"   {d['model']} is {'hidden' if d['hidden'] else 'no longer hidden'} ({d['why']})"
     if k == "fall":
-        return f"     {d['model']} falls {d['height']:.1f}\" ({d['dice']}d6)"
+        where = f" at ({d['at'][0]:.2f}, {d['at'][1]:.2f})" if d.get("at") else ""
+        return f"     {d['model']} falls {d['height']:.1f}\"{where} ({d['dice']}d6)"
     if k == "thrown_away":
         return f"     {d['model']} throws away its {d['weapon']}"
     if k == "mishap":
