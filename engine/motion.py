@@ -1255,12 +1255,16 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:
         reason = f"stopped by base contact with {stopped_by}"
-    # the declared level at the end
+    # where the World rests the end (a slope: under the base centre; rulings "Where a
+    # base rests"); the checks below judge the route's own end (its highest support)
+    placed = end if on_vertical else _placed(ctx, end)
+    # the declared level at the end (either height names it)
     if legal and stopped_by is None and not truncated and not blocked:
         tz = pts[-1][2]
-        if tz is not None and abs(end[2] - tz) > float(st["declared_level_tolerance"]):
+        dtol = float(st["declared_level_tolerance"])
+        if tz is not None and abs(end[2] - tz) > dtol and abs(placed[2] - tz) > dtol:
             legal = False
-            reason = f"the route ends at z {end[2]:.2f}, not at the declared z {tz:g}"
+            reason = f"the route ends at z {placed[2]:.2f}, not at the declared z {tz:g}"
     if legal and on_vertical and mode != "climb":
         legal = False
         reason = "a Walk or Run cannot end on a vertical surface (a ladder)"
@@ -1275,22 +1279,83 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
     opp = _entry_points(ctx, route, s_fin, "reach")
     aware = _entry_points(ctx, route, s_fin, "awareness")
     surfaces = _surface_ids(ctx, route, s_fin, areas_touched)
-    path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [end]
-    return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), end,
+    path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [placed]
+    return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), placed,
                       surfaces, [], ends_vertical, stopped_by, opp, aware, path)
 
 
 def _hanging(ctx, p) -> bool:
     """The model at p is not standing on anything (the World would not rest it there).
 
-    On a slope the World rests a base by its centre and this module by its
-    highest support: both count as standing.
+    On a slope the World rests a base by its centre (where a move ends too,
+    ``_rest_z``) and this module's routes by its highest support: both count as
+    standing.
     """
     try:
         zw = float(ctx.world.stand_z(float(p[0]), float(p[1]), ctx.R, near_z=float(p[2])))
     except Exception:  # noqa: BLE001 - a World without stand_z: trust the stances
         return True
     return abs(zw - float(p[2])) > float(ctx.st["level_tolerance"])
+
+
+def _rest_z(world, R, st, xy, zs) -> np.ndarray:
+    """(n,) where the World rests a base of radius R at each (x, y) of ``xy`` (n, 2) that
+    this module stands at ``zs`` (n,), its highest support (rulings "Where a base
+    rests"): on a slope, at the slope's height under the base centre (as
+    ``World.stand_z``); on another level than the centre's (a base half over a step,
+    the highest support reached from the centre's surface only across a face steeper
+    than ``max_slope_deg``), at ``zs``. Only where a move or the reachable area ends:
+    routes, costs and clearance keep the highest support."""
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    zs = np.asarray(zs, dtype=float).reshape(-1)
+    out = zs.copy()
+    if not len(xy) or not hasattr(world, "surface_height"):
+        return out
+    try:
+        from engine.world import LEVEL_TOLERANCE as _LT
+    except ImportError:  # pragma: no cover
+        _LT = 0.05
+    fin = np.isfinite(zs)
+    if not fin.any():
+        return out
+    below = zs - _LT + 1e-3                       # surfaces at or below zs (+ 0.001)
+    zc = np.full(len(xy), -np.inf)
+    zc[fin] = world.surface_height(xy[fin], below=below[fin])
+    cand = np.nonzero(fin & np.isfinite(zc) & (zs - zc > 1e-3))[0]
+    if not len(cand):
+        return out
+    pat = _disc_pattern(R, float(st["disc_step"]))
+    m = len(pat)
+    P = (xy[cand, None, :] + pat[None, :, :]).reshape(-1, 2)
+    hp = world.surface_height(P, below=np.repeat(below[cand], m)).reshape(len(cand), m)
+    # the highest support under the base at or below zs (the reachable grid's levels may
+    # lie a little above it: a cell's stance is taken over the cell)
+    with np.errstate(invalid="ignore"):
+        top = np.max(np.where(np.isfinite(hp), hp, -np.inf), axis=1)
+    sup = np.isfinite(hp) & (hp >= top[:, None] - 1e-3)
+    has = np.isfinite(top) & (top - zc[cand] > 1e-3)
+    dist = np.where(sup, np.hypot(pat[None, :, 0], pat[None, :, 1]), np.inf)
+    k = np.argmin(dist, axis=1)                   # the nearest of the highest supports
+    # the surface from the centre to that support: a slope (no rise steeper than
+    # max_slope_deg between samples 0.02" apart) or a step (a face between)
+    S = max(2, int(math.ceil(R / 0.02)) + 1)
+    t = np.linspace(0.0, 1.0, S)
+    seg = xy[cand, None, :] + t[None, :, None] * pat[k][:, None, :]
+    hs = world.surface_height(seg.reshape(-1, 2), below=np.repeat(below[cand], S)).reshape(len(cand), S)
+    ds = np.hypot(pat[k, 0], pat[k, 1]) / (S - 1)
+    tan_max = math.tan(math.radians(float(st["max_slope_deg"])))
+    with np.errstate(invalid="ignore"):
+        smooth = np.all(np.isfinite(hs), axis=1) & \
+            np.all(np.abs(np.diff(hs, axis=1)) <= tan_max * ds[:, None] + 1e-4, axis=1)
+    slope = has & smooth
+    out[cand[slope]] = zc[cand[slope]]
+    return out
+
+
+def _placed(ctx, p) -> tuple:
+    """A standing end p (x, y, z at its highest support) where the World rests it."""
+    z = float(_rest_z(ctx.world, ctx.R, ctx.st, np.array([p[:2]], dtype=float), np.array([p[2]], dtype=float))[0])
+    return (float(p[0]), float(p[1]), z)
 
 
 def _supported(ctx, p) -> bool:
@@ -1363,7 +1428,7 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     if nj:
         return MoveResult(model, "jump", False, f"no Jump from a {nj[0]} area", 0.0, allowance, allowance,
                           start, path=[start])
-    # the start: on its stance (a base on a slope rests on its highest support)
+    # the start: on its stance (the flight leaves a slope from its highest support)
     l0, h0, s0_, _, _ = ctx.layers(np.array([start[:2]]))
     st0 = _stances(l0, h0, s0_, h, 4)[0]
     st0 = st0[np.isfinite(st0)]
@@ -1485,6 +1550,10 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
             reason = f"hits {hit} {s_fin:.2f}\" into the jump: lands {'on it' if on_it else 'at its foot'}"
         elif not reached:
             reason = "fell short: lands at the end of its half SPD"
+    # where the World rests the landing (a slope: under the base centre; rulings "Where
+    # a base rests"); the checks and the fall's height judge the highest support
+    placed = np.array(_placed(ctx, landed), dtype=float)
+    falls = [f._replace(at=tuple(float(v) for v in placed)) for f in falls]
     legal = True
     why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
     if not why and not _climbs(ctx):
@@ -1499,12 +1568,14 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     if np.linalg.norm(landed - Pend) > 1e-6:
         pts_path.append(tuple(map(float, landed)))
     r2 = _Route(np.array(pts_path), np.zeros(len(pts_path) - 1), ["jump"] * (len(pts_path) - 1), [-1] * len(pts_path))
+    if np.linalg.norm(placed - landed) > 1e-9:
+        pts_path[-1] = tuple(map(float, placed))
     opp = _entry_points(ctx, r2, r2.length, "reach")
     aware = _entry_points(ctx, r2, r2.length, "awareness")
     pc = _piece_under(ctx, landed)
     surfaces = [ctx.world.pieces[pc].id] if pc >= 0 else []
     return MoveResult(model, "jump", legal, reason, float(s_fin), allowance, max(0.0, allowance - s_fin),
-                      tuple(float(v) for v in landed), surfaces, falls, False, stopped_by, opp, aware, pts_path)
+                      tuple(float(v) for v in placed), surfaces, falls, False, stopped_by, opp, aware, pts_path)
 
 
 def _touching_tags(ctx, p) -> set:
@@ -1583,6 +1654,9 @@ class _Static:
     ew: np.ndarray
     build_ms: float = 0.0
     _graph: "_Graph | None" = field(default=None, repr=False)
+    # (n,) where the World rests a base ending at each node (``_rest_z``: a slope under
+    # the base centre), worked out as ends are asked for; NaN not yet
+    place_z: "np.ndarray | None" = field(default=None, repr=False)
 
     def graph(self) -> "_Graph":
         """The static edges as a canonical CSR graph (built once, on first use)."""
@@ -2302,6 +2376,18 @@ class ReachGrid:
     stats: dict = field(default_factory=dict)
     reason: str = ""              # why the model cannot make this movement at all ("" when it can)
     ends: dict = field(default_factory=dict)   # node -> the exact end (x, y, z) where it is not the cell's centre
+    _place_z: np.ndarray = field(repr=False, default=None)   # (n,) node -> the z its end rests at (NaN: its level's)
+
+    def _end_z(self, nodes) -> np.ndarray:
+        """The z a move ending at each node rests at (rulings "Where a base rests": on a
+        slope under the base centre, as ``check_path`` ends it); the node's level where
+        not worked out."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        z = self._static.node_xyz[nodes, 2].copy()
+        if self._place_z is not None and len(nodes):
+            pz = self._place_z[nodes]
+            z = np.where(np.isfinite(pz), pz, z)
+        return z
 
     @property
     def shape(self):
@@ -2313,6 +2399,7 @@ class ReachGrid:
         k, i, j = np.nonzero(self.end_ok & (self.cost <= lim + 1e-9))
         nodes = self._static.node[k, i * self._static.nx + j]
         out = self._static.node_xyz[nodes].copy()       # the cell's centre, or its node's place in it
+        out[:, 2] = self._end_z(nodes)                  # where the base rests there
         if self.ends:
             for row, nd in enumerate(nodes.tolist()):
                 if nd in self.ends:
@@ -2333,6 +2420,7 @@ class ReachGrid:
             return None
         i, j = c
         best, bd = None, math.inf
+        g = self._static
         for k in range(self.z.shape[0]):
             zk = self.z[k, i, j]
             if not np.isfinite(zk) or not np.isfinite(self.cost[k, i, j]):
@@ -2340,6 +2428,11 @@ class ReachGrid:
             if need_end and not self.end_ok[k, i, j]:
                 continue
             d = 0.0 if z is None else abs(zk - z)
+            if z is not None and g is not None:
+                # the level, or where a base ending there rests (a slope: lower)
+                nd = int(g.node[k, i * g.nx + j])
+                if nd >= 0:
+                    d = min(d, abs(float(self._end_z([nd])[0]) - z))
             if z is not None and d > 0.3:
                 continue
             key = (d, self.cost[k, i, j]) if z is not None else (self.cost[k, i, j], 0)
@@ -2375,6 +2468,9 @@ class ReachGrid:
             node = int(self._pred[node])
         chain.reverse()
         pts = [tuple(self.start)] + [self.ends.get(n) or tuple(float(v) for v in g.node_xyz[n]) for n in chain]
+        if chain and chain[-1] not in self.ends:
+            # the end rests where a move ending there does (a slope: under the base centre)
+            pts[-1] = (pts[-1][0], pts[-1][1], float(self._end_z([chain[-1]])[0]))
         out = [pts[0]]
         for a, b in zip(pts[1:], pts[2:] + [None]):
             if b is None:
@@ -2525,6 +2621,16 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     sy = int(math.floor(start[1] / res))
     s_nodes, s_w = [], []
     step = _step_height(ctx.h, st)
+    # the model's level, as a move from there starts: its stance nearest its height (on
+    # a slope the World rests it by its centre, the grid by its highest support)
+    z_level = start[2]
+    l0, h0, d0, _, _ = ctx.layers(np.array([start[:2]]))
+    s0 = _stances(l0, h0, d0, ctx.h, 4)[0]
+    s0 = s0[np.isfinite(s0)]
+    if len(s0):
+        z0 = float(s0[np.argmin(np.abs(s0 - start[2]))])
+        if abs(z0 - start[2]) <= float(st["level_tolerance"]) or not _hanging(ctx, start):
+            z_level = z0
     # the cells next to the model at its level; where the widened clearance leaves
     # none (a base flush with scenery), the nearest within 3 cells
     for reach_cells in (1.5, 3.0):
@@ -2539,7 +2645,7 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
                     nd = g.node[k, cell]
                     if nd < 0 or alive_block[nd]:
                         continue
-                    if abs(g.node_xyz[nd, 2] - start[2]) > min(step, 0.3):
+                    if abs(g.node_xyz[nd, 2] - z_level) > min(step, 0.3):
                         continue
                     d = float(np.hypot(g.node_xyz[nd, 0] - start[0], g.node_xyz[nd, 1] - start[1]))
                     if d > reach_cells * res * 1.0001 + 1e-9 and not (abs(dx) <= 1 and abs(dy) <= 1):
@@ -2631,11 +2737,19 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
         flat[g.node_slot, g.node_cell] = dist[:n]
         ok_nodes &= np.isfinite(exact)
     end_ok_flat[g.node_slot, g.node_cell] = ok_nodes
+    # where a base ending at each end node rests (as check_path ends a move there); a
+    # Flying model lands on its highest support, as its move does
+    if not flying:
+        if g.place_z is None:
+            g.place_z = np.full(n, np.nan)
+        need = np.nonzero(ok_nodes & np.isnan(g.place_z))[0]
+        if len(need):
+            g.place_z[need] = _rest_z(world, ctx.R, st, P[need, :2], P[need, 2])
     t2 = time.perf_counter()
     stats = {"static_ms": round(g.build_ms, 1), "query_ms": round((t2 - t1) * 1000.0, 1),
              "total_ms": round((t2 - t0) * 1000.0, 1), "nodes": int(n), "edges": int(np.count_nonzero(ekeep))}
     return ReachGrid(model, mode, 0.0 if refusal else allowance, res, zz, cost, end_ok_flat.reshape(shape), start,
-                     pred, g, src, stats, refusal, ends)
+                     pred, g, src, stats, refusal, ends, None if flying else g.place_z)
 
 
 __all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",

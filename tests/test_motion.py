@@ -555,7 +555,10 @@ def test_moves_start_from_a_ramp():
     r = check_path(w, "m", [(19, 10)], "jump")
     assert r.legal and r.falls == []
     assert r.distance == pytest.approx(math.hypot(1.0, 0.5), abs=0.01)    # straight along the slope
-    assert r.end[2] == pytest.approx(1.5 + R_M * 0.5, abs=0.02)     # resting on its highest support
+    # it lands where the World stands a base: on the slope under its centre (the
+    # route itself follows the base's highest support, 1.5 + R_M * 0.5 there)
+    assert r.end[2] == pytest.approx(1.5, abs=1e-6)
+    assert r.end[2] == pytest.approx(w.stand_z(19, 10, R_M), abs=1e-6)
 
 
 # --------------------------------------------------------------------------- terrain columns
