@@ -160,20 +160,9 @@ def test_attract_frames_the_whole_step_and_tells_its_outcome(view_app, tmp_path)
     Reaction Step; the frame of that step shows all three, and the banner
     keeps the damage and the wound (the outcome), all of it on screen."""
     from engine.view.labels import screen_rect
-    from engine.view.play import AttractController
-    from tools.cmd_view import bots_factory, game_factory, load_world
-    world = load_world(SKIRMISH)
-    ctl = AttractController(view_app, world, game_factory(world, "eldfall"), bots_factory("eldfall", "greedy"),
-                            seed=1, out_dir=str(tmp_path))
+    from view_fixtures import attract_to_first_wound
+    ctl, world, new = attract_to_first_wound(view_app, SKIRMISH, tmp_path)
     try:
-        for i in range(12):
-            n0 = len(ctl.game.events)
-            ctl.run_frames(1, str(tmp_path / "frames"), prefix=f"f{i}")
-            new = ctl.game.events[n0:]
-            if any(e.kind == "wound" for e in new):
-                break
-        else:
-            pytest.fail("no wound in the first 12 decisions")
         banner = ctl.hud.banner.text
         said = [ctl.say(e).strip() for e in new[1:] if e.kind != "roll" and ctl.say(e)]
         attackers = sorted({e.data["attacker"] for e in new if e.kind == "attack"})

@@ -218,20 +218,9 @@ def test_attract_frames_the_step_above_its_banner(view_app, tmp_path):
     eight lines from the bottom edge. The three models stand above the banner, not
     behind it (an organiser's stand shows who shoots whom)."""
     from engine.view.labels import screen_rect
-    from engine.view.play import AttractController
-    from tools.cmd_view import bots_factory, game_factory, load_world
-    world = load_world(SKIRMISH)
-    ctl = AttractController(view_app, world, game_factory(world, "eldfall"), bots_factory("eldfall", "greedy"),
-                            seed=1, out_dir=str(tmp_path))
+    from view_fixtures import attract_to_first_wound
+    ctl, world, new = attract_to_first_wound(view_app, SKIRMISH, tmp_path)
     try:
-        for i in range(12):
-            n0 = len(ctl.game.events)
-            ctl.run_frames(1, str(tmp_path / "frames"), prefix=f"f{i}")
-            new = ctl.game.events[n0:]
-            if any(e.kind == "wound" for e in new):
-                break
-        else:
-            pytest.fail("no wound in the first 12 decisions")
         banner = screen_rect(view_app, ctl.hud.banner.np)
         w, h = view_app.size
         for m in ("red-archer", "red-scout", "blue-ogre"):

@@ -114,3 +114,23 @@ def read_rgb(path):
     tex.load(img)
     buf = np.frombuffer(bytes(tex.getRamImageAs("RGB")), np.uint8).reshape(h, w, 3)
     return buf[::-1].astype(float) / 255.0              # texture rows run bottom-up
+
+
+def attract_to_first_wound(view_app, scene_path, tmp_path, decisions=12):
+    """An attract-mode controller (greedy bots, seed 1) run one frame per decision
+    until a step that wounds; returns (controller, world, that step's events).
+    The caller closes the controller."""
+    import pytest
+    from engine.view.play import AttractController
+    from tools.cmd_view import bots_factory, game_factory, load_world
+    world = load_world(scene_path)
+    ctl = AttractController(view_app, world, game_factory(world, "eldfall"), bots_factory("eldfall", "greedy"),
+                            seed=1, out_dir=str(tmp_path))
+    for i in range(decisions):
+        n0 = len(ctl.game.events)
+        ctl.run_frames(1, str(tmp_path / "frames"), prefix=f"f{i}")
+        new = ctl.game.events[n0:]
+        if any(e.kind == "wound" for e in new):
+            return ctl, world, new
+    ctl.close()
+    pytest.fail(f"no wound in the first {decisions} decisions")
