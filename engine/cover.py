@@ -668,3 +668,14 @@ def cover(world, attacker: str, target: str, los_result=None,
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"
     return CoverResult(level, pid, why)
+
+
+def cover_line(r) -> str:
+    """The cover, its piece and why, in one line: `eldfall los`'s detail line and the
+    line under the verdict in every LoS picture's caption (engine.view.pictures.los_detail:
+    `eldfall los --picture`, `eldfall demo`'s dispute, the view's F12). ``r``: a
+    LosResult or its dict."""
+    def g(k):
+        return r.get(k) if isinstance(r, dict) else getattr(r, k, None)
+    piece, why = g("cover_piece"), g("cover_reason")
+    return f"cover: {g('cover')}" + (f" from {piece}" if piece else "") + (f": {why}" if why else "")

@@ -351,10 +351,13 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     mdir = Path(models_dir) if models_dir is not None else default_models_dir()
     party_problems: set[Problem] = set()
     reserves: list[ModelSpec] = []
+    broken_reserves: set[str] = set()     # reserve: true entries refused with their own error
     for i, item in enumerate(mitems or []):
         spec = _model(ck, item, ("models", i), i, table, claim_id, mdir, party_problems)
         if spec is not None:
             (reserves if spec.reserve else models).append(spec)
+        elif isinstance(item, dict) and item.get("reserve") is True and isinstance(item.get("id"), str):
+            broken_reserves.add(item["id"])
     for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
         ck.problems.append(prob)
 
@@ -365,7 +368,7 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
             extra[game] = doc[game]
 
     # -- summons: reserves and the Conjurations that name them --------------- #
-    _check_summons(ck, models, reserves)
+    _check_summons(ck, models, reserves, broken_reserves)
     if "eldfall" not in games:
         for r in reserves:
             ck.error(("models", r.index, "reserve"), "reserve (summoned) creatures are an Eldfall rule; "
@@ -628,10 +631,12 @@ def summon_target(spell) -> str | None:
     return m.group(1) if m else None
 
 
-def _check_summons(ck, models, reserves) -> None:
+def _check_summons(ck, models, reserves, broken: set[str] = frozenset()) -> None:
     """Each reserve is a creature some Conjuration of its side summons; each
     Conjuration names a reserve of its caster's side (warnings: a profile is
-    shared by scenes, and a scene may leave a spell unused)."""
+    shared by scenes, and a scene may leave a spell unused). ``broken``: the ids
+    of reserve entries refused with their own error; a Conjuration naming one
+    is not told to "add it with reserve: true" (it is there)."""
     res = {r.id: r for r in reserves}
     named: set[str] = set()
     for m in list(models) + list(reserves):
@@ -647,6 +652,8 @@ def _check_summons(ck, models, reserves) -> None:
                 continue
             named.add(cid)
             r = res.get(cid)
+            if r is None and cid in broken:
+                continue
             if r is None:
                 ck.warn(where, f"the Conjuration '{sp.name}' of '{m.id}' summons '{cid}', which is not "
                                f"a reserve model of this scene (add it with reserve: true)", line=m.line)

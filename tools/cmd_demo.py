@@ -118,5 +118,5 @@ def run(args) -> int:
         for p in d["pictures"]:
             print(f"            {p}")
         print(f"            {d['verdict']}")
-    print(f"  attract:  {len(frames)} frames of a bot game, {frames[0]} ... {frames[-1]}")
+    print(f"  attract:  {len(frames)} frame{'' if len(frames) == 1 else 's'} of a bot game, {frames[0]} ... {frames[-1]}")
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
+from engine.cover import cover_line
 from engine.errors import InputError, Problem
 
 
@@ -82,12 +83,6 @@ def verdict(r) -> str:
     if r.reason == "blocked" and r.blocking:
         why = "blocked by " + ", ".join(r.blocking)
     return f"{r.viewer} -> {r.target}: LoS no ({why}), {dist:.1f}\" away, {height}"
-
-
-def cover_line(r) -> str:
-    """The cover, its piece and why (the text's detail line and the pictures' caption)."""
-    return (f"cover: {r.cover}" + (f" from {r.cover_piece}" if r.cover_piece else "")
-            + (f": {r.cover_reason}" if r.cover_reason else ""))
 
 
 def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None) -> str:
@@ -218,8 +213,8 @@ def run(args) -> int:
             print(f"eldfall los: pictures are not available: {exc}", file=sys.stderr)
             return 1
         output_folder(args.picture, "--picture", create=True, files=PICTURES)
-        why = cover_line(r) if r.los else None
-        paths = [str(p) for p in los_pictures(world, r, args.picture, names=PICTURES, detail=why)]
+        # the caption's cover line: engine.view.pictures.los_detail (cover_line, as printed)
+        paths = [str(p) for p in los_pictures(world, r, args.picture, names=PICTURES)]
         if args.json:
             out["pictures"] = paths
     if args.json:

@@ -16,9 +16,27 @@ import sys
 def add_arguments(p) -> None:
     p.add_argument("log", help="a game log (JSON lines) from eldfall play --log")
     p.add_argument("--to", type=int, default=None, metavar="EVENT",
-                   help="replay the actions before event number EVENT (undo)")
+                   help="replay the actions logged before event number EVENT (events are numbered "
+                        "from 0; each action with all its consequences): undo")
     p.add_argument("--events", action="store_true", help="also print the events replayed")
     p.add_argument("--json", action="store_true", help="the state as JSON")
+
+
+def _events(n: int) -> str:
+    return f"{n} event{'' if n == 1 else 's'}"
+
+
+def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) -> str:
+    """What was replayed and where the game stands: ``to`` (--to) counts the log's events
+    from 0; every action logged before event ``to`` is replayed with all its consequences,
+    so the game stands after its event ``made - 1`` (``made`` events re-created)."""
+    head = f"{game_name} game, seed {seed}: "
+    last = f"after event {made - 1}" if made else "before any event"
+    tail = f"the game stands {last} ({made} of the log's {_events(logged)}, numbered from 0)"
+    if to is None:
+        return head + "replayed every action of the log; " + tail
+    return (head + f"replayed every action logged before event {to} (--to counts the log's events "
+            f"from 0), each with all its consequences; " + tail)
 
 
 def run(args) -> int:
@@ -46,7 +64,8 @@ def run(args) -> int:
                                  f"{path} has changed since the game was logged"))
     if args.to is not None and not 0 <= args.to <= len(events):
         raise InputError(Problem("<command line>", None, "--to",
-                                 f"must be between 0 and {len(events)} (the log has {len(events)} events)"))
+                                 f"must be between 0 and {len(events)} (the log has {_events(len(events))}, "
+                                 f"numbered from 0)"))
     mod = gameplay.game_module(header["game"])
     _, _, geo = gameplay.load_table(path)
     prefix = events if args.to is None else events[:args.to]
@@ -68,8 +87,7 @@ def run(args) -> int:
             s = line(ev)
             if s:
                 print(f"{ev.seq:5d} {s}")
-    print(f"{game.game_name} game, seed {header['seed']}, replayed to event {len(game.events)} "
-          f"of {len(events)}")
+    print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())
     print(f"pending: {getattr(game, 'pending', None)}")

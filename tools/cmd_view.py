@@ -4,6 +4,8 @@ Opens the 3D table (engine.view). With a screen: a window to play hotseat
 (or, with ``--attract``, bots playing game after game). Without a screen, or
 with ``--offscreen``: renders N frames of an attract-mode game to PNGs in
 DIR (EGL/llvmpipe, with p3tinydisplay as fallback) and says where they are.
+``--log LOG`` loads a logged game to play on in the window (hotseat); there is
+no one to play on offscreen, so there (and with ``--attract``) it is refused.
 """
 from __future__ import annotations
 
@@ -29,7 +31,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--samples", type=int, default=None, choices=(0, 2, 4, 8),
                         help="multisample antialiasing (default 4 in a window, 0 offscreen)")
     parser.add_argument("--bot", choices=("greedy", "random"), default="greedy", help="the bots' strategy")
-    parser.add_argument("--log", default=None, help="a game log to load at start (play mode)")
+    parser.add_argument("--log", default=None,
+                        help="a game log to load at start and play on (hotseat, in a window; "
+                             "not with --attract or offscreen)")
     parser.add_argument("--json", action="store_true", help="offscreen: print the result as JSON")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
@@ -111,6 +115,22 @@ def _check_log(path: str) -> None:
         raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
 
 
+def _check_log_use(args, offscreen: bool) -> None:
+    """--log loads a game to play on, hotseat, in a window. Offscreen frames are an
+    attract-mode game of the bots (no one plays on), and --attract plays its own
+    games: a --log there would be ignored, so it is refused (before anything is written)."""
+    if offscreen:
+        why = ("--offscreen renders" if args.offscreen else "there is no screen here, so view renders")
+        raise InputError(Problem("<command line>", None, "--log",
+                                 f"loads a game to play on (hotseat), which needs a window; {why} "
+                                 "frames of a new attract-mode game instead (eldfall replay LOG shows "
+                                 "a logged game's state)"))
+    if args.attract:
+        raise InputError(Problem("<command line>", None, "--log",
+                                 "loads a game to play on (hotseat); --attract plays the bots' own "
+                                 "games: leave out one of them"))
+
+
 def _check_out(path: str) -> None:
     """The --out folder must be a folder, or be one that can be made."""
     p = os.path.abspath(path)
@@ -149,6 +169,7 @@ def run(args) -> int:
     _check_out_arg(args.out, args.frames if offscreen else None)
     if args.log:
         _check_log(args.log)
+        _check_log_use(args, offscreen)     # a log that is read, and then not used: refused
     world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
     from engine.view.app import RenderError, get_app
@@ -192,7 +213,7 @@ def _offscreen(args, app, world, name, new_game) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{len(paths)} frames of an attract-mode {name} game in {args.out}/ "
+        print(f"{len(paths)} frame{'' if len(paths) == 1 else 's'} of an attract-mode {name} game in {args.out}/ "
               f"({app.renderer}, {elapsed:.1f} s)")
         print(f"  first: {paths[0]}\n  last:  {paths[-1]}")
     return 0

@@ -239,11 +239,26 @@ def los_caption(result) -> str:
     return line + ("\n" + "; ".join(extra) if extra else "")
 
 
+def los_detail(result) -> str | None:
+    """The caption's line under the verdict of a LoS picture: with LoS, the cover, its piece
+    and why, in the words `eldfall los` prints (engine.cover.cover_line); None without LoS.
+    The one source of it for `eldfall los --picture`, `eldfall demo` and the view's F12."""
+    if not _g(result, "los"):
+        return None
+    from engine.cover import cover_line
+    return cover_line(result)
+
+
+_DETAIL = object()
+
+
 # ------------------------------------------------------------------ LoS
 def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png"),
-                 detail: str | None = None) -> list[str]:
+                 detail=_DETAIL) -> list[str]:
     """The dispute picture pair for a LoS verdict; returns the two paths. ``detail``: lines
-    added under the verdict (`eldfall los` gives the cover's reason)."""
+    added under the verdict (default: ``los_detail``, the cover and why; None: none)."""
+    if detail is _DETAIL:
+        detail = los_detail(result)
     os.makedirs(out_dir, exist_ok=True)
     viewer, target = _g(result, "viewer"), _g(result, "target")
     hv, ht = world.hitbox(viewer), world.hitbox(target)
