@@ -108,9 +108,10 @@ def test_reach_says_1_cell(capsys):
 
 
 def test_reach_end_cells_and_replay_event_counts_agree_in_number():
-    from tools.cmd_reach import _cells
     from tools.cmd_replay import replayed_line
-    assert (_cells(1, "end cells"), _cells(0, "end cells"), _cells(2)) == ("1 end cell", "0 end cells", "2 cells")
+    from tools.loading import counted
+    assert (counted(1, "end cell"), counted(0, "end cell"), counted(2, "cell")) == ("1 end cell", "0 end cells", "2 cells")
+    assert (counted(1, "match", "matches"), counted(3, "match", "matches")) == ("1 match", "3 matches")
     assert "of the log's 1 event," in replayed_line("eldfall", 1, None, 1, 1)
 
 

@@ -19,7 +19,7 @@ import math
 import sys
 
 from engine.errors import InputError
-from tools.loading import load_world
+from tools.loading import counted, load_world
 
 
 # the most templates one attack places: one per Strike, and a profile's STK is 1-20
@@ -97,7 +97,7 @@ def resolve(args, world):
         if count < 1:
             raise InputError(f"--count: expected 1 or more, got {count}")
         if count < given:
-            raise InputError(f"--count: {count} templates but {given} placements given")
+            raise InputError(f"--count: {counted(count, 'template')} but {counted(given, 'placement')} given")
         if count > MAX_COUNT:
             raise InputError(f"--count: at most {MAX_COUNT} templates (one per Strike; STK is at most "
                              f"{MAX_COUNT}), got {count}")
@@ -192,7 +192,8 @@ def describe(res, world, picture: bool = False) -> str:
                          f"band {pl.band_choice}: z {_f(lo)} to {_f(hi)}; LoS from {pl.user}")
     if res.search is not None and not picture:
         s = res.search
-        lines.append(f"  search: {s.get('candidates', 0)} placements tried, {s.get('feasible', 0)} cover the target "
+        lines.append(f"  search: {counted(s.get('candidates', 0), 'placement')} tried, {s.get('feasible', 0)} "
+                     f"{'covers' if s.get('feasible', 0) == 1 else 'cover'} the target "
                      f"fully{' and see it' if res.placements[0].kind == 'circle' else ' in its height band'}, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
     user_side = world.hitbox(res.user).side if res.user else None
     tally = ""

@@ -55,7 +55,7 @@ def run(args) -> int:
     from engine.view.config import has_display
     from tools.cmd_check import render, summary
     from tools.cmd_view import game_factory, game_name_for
-    from tools.loading import load_world
+    from tools.loading import counted, load_world
     if args.frames < 1:
         raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
     world = load_world(args.scene)
@@ -118,5 +118,5 @@ def run(args) -> int:
         for p in d["pictures"]:
             print(f"            {p}")
         print(f"            {d['verdict']}")
-    print(f"  attract:  {len(frames)} frame{'' if len(frames) == 1 else 's'} of a bot game, {frames[0]} ... {frames[-1]}")
+    print(f"  attract:  {counted(len(frames), 'frame')} of a bot game, {frames[0]} ... {frames[-1]}")
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from tools.loading import counted
 
 
 def add_arguments(p) -> None:
@@ -134,6 +135,6 @@ def run(args) -> int:
     else:
         if hasattr(game, "summary") and not args.quiet:
             print(game.summary())
-        print(f"outcome: {game.outcome}  ({n} decisions, {len(game.events)} events"
+        print(f"outcome: {game.outcome}  ({counted(n, 'decision')}, {counted(len(game.events), 'event')}"
               + (f", log {args.log}" if args.log else "") + ")")
     return 0

@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.errors import InputError, Problem
 from tools.cmd_move import check_model, check_on_table, point, positive
-from tools.loading import load_world
+from tools.loading import counted, load_world
 
 
 def add_arguments(parser) -> None:
@@ -83,11 +83,6 @@ def top_down(world, grid, scale: int = 4) -> np.ndarray:
     return np.flipud(img.astype(np.uint8))          # y up: north at the top
 
 
-def _cells(n, what: str = "cells") -> str:
-    """``n`` cells, or "1 cell" (``what``: "cells", "end cells")."""
-    return f"{n} {what[:-1] if n == 1 else what}"
-
-
 def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
     """The top view with its caption: what was asked and the colour legend (without
     Panda3D's font, the plain map)."""
@@ -96,7 +91,7 @@ def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
     except ImportError:
         return top
     why = f"; cannot move: {s['reason']}" if s.get("reason") else ""
-    return caption_rgb(top, f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {_cells(s['cells'], 'end cells')} of "
+    return caption_rgb(top, f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {counted(s['cells'], 'end cell')} of "
                             f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\"{why}\n"
                             f"cells: green 0\" to yellow {s['allowance']:g}\" (the allowance); white ring: {s['model']}; "
                             "other rings: the models in their side's colour; grey: terrain, lighter is higher; "
@@ -105,13 +100,13 @@ def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
 
 def describe(grid, summary, path=None) -> str:
     s = summary
-    lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {_cells(s['cells'], 'end cells')} of "
+    lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {counted(s['cells'], 'end cell')} of "
              f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\""]
     if s.get("reason"):
         lines.append(f"  cannot move: {s['reason']}")
     def zr(lv):
         return f"z {lv['z']:.2f}" if lv["z_max"] - lv["z"] < 0.01 else f"z {lv['z']:.2f}-{lv['z_max']:.2f}"
-    lines.append("  surfaces: " + ("; ".join(f"{lv['surface']} ({zr(lv)}): {_cells(lv['cells'])}"
+    lines.append("  surfaces: " + ("; ".join(f"{lv['surface']} ({zr(lv)}): {counted(lv['cells'], 'cell')}"
                                             for lv in s["levels"]) or "none"))
     lines.append(f"  {s['total_ms']:.0f} ms (grid layers {s['static_ms']:.0f} ms, built once per table and base; "
                  f"query {s['query_ms']:.0f} ms)")

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sys
+from tools.loading import counted
 
 
 def add_arguments(p) -> None:
@@ -22,17 +23,13 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="the state as JSON")
 
 
-def _events(n: int) -> str:
-    return f"{n} event{'' if n == 1 else 's'}"
-
-
 def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) -> str:
     """What was replayed and where the game stands: ``to`` (--to) counts the log's events
     from 0; every action logged before event ``to`` is replayed with all its consequences,
     so the game stands after its event ``made - 1`` (``made`` events re-created)."""
     head = f"{game_name} game, seed {seed}: "
     last = f"after event {made - 1}" if made else "before any event"
-    tail = f"the game stands {last} ({made} of the log's {_events(logged)}, numbered from 0)"
+    tail = f"the game stands {last} ({made} of the log's {counted(logged, 'event')}, numbered from 0)"
     if to is None:
         return head + "replayed every action of the log; " + tail
     return (head + f"replayed every action logged before event {to} (--to counts the log's events "
@@ -64,7 +61,7 @@ def run(args) -> int:
                                  f"{path} has changed since the game was logged"))
     if args.to is not None and not 0 <= args.to <= len(events):
         raise InputError(Problem("<command line>", None, "--to",
-                                 f"must be between 0 and {len(events)} (the log has {_events(len(events))}, "
+                                 f"must be between 0 and {len(events)} (the log has {counted(len(events), 'event')}, "
                                  f"numbered from 0)"))
     mod = gameplay.game_module(header["game"])
     _, _, geo = gameplay.load_table(path)

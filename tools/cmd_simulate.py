@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from tools.loading import counted
 
 
 def add_arguments(p) -> None:
@@ -150,7 +151,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(res, sort_keys=True, indent=1))
         return 0
-    print(f"{res['games']} {res['game']} games on {args.scene}, bots {args.bots}, seeds "
+    print(f"{counted(res['games'], res['game'] + ' game')} on {args.scene}, bots {args.bots}, seeds "
           f"{args.seed}..{args.seed + args.games - 1}")
     print("wins: " + ", ".join(f"{k} {v}" for k, v in res["wins"].items()))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in res["terminations"].items()))

@@ -15,7 +15,7 @@ import sys
 import time
 
 from engine.errors import InputError, Problem
-from tools.loading import load_world
+from tools.loading import counted, load_world
 
 
 def add_arguments(parser) -> None:
@@ -213,7 +213,7 @@ def _offscreen(args, app, world, name, new_game) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{len(paths)} frame{'' if len(paths) == 1 else 's'} of an attract-mode {name} game in {args.out}/ "
+        print(f"{counted(len(paths), 'frame')} of an attract-mode {name} game in {args.out}/ "
               f"({app.renderer}, {elapsed:.1f} s)")
         print(f"  first: {paths[0]}\n  last:  {paths[-1]}")
     return 0

@@ -45,3 +45,9 @@ def _build_problem(scene, path: str, exc: Exception) -> Problem:
             return Problem(file, spec.line or None, where,
                            f"cannot build the {spec.shape} '{spec.id}': {why or type(why).__name__}")
     return Problem(file, None, "", f"cannot build the table: {exc or type(exc).__name__}")
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """"1 cell", "2 cells": ``n`` and the word that goes with it (``many``: the plural
+    when it is not ``one`` + "s")."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
