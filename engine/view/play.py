@@ -449,8 +449,10 @@ class TableView:
         # visibility colour (red hidden, amber to green as more of it shows)
         self.table.mark(b, ov.visibility_colour(res.visible_fraction, res.los), collar=self.table.TARGET_COLLAR)
         text = verdict_text(res)
-        if res.cover_reason and res.los:
-            text += f"\ncover: {res.cover_reason}"
+        from engine.view.pictures import los_detail
+        detail = los_detail(res)          # the same cover line as the pictures and `eldfall los`
+        if detail and res.cover_reason:
+            text += f"\n{detail}"
         self.hud.verdict.set(text, ov.GREEN if res.los else ov.RED)
         return res
 
@@ -2159,8 +2161,9 @@ class AttractController(PlayController):
     show_menu = False
 
     def hint(self) -> str:
-        return (f"ATTRACT MODE: bots play game after game (game {getattr(self, 'games_played', 0) + 1}, "
-                f"seed {getattr(self, 'seed', 0)}) | Space pause | F12 dispute | V eye view")
+        # one short line: the status panel stays small (the table shows between it and the banner)
+        return (f"ATTRACT MODE: game {getattr(self, 'games_played', 0) + 1} (seed {getattr(self, 'seed', 0)})"
+                " | Space pause | F12 dispute")
 
     def current_side(self) -> str | None:
         """The side whose decision it is (the pending decision's owner)."""
@@ -2189,6 +2192,11 @@ class AttractController(PlayController):
         action = bot.choose(g)
         self._invalidate()
         events = self.apply(action)
+        if events is not None:
+            # the banner narrates the step: the status panel does not repeat it (it grew
+            # over the table and pushed the camera far back)
+            self.message = ""
+            self.refresh()
         on_table = set(self.world.model_ids())
         # the models the narration names: an event's actors and targets, and those who
         # may react (a reaction step's ``qualified``, a Foresight offer's ``models``)
@@ -2225,16 +2233,27 @@ class AttractController(PlayController):
                     f"({action.facing:.0f}\u00b0)" if toward else f"{action.facing:.0f}\u00b0")
         elif kind == "Pass":
             closes = {e.kind for e in events}
-            text = f"{action.side} passes" + (": no Crouched change" if "crouch_reaction" in closes else
+            text = f"{action.side} passes" + (": none of its models crouches or stands up in reaction"
+                                             if "crouch_reaction" in closes else
                                              ": keeps its facing" if "turn_on_hit" in closes else
                                              ": no (more) reactions" if "reactions_done" in closes else
                                              ": no (more) Stratagems" if "stratagems_done" in closes else "")
         said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
         if said and self.narrator is not None:
+            said += self.misses(events)
             # the outcome comes last (damage, wounds): never cut it off
             if len(said) > 8:
                 said = said[:3] + [f"... ({len(said) - 7} more in the log)"] + said[-4:]
             text = "\n".join(said)
+        evs = self.game.events
+        first = next((i for i, e in enumerate(evs) if e.kind == "action"), None)
+        if events and first is not None and getattr(evs[first], "seq", None) == getattr(events[0], "seq", False):
+            # the game's first decision (the order of play): the initiative rolls that
+            # decided who chooses were made before it and had no frame of their own
+            pre = [ln.strip() for ln in (self.say(e) for e in evs[:first] if e.kind != "roll") if ln]
+            pre = [ln for ln in pre if "initiative" in ln.lower()]
+            if pre:
+                text = "\n".join(pre + [text])
         rolls = [e for e in events if e.kind == "roll"]
         if rolls:
             text += "\nrolls: " + " ".join(f"d{e.data.get('sides', 20)}={e.data.get('value')}" for e in rolls[:8]) \
@@ -2242,23 +2261,54 @@ class AttractController(PlayController):
         return text
 
     def tick(self, dt: float) -> None:
-        if getattr(self, "paused", False):
-            return
+        if getattr(self, "paused", False) or getattr(self, "frames_driven", False):
+            return              # run_frames decides the steps (a frame each); the clock does not
         self.clock += dt
         self.cinematic(dt)
         if self.game.is_over:
             if self.over_since is None:
+                if self.clock < self.step_seconds:
+                    return              # the last step's narration (the blow that ended it) stays its time
                 self.over_since = self.clock
-                o = self.game.outcome
-                self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
-                self.hud.set_banner(f"Game over: {o}   (games: {self.games_played + 1}, "
-                                    + ", ".join(f"{k} {v}" for k, v in self.wins.items()) + ")")
+                self.show_result()
             elif self.clock - self.over_since >= self.pause_seconds:
                 self.next_game()
             return
         if self.clock >= self.step_seconds:
             self.clock = 0.0
             self.bot_step()
+
+    def misses(self, events) -> list[str]:
+        """The attacks of a step that hit nothing, in words: the rules emit no event
+        for a miss, so a step whose attack roll failed had no outcome on the banner."""
+        out = []
+        for e in events:
+            d = getattr(e, "data", None) or {}
+            if e.kind != "attack" or d.get("failed") or not isinstance(d.get("target"), str) \
+                    or "attacker" not in d or "attribute" not in d:
+                continue
+            a, t = d["attacker"], d["target"]
+            if any(x.kind in ("hit", "hit_dodged", "friendly_fire", "confrontation") and a in (
+                    (x.data or {}).get("attacker"), (x.data or {}).get("a"), (x.data or {}).get("b"))
+                   for x in events):
+                continue
+            rolls = [str(x.data.get("value")) for x in events if x.kind == "roll" and x.data.get("attacker") == a
+                     and x.data.get("target") == t and str(x.data.get("why", "")).startswith("attack")]
+            if rolls:
+                out.append(f"{a} misses {t} (rolled {', '.join(rolls)}; needed {d['attribute']} or less)")
+        return out
+
+    def show_result(self) -> None:
+        """The game is over: the banner says who won and why, the tally of the games
+        played here, and that another game follows; the camera shows the whole table."""
+        o = self.game.outcome
+        self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
+        self.focus = None
+        self.message = ""
+        self.refresh()
+        self.hud.set_banner(f"GAME OVER: {o}\n"
+                            f"games played here: {self.games_played + 1} ("
+                            + ", ".join(f"{k} {v}" for k, v in self.wins.items()) + ")\nnext game starts now")
 
     def next_game(self):
         self.games_played += 1
@@ -2269,7 +2319,10 @@ class AttractController(PlayController):
         self.bots = self.bots_for(self.game, self.seed)
         self.over_since = None
         self.clock = 0.0
-        self._after_load(f"game {self.games_played + 1} (seed {self.seed})")
+        self.focus = None
+        self._after_load("")                # the hint names the game and its seed already
+        self.hud.set_banner(f"A new game begins: game {self.games_played + 1} (seed {self.seed}); "
+                            "the models are back on their starting places")
         return self.game
 
     def cinematic(self, dt: float, snap: bool = False) -> None:
@@ -2283,6 +2336,8 @@ class AttractController(PlayController):
         goal = np.array([self.world.table[0] / 2, self.world.table[1] / 2, 0.0])
         dist = max(self.world.table) * 1.25
         focus = [m for m in (self.focus or ()) if m in self.world.model_ids()]
+        # no step to frame (a game's first step, its result): every model on the table
+        focus = focus or list(self.world.model_ids())
         if focus:
             hbs = [self.world.hitbox(m) for m in focus]
             pts = np.array([[hb.x, hb.y, hb.z + dz] for hb in hbs for dz in (0.0, hb.height)])
@@ -2291,21 +2346,21 @@ class AttractController(PlayController):
             radius = float(np.linalg.norm(hi - lo)) / 2.0 + 3.0
             fov = min(self.app.camLens.getFov()[0], self.app.camLens.getFov()[1])
             dist = max(max(self.world.table) * 0.95, radius / math.sin(math.radians(fov) / 2.0))
-        if focus:
-            # the banner (bottom) and the status panel (top) cover part of the frame: the
-            # models framed stand in the part between them, not behind the narration
-            from engine.view.labels import screen_rect
-            h = float(self.app.size[1])
-            low, high = screen_rect(self.app, self.hud.banner.np), screen_rect(self.app, self.hud.status.np)
-            b = float(np.clip(low[3] / h, 0.0, 0.45)) if low else 0.0
-            t = float(np.clip(1.0 - high[1] / h, 0.0, 0.3)) if high else 0.0
-            free = max(1.0 - b - t, 0.3)
-            dist = dist / free
-            vfov = self.app.camLens.getFov()[1]
-            p_, hd = math.radians(50.0), math.radians(self.cam_heading)
-            # the camera's up for this orbit (heading about z, looking down by the pitch)
-            up = np.array([math.sin(p_) * math.sin(hd), math.sin(p_) * math.cos(hd), math.cos(p_)])
-            goal = goal - (b - t) * dist * math.tan(math.radians(vfov) / 2.0) * up
+        # the banner (bottom) and the status panel (top) cover part of the frame: the
+        # models framed (or the whole table: a game's first step, its result) stand in
+        # the part between them, not behind the narration
+        from engine.view.labels import screen_rect
+        h = float(self.app.size[1])
+        low, high = screen_rect(self.app, self.hud.banner.np), screen_rect(self.app, self.hud.status.np)
+        b = float(np.clip(low[3] / h, 0.0, 0.45)) if low else 0.0
+        t = float(np.clip(1.0 - high[1] / h, 0.0, 0.3)) if high else 0.0
+        free = max(1.0 - b - t, 0.3)
+        dist = dist / free
+        vfov = self.app.camLens.getFov()[1]
+        p_, hd = math.radians(50.0), math.radians(self.cam_heading)
+        # the camera's up for this orbit (heading about z, looking down by the pitch)
+        up = np.array([math.sin(p_) * math.sin(hd), math.sin(p_) * math.cos(hd), math.cos(p_)])
+        goal = goal - (b - t) * dist * math.tan(math.radians(vfov) / 2.0) * up
         k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         target = cam.target + (goal - cam.target) * k
         distance = cam.distance + (dist - cam.distance) * k
@@ -2316,17 +2371,26 @@ class AttractController(PlayController):
         a PNG per frame. Returns the paths."""
         os.makedirs(out_dir, exist_ok=True)
         paths = []
-        for i in range(frames):
-            for _ in range(decisions_per_frame):
-                if self.game.is_over:
-                    o = self.game.outcome
-                    self.hud.set_banner(f"Game over: {o}")
-                    self.wins[o.winner or "draw"] = self.wins.get(o.winner or "draw", 0) + 1
-                    if self.next_game() is None:
-                        break
-                else:
-                    self.bot_step()
-            self.cinematic(0.5, snap=True)
-            self.app.step()
-            paths.append(self.app.screenshot(os.path.join(out_dir, f"{prefix}-{i:04d}.png")))
+        # the frame task (tick) must not take steps of its own while these frames are drawn:
+        # its clock ran on (0.1 s a frame) and every 16th frame it took a second decision
+        # after the camera had framed the first (that step never shown, the camera wrong)
+        driven, self.frames_driven = getattr(self, "frames_driven", False), True
+        try:
+            for i in range(frames):
+                for _ in range(decisions_per_frame):
+                    if self.game.is_over:
+                        if self.over_since is None:
+                            # a frame of its own for the result, on the final table
+                            self.over_since = self.clock
+                            self.show_result()
+                            break
+                        if self.next_game() is None:
+                            break
+                    else:
+                        self.bot_step()
+                self.cinematic(0.5, snap=True)
+                self.app.step()
+                paths.append(self.app.screenshot(os.path.join(out_dir, f"{prefix}-{i:04d}.png")))
+        finally:
+            self.frames_driven = driven
         return paths
