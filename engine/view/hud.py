@@ -12,6 +12,9 @@ readable on any background):
   the confrontation explained;
 * log (right): the event log, newest last.
 
+The attract mode (an organiser's big screen) shows only the status panel and
+the banner: the banner narrates each step with its dice and outcome.
+
 The HUD formats what the rules and the engine say; it decides nothing.
 """
 from __future__ import annotations

@@ -49,6 +49,21 @@ def pick_point(app, world, film_xy=None, *, pixel=None):
     return None if hit is None or hit.point is None else tuple(hit.point)
 
 
+def pick_surface(app, world, film_xy=None, *, pixel=None):
+    """The terrain or table point under a film point (or a pixel), models let
+    through (a waypoint is clicked on the ground, not on a model's head), or None."""
+    if pixel is not None:
+        film_xy = app.pixel_to_film(*pixel)
+    if film_xy is None:
+        film_xy = app.pointer
+    if film_xy is None:
+        return None
+    origin, direction = pick_ray(app, film_xy)
+    dist, _ = world.rays.first_hit(origin[None], direction[None])
+    d = float(dist[0])
+    return tuple(float(v) for v in origin + direction * d) if np.isfinite(d) else None
+
+
 def pick_token(app, world, tokens, film_xy=None, *, pixel=None) -> str | None:
     """The token (``engine.view.tokens.TokenLayer``) under a film point or a
     pixel, or None. The engine answers first (``world.pick``); a token is

@@ -33,7 +33,7 @@ from engine.view import overlays as ov
 from engine.view.camera import TableCamera
 from engine.view.hud import Hud, event_line
 from engine.view.meshes import TableScene
-from engine.view.picking import pick, pick_token
+from engine.view.picking import pick, pick_surface, pick_token
 
 SELECT = (1.0, 1.0, 1.0, 0.95)
 CAN_ACT = (1.0, 0.9, 0.3, 0.8)
@@ -943,10 +943,17 @@ class PlayController(TableView):
             if tid is not None:
                 return self.token_click(tid)
         if self.state == "move":
-            if hit.point is None:
+            point = hit.point
+            if hit.kind == "model":           # a model (the mover's own head): the ground under the pointer
+                point = pick_surface(self.app, self.world)
+            if point is None:
                 return None
-            self.waypoints.append(tuple(float(v) for v in hit.point))
+            self.waypoints.append(tuple(float(v) for v in point))
+            routed = len(self.waypoints) == 1 and self.route_in_reach()
             self.update_path_preview()
+            if routed:
+                self.message += "\n(the shaded area's route to the click: the straight line is not legal)"
+                self.refresh()
             return ("waypoint", self.waypoints[-1])
         if self.state == "target" and self.aim_points and hit.point is not None and hit.kind != "model":
             aim = self.aim_at(hit.point)
@@ -1186,6 +1193,7 @@ class PlayController(TableView):
             return motion.reachable(self.world, mid, mode, speed=speed, settings=settings)
 
     def show_reach(self, mid, mode):
+        self.reach_shown = None
         try:
             grid = self.reach_grid(mid, mode)
         except Exception as exc:
@@ -1196,6 +1204,39 @@ class PlayController(TableView):
         from engine.view.pictures import reach_arrays
         pts, cost, allowance = reach_arrays(grid)
         ov.reach_overlay(pts, cost, allowance, float(grid.resolution)).reparentTo(self.play_live)
+        self.reach_shown = (mid, mode, self.move_crouch_start, grid)
+
+    def route_in_reach(self) -> bool:
+        """A first click in the shaded reachable area whose straight line the rules
+        refuse (a wall, a drop in the way): the area is what the engine's route-finding
+        reaches, so the click takes that route (``ReachGrid.shortest_path``) when the
+        rules take it. True when the waypoints became that route."""
+        shown = getattr(self, "reach_shown", None)
+        mid = self.active_model()
+        if (shown is None or shown[:3] != (mid, self.move_mode, self.move_crouch_start)
+                or self.game.why_illegal(self.candidate_move()) is None):
+            return False
+        click = self.waypoints[-1]
+        try:
+            grid = shown[3]
+            if not grid.contains(*click):
+                # a base by a wall rests on its top: the one level the area has here
+                cell = grid._cell(click[0], click[1])
+                if cell is None or int(np.count_nonzero(grid.end_ok[:, cell[0], cell[1]] & (
+                        grid.cost[:, cell[0], cell[1]] <= grid.allowance + 1e-9))) != 1:
+                    return False
+                click = click[:2]
+            route = [tuple(float(v) for v in q) for q in grid.shortest_path(click)[1:]]
+        except Exception:                     # noqa: BLE001 -- a grid without routes: the straight line
+            return False
+        if len(route) < 2:
+            return False
+        straight = self.waypoints
+        self.waypoints = route
+        if self.game.why_illegal(self.candidate_move()) is None:
+            return True
+        self.waypoints = straight
+        return False
 
     def _crouch_states(self, mid) -> frozenset | None:
         """The states the move is judged with when it changes Crouched at its start
@@ -1922,6 +1963,25 @@ class PlayController(TableView):
             return self.selected
         return active or self.selected
 
+    def _click_kinds(self, legal, actor) -> set:
+        """The kinds of action (not an Eldfall Declare, a Move, a Pass) the actor has more
+        than one of, each aimed at one model on the table and otherwise alike: the menu
+        lists each as one entry whose target is clicked, not one raw entry per target."""
+        by_kind: dict[str, list] = {}
+        for a in legal:
+            kind = action_kind(a)
+            if kind in ("Move", "Declare", "DodgeMove", "Pass", "Activate", "Crouch", "Turn", "UseStratagem") \
+                    or action_actor(a) != actor:
+                continue
+            by_kind.setdefault(kind, []).append(a)
+        out = set()
+        for kind, acts in by_kind.items():
+            ts = [action_targets(a) for a in acts]
+            if len(acts) > 1 and all(len(t) == 1 and t[0] in self.world.models for t in ts) \
+                    and len({t[0] for t in ts}) == len(acts) and len({self._key(a) for a in acts}) == 1:
+                out.add(kind)
+        return out
+
     def build_menu(self) -> list:
         side = self.stratagem_side()
         if side is not None:
@@ -1980,6 +2040,15 @@ class PlayController(TableView):
                 continue
             elif kind in ("Move", "Declare", "DodgeMove"):
                 continue
+            elif action_actor(a) in (None, actor) and kind in self._click_kinds(legal, actor):
+                # one model target each (Legends of Norova's Focus): one entry, then a click
+                if (kind, "click") not in seen:
+                    seen.add((kind, "click"))
+                    targets = sorted({t for b in legal if action_kind(b) == kind and action_actor(b) == actor
+                                      for t in action_targets(b)})
+                    word = getattr(a, "word", None) or kind
+                    menu.append((f"{word} -> click a target ({', '.join(targets)})",
+                                 (lambda key=self._key(a): self.start_target(key))))
             elif action_actor(a) in (None, actor) and kind not in seen:
                 seen.add(str(a))
                 menu.append((str(a), a))
@@ -2160,6 +2229,82 @@ class AttractController(PlayController):
 
     show_menu = False
 
+    def refresh(self) -> None:
+        """The hotseat's panels, trimmed for an organiser's big screen: the banner
+        narrates the step with its rolls and outcome, so the small dice and log
+        panels (about 11 px at 1280x720, repeating the banner, and over the labels
+        of the models on the right) and the profile (over the models on the left)
+        are not shown; the status panel says the state of the fight."""
+        super().refresh()
+        if not hasattr(self, "game"):
+            return
+        hud = self.hud
+        for panel in (hud.dice, hud.log, hud.profile):
+            panel.set("")
+        g = self.game
+        if hasattr(g, "hud_lines") and hud.status.text:
+            # Legends of Norova: the rules' state line (characters standing per side),
+            # not the first line of the end-of-game summary ("Round 1:")
+            try:
+                rl = g.hud_lines(None)
+                score = next((ln for ln in rl if ln.startswith("Standing:")), None)
+                first = rl[0] + (" | " + score if score else "")
+            except Exception:
+                first = None
+            lines = hud.status.text.splitlines()
+            head = g.summary().splitlines()[0] if hasattr(g, "summary") else None
+            if first and lines and (lines[0] == head or head is None):
+                lines[0] = first
+                hud.status.set("\n".join(lines))
+
+    def where_words(self, mid: str, start=None) -> str:
+        """Where ``mid`` stands now, in words: toward / away from / near the nearest
+        enemy (edge to edge), and next to the nearest scenery piece."""
+        world = self.world
+        if mid not in world.models:
+            return ""
+        hb = world.hitbox(mid)
+        enemies = [world.hitbox(m) for m in world.model_ids() if m != mid and world.hitbox(m).side != hb.side]
+        parts = []
+        if enemies:
+            def gap(e, x, y):
+                return max(0.0, math.hypot(e.x - x, e.y - y) - e.radius - hb.radius)
+            near = min(enemies, key=lambda e: gap(e, hb.x, hb.y))
+            now = gap(near, hb.x, hb.y)
+            before = gap(near, start[0], start[1]) if start is not None else now
+            how = ("toward" if now < before - 0.5 else "away from" if now > before + 0.5 else "near")
+            moved = math.hypot(hb.x - start[0], hb.y - start[1]) if start is not None else 0.0
+            parts.append((f"{moved:.0f}\" " if moved >= 0.5 else "") + f"{how} {near.id}"
+                         + (" (now in contact)" if now < 0.05 else f" (now {now:.0f}\" from it)"))
+        piece = self.nearest_scenery(hb.x, hb.y, hb.radius)
+        if piece:
+            parts.append(f"by the {piece}")
+        return ", ".join(parts)
+
+    def nearest_scenery(self, x: float, y: float, radius: float = 0.0, within: float = 2.5) -> str | None:
+        """The name of the nearest scenery piece within ``within`` inches of a base's edge."""
+        best = None
+        for t in getattr(self.world.scene, "terrain", ()):
+            ax, ay = float(t.at[0]), float(t.at[1])
+            if t.shape in ("box", "wedge") and t.size:
+                a = math.radians(-float(getattr(t, "turn", 0.0) or 0.0))
+                lx = (x - ax) * math.cos(a) - (y - ay) * math.sin(a)
+                ly = (x - ax) * math.sin(a) + (y - ay) * math.cos(a)
+                dx, dy = max(0.0, abs(lx) - t.size[0] / 2), max(0.0, abs(ly) - t.size[1] / 2)
+                d = math.hypot(dx, dy)
+            elif t.shape == "cylinder" and t.radius:
+                d = max(0.0, math.hypot(x - ax, y - ay) - float(t.radius))
+            elif t.points:
+                xs = [p[0] + ax for p in t.points]
+                ys = [p[1] + ay for p in t.points]
+                d = math.hypot(max(0.0, min(xs) - x, x - max(xs)), max(0.0, min(ys) - y, y - max(ys)))
+            else:
+                continue
+            d = max(0.0, d - radius)
+            if d <= within and (best is None or d < best[0]):
+                best = (d, t.id)
+        return re.sub(r"[-_]+", " ", best[1]) if best else None
+
     def hint(self) -> str:
         # one short line: the status panel stays small (the table shows between it and the banner)
         return (f"ATTRACT MODE: game {getattr(self, 'games_played', 0) + 1} (seed {getattr(self, 'seed', 0)})"
@@ -2191,6 +2336,10 @@ class AttractController(PlayController):
         bot = self.bots.get(side) or next(iter(self.bots.values()))
         action = bot.choose(g)
         self._invalidate()
+        mover = action_actor(action)
+        # where the mover stood: the banner says whether it went toward the enemy
+        self._move_start = ((self.world.hitbox(mover).x, self.world.hitbox(mover).y)
+                            if mover in self.world.models else None)
         events = self.apply(action)
         if events is not None:
             # the banner narrates the step: the status panel does not repeat it (it grew
@@ -2245,6 +2394,8 @@ class AttractController(PlayController):
             if len(said) > 8:
                 said = said[:3] + [f"... ({len(said) - 7} more in the log)"] + said[-4:]
             text = "\n".join(said)
+        if kind == "Move" and path_field(action):
+            text = self.move_in_words(action, text)
         evs = self.game.events
         first = next((i for i, e in enumerate(evs) if e.kind == "action"), None)
         if events and first is not None and getattr(evs[first], "seq", None) == getattr(events[0], "seq", False):
@@ -2259,6 +2410,25 @@ class AttractController(PlayController):
             text += "\nrolls: " + " ".join(f"d{e.data.get('sides', 20)}={e.data.get('value')}" for e in rolls[:8]) \
                 + (f" (+{len(rolls) - 8})" if len(rolls) > 8 else "")
         return text
+
+    def move_in_words(self, action, text: str) -> str:
+        """A move's line says where in words (toward the nearest enemy, how far from
+        it, by which scenery piece); the rules' line with its coordinates follows,
+        secondary, in brackets."""
+        mid = action_actor(action)
+        where = self.where_words(mid, getattr(self, "_move_start", None))
+        if not mid or not where:
+            return text
+        lines = text.splitlines()
+        i = next((i for i, ln in enumerate(lines) if ln.startswith(mid) and re.search(r"\(-?[0-9.]+, -?[0-9.]+", ln)),
+                 None)
+        verb = {"walk": "walks", "run": "runs", "sprint": "sprints", "climb": "climbs", "jump": "jumps",
+                "fly": "flies", "crawl": "crawls", "swim": "swims"}.get(str(getattr(action, "mode", "")).lower(), "moves")
+        said = f"{mid} {verb} {where}"
+        if i is None:
+            return said + "\n   (" + text.replace("\n", "; ") + ")"
+        lines[i:i + 1] = [said, f"   ({lines[i].strip()})"]
+        return "\n".join(lines)
 
     def tick(self, dt: float) -> None:
         if getattr(self, "paused", False) or getattr(self, "frames_driven", False):
@@ -2325,19 +2495,11 @@ class AttractController(PlayController):
                             "the models are back on their starting places")
         return self.game
 
-    def cinematic(self, dt: float, snap: bool = False) -> None:
-        """A slow orbit that drifts toward the model acting now and the models
-        it acts on, far enough back to frame them all; ``snap`` goes there at
-        once (offscreen frames: each picture shows what its banner says)."""
-        cam = self.camera
-        if cam.mode == "eye":
-            return
-        self.cam_heading = (self.cam_heading + dt * 4.0) % 360.0
+    def frame_goal(self, focus) -> tuple[np.ndarray, float]:
+        """The orbit target and distance that frame ``focus`` in the part of the
+        frame between the status panel (top) and the banner (bottom)."""
         goal = np.array([self.world.table[0] / 2, self.world.table[1] / 2, 0.0])
         dist = max(self.world.table) * 1.25
-        focus = [m for m in (self.focus or ()) if m in self.world.model_ids()]
-        # no step to frame (a game's first step, its result): every model on the table
-        focus = focus or list(self.world.model_ids())
         if focus:
             hbs = [self.world.hitbox(m) for m in focus]
             pts = np.array([[hb.x, hb.y, hb.z + dz] for hb in hbs for dz in (0.0, hb.height)])
@@ -2361,6 +2523,47 @@ class AttractController(PlayController):
         # the camera's up for this orbit (heading about z, looking down by the pitch)
         up = np.array([math.sin(p_) * math.sin(hd), math.sin(p_) * math.cos(hd), math.cos(p_)])
         goal = goal - (b - t) * dist * math.tan(math.radians(vfov) / 2.0) * up
+        return goal, dist
+
+    def models_under_panels(self) -> list[str]:
+        """The models on screen (as the camera stands now) that a shown HUD panel covers."""
+        rects = self.hud.rects()
+        w, h = self.app.size
+        out = []
+        for m in self.world.model_ids():
+            hb = self.world.hitbox(m)
+            pts = [self.app.project((hb.x + hb.radius * math.cos(t), hb.y + hb.radius * math.sin(t), hb.z + dz))
+                   for t in np.linspace(0, 2 * math.pi, 12, endpoint=False) for dz in (0.0, hb.height)]
+            if any(p is None for p in pts):
+                continue
+            xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
+            r = (min(xs), min(ys), max(xs), max(ys))
+            if r[2] < 0 or r[0] > w or r[3] < 0 or r[1] > h:
+                continue                  # off the frame: not under a panel
+            if any(min(r[2], q[2]) > max(r[0], q[0]) and min(r[3], q[3]) > max(r[1], q[1]) for q in rects):
+                out.append(m)
+        return out
+
+    def cinematic(self, dt: float, snap: bool = False) -> None:
+        """A slow orbit that drifts toward the model acting now and the models
+        it acts on, far enough back to frame them all; ``snap`` goes there at
+        once (offscreen frames: each picture shows what its banner says)."""
+        cam = self.camera
+        if cam.mode == "eye":
+            return
+        self.cam_heading = (self.cam_heading + dt * 4.0) % 360.0
+        focus = [m for m in (self.focus or ()) if m in self.world.model_ids()]
+        everyone = list(self.world.model_ids())
+        before = (cam.target.copy(), cam.distance)
+        goal, dist = self.frame_goal(everyone)
+        if focus:
+            # the step's models framed; the other models too when one of them would
+            # stand behind a panel (Norova: the brute and the hexer under the status)
+            goal, dist = self.frame_goal(focus)
+            cam.set_orbit(goal, self.cam_heading, 50.0, dist)
+            if self.models_under_panels():
+                goal, dist = self.frame_goal(everyone)
+        cam.target, cam.distance = before
         k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         target = cam.target + (goal - cam.target) * k
         distance = cam.distance + (dist - cam.distance) * k

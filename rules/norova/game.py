@@ -1779,16 +1779,28 @@ class NorovaGame(Game):
 
     # ---- the view's questions -------------------------------------------------
     def hud_lines(self, model_id: str | None = None) -> list[str]:
-        """Lines of text for a HUD: the round, the active character, and ``model_id``'s sheet."""
+        """Lines of text for a HUD: the round, the active character, ``model_id``'s sheet,
+        and last the state of the fight ("Standing: party 4/4, foes 3/5 (party ahead)")."""
         lines = [f"Legends of Norova - round {self.round}"]
         if self.is_over:
             lines.append(f"Over: {self.outcome}")
         elif self.queue:
             lines.append(f"Active: {self.queue[0]} ({self.fighters[self.queue[0]].side})"
                          + (f"; then {', '.join(self.queue[1:4])}" if len(self.queue) > 1 else ""))
+        # the state of the fight for a passer-by: the characters still standing per side
+        standing = {side: [0, 0] for side in self.sides}
+        for c in self.fighters.values():
+            standing[c.side][1] += 1
+            standing[c.side][0] += c.status == "active"
+        score = "Standing: " + ", ".join(f"{side} {n}/{total}" for side, (n, total) in standing.items())
+        best = sorted(standing.items(), key=lambda kv: kv[1][0] / max(1, kv[1][1]), reverse=True)
+        if len(best) > 1 and best[0][1][0] / max(1, best[0][1][1]) > best[1][1][0] / max(1, best[1][1][1]):
+            score += f" ({best[0][0]} ahead)"
+        elif len(best) > 1:
+            score += " (even)"
         mid = model_id or self.active_model
         if mid is None or mid not in self.fighters:
-            return lines
+            return lines + [score]
         f = self.fighters[mid]
         s = f.sheet
         flags = [f.status] + (["down"] if f.prone else ["low"] if f.low else []) + (["hidden"] if f.hidden else [])
@@ -1802,7 +1814,7 @@ class NorovaGame(Game):
             lines.append(f"Casting {f.charging['spell']} (ready in round {f.charging['ready_round']})")
         if f.focus:
             lines.append("Focused on: " + ", ".join(f"{t} (-{v} Evade)" for t, v in f.focus.items()))
-        return lines
+        return lines + [score]
 
     @property
     def sides(self) -> list[str]:
