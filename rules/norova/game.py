@@ -639,8 +639,22 @@ class NorovaGame(Game):
         """
         enemies = {e: 0.0 for e in self.enemies(a.actor)}
         allowance = self.move_allowance(a.actor, a.mode)
-        return self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), 4.0 * allowance + 1.0,
-                                        enemies=enemies), allowance
+        f = self.fighters.get(a.actor)
+        # a walk or sprint of a character low from a crawl gets up as it goes: the route
+        # is judged for it standing (the table's Crouched hitbox, its base's height,
+        # would make every step higher than that need a climb)
+        rises = f is not None and f.low and not f.prone and a.mode in ("walk", "sprint")
+        if rises:
+            f.low = False
+            self._sync_states(f)
+        try:
+            mv = self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), 4.0 * allowance + 1.0,
+                                          enemies=enemies)
+        finally:
+            if rises:
+                f.low = True
+                self._sync_states(f)
+        return mv, allowance
 
     def _why_move(self, a: Move, f: Fighter) -> str | None:
         if a.mode not in ENGINE_MODE:
