@@ -25,17 +25,21 @@ def pick_ray(app, film_xy) -> tuple[np.ndarray, np.ndarray]:
     return origin, d / (np.linalg.norm(d) or 1.0)
 
 
-def pick(app, world, film_xy=None, *, pixel=None):
-    """What is under a film point (or a pixel): ``world.pick``'s answer
-    (kind "model"|"terrain"|"table"|None, id, point, distance)."""
+def _pointer_ray(app, film_xy, pixel):
+    """The picking ray (origin, direction) through a pixel, a film point or the
+    pointer (in that order of preference), or None when there is none."""
     if pixel is not None:
         film_xy = app.pixel_to_film(*pixel)
     if film_xy is None:
         film_xy = app.pointer
-    if film_xy is None:
-        return None
-    origin, direction = pick_ray(app, film_xy)
-    return world.pick(origin, direction)
+    return None if film_xy is None else pick_ray(app, film_xy)
+
+
+def pick(app, world, film_xy=None, *, pixel=None):
+    """What is under a film point (or a pixel): ``world.pick``'s answer
+    (kind "model"|"terrain"|"table"|None, id, point, distance)."""
+    ray = _pointer_ray(app, film_xy, pixel)
+    return None if ray is None else world.pick(*ray)
 
 
 def pick_model(app, world, film_xy=None, *, pixel=None) -> str | None:
@@ -52,13 +56,10 @@ def pick_point(app, world, film_xy=None, *, pixel=None):
 def pick_surface(app, world, film_xy=None, *, pixel=None):
     """The terrain or table point under a film point (or a pixel), models let
     through (a waypoint is clicked on the ground, not on a model's head), or None."""
-    if pixel is not None:
-        film_xy = app.pixel_to_film(*pixel)
-    if film_xy is None:
-        film_xy = app.pointer
-    if film_xy is None:
+    ray = _pointer_ray(app, film_xy, pixel)
+    if ray is None:
         return None
-    origin, direction = pick_ray(app, film_xy)
+    origin, direction = ray
     dist, _ = world.rays.first_hit(origin[None], direction[None])
     d = float(dist[0])
     return tuple(float(v) for v in origin + direction * d) if np.isfinite(d) else None
