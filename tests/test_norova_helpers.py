@@ -57,3 +57,40 @@ def rolls(game: NorovaGame, values) -> None:
 
 def kinds(events, kind):
     return [e.data for e in events if e.kind == kind]
+
+
+def bot_turns(g, mover: str, other_side_acts, turns: int, max_round: int | None = None) -> list:
+    """The greedy bot plays ``mover``'s turns (until it attacks) while the other
+    characters act as ``other_side_acts(g)`` says; at most ``turns`` rounds of four
+    decisions, and none past round ``max_round``. Returns the mover's actions."""
+    from rules.norova.actions import Attack
+    from rules.norova.bots import GreedyBot
+    bot = GreedyBot(1)
+    done = []
+    for _ in range(turns * 4):
+        if g.is_over or (max_round is not None and g.round > max_round):
+            break
+        if g.active_model == mover:
+            a = bot.choose(g)
+            assert g.why_illegal(a) is None, (str(a), g.why_illegal(a))
+            g.apply(a)
+            done.append(a)
+            if isinstance(a, Attack):
+                break
+        else:
+            g.apply(other_side_acts(g))
+    return done
+
+
+def arena_game(settings=None, seed: int = 1):
+    """A Norova game on scenes/norova-arena.yaml with the engine's World geometry."""
+    from pathlib import Path
+
+    import rules.norova as nv
+    from engine.geometry import WorldGeometry
+    from engine.scene import load_scene
+    from engine.world import World
+    from tools.roster import units_from_scene
+    scene = load_scene(Path(__file__).resolve().parents[1] / "scenes" / "norova-arena.yaml")
+    world = World(scene)
+    return nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=seed, settings=settings)

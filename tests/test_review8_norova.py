@@ -12,29 +12,9 @@ from rules.core import Dice, Event, IllegalAction
 from rules.norova.actions import Attack, EndTurn, Focus, Move, ThrowPotion, Turn, UseSkill
 from rules.norova.bots import GreedyBot
 from rules.norova.narrate import line
-from test_norova_helpers import game, kinds, rolls, unit
+from test_norova_helpers import bot_turns, game, kinds, rolls, unit
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bot_turns(g, mover: str, other_side_acts, turns: int):
-    """The greedy bot plays ``mover``'s turns; the other characters act as ``other_side_acts``
-    says. Returns the actions of the mover."""
-    bot = GreedyBot(1)
-    done = []
-    for _ in range(turns * 4):
-        if g.is_over:
-            break
-        if g.active_model == mover:
-            a = bot.choose(g)
-            assert g.why_illegal(a) is None, (str(a), g.why_illegal(a))
-            g.apply(a)
-            done.append(a)
-            if isinstance(a, Attack):
-                break
-        else:
-            g.apply(other_side_acts(g))
-    return done
 
 
 def _stalls_without_the_detour(g, mover, monkeypatch):
@@ -53,7 +33,7 @@ def test_the_greedy_bot_walks_round_a_wall_to_its_enemy(monkeypatch):
     assert not isinstance(old, Move)                 # no straight move gets nearer: it stood there
     first = GreedyBot(1).choose(g)
     assert isinstance(first, Move) and len(first.route) >= 2      # a route with a corner, round the wall
-    done = _bot_turns(g, "A", lambda g: EndTurn(g.active_model), turns=3)
+    done = bot_turns(g, "A", lambda g: EndTurn(g.active_model), turns=3)
     assert isinstance(done[-1], Attack) and done[-1].target == "B"
     assert g.round <= 3
 
@@ -74,7 +54,7 @@ def test_the_greedy_bot_walks_round_the_ruined_wall_on_the_real_engine(tmp_path,
         g.apply(EndTurn(g.active_model))
     assert g.active_model == "knight"
     assert not isinstance(_stalls_without_the_detour(g, "knight", monkeypatch), Move)
-    done = _bot_turns(g, "knight", lambda g: EndTurn(g.active_model), turns=3)
+    done = bot_turns(g, "knight", lambda g: EndTurn(g.active_model), turns=3)
     assert any(isinstance(a, Move) for a in done)
     assert isinstance(done[-1], Attack) and done[-1].target == "ghoul"
 

@@ -10,38 +10,17 @@ from pathlib import Path
 
 import pytest
 
-import rules.norova as nv
 from rules.core.flat import FlatGeometry
 from rules.norova.actions import Attack, EndTurn, Move
 from rules.norova.bots import GreedyBot
 from rules.norova.data import NorovaDataError
-from test_norova_helpers import game, unit
+from test_norova_helpers import arena_game, bot_turns, game, unit
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _arena(settings=None):
-    from engine.geometry import WorldGeometry
-    from engine.scene import load_scene
-    from engine.world import World
-    from tools.roster import units_from_scene
-    scene = load_scene(ROOT / "scenes" / "norova-arena.yaml")
-    world = World(scene)
-    return nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=1, settings=settings)
-
-
-# ---- the rock (2x2x1.5", climbable) on the real engine -------------------------------------
-def test_a_walk_onto_the_rock_is_refused_it_needs_a_climb():
-    g = _arena()
-    g.geometry.place("knight", (18.0, 6.0, 0.0), 0)     # the rock: x 20-22, y 5-7, 1.5" high
-    g.queue.insert(0, "knight")
-    for mode in ("walk", "sprint", "crawl"):
-        why = g.why_illegal(Move("knight", mode, ((20.9, 6, 1.5),)))
-        assert why == "the rock's 1.5\" rise needs a climb", (mode, why)
-    # the same route as a climb: accepted, at half rate (3" for the knight's 6)
-    assert g.move_allowance("knight", "climb") == 3
-    g.apply(Move("knight", "climb", ((20.9, 6, 1.5),)))
-    assert g.geometry.position("knight")[2] == pytest.approx(1.5)
+    return arena_game(settings)
 
 
 def test_a_walk_across_the_rock_is_refused_too():
@@ -129,21 +108,7 @@ def _pit_scene(tmp_path):
 def test_the_greedy_bot_climbs_out_of_a_pit_instead_of_stalling(tmp_path):
     from tools import gameplay
     _, g = gameplay.new_game(str(_pit_scene(tmp_path)), "norova", 3)
-    bot = GreedyBot(1)
-    mine = []
-    for _ in range(40):
-        if g.is_over or g.round > 4:
-            break
-        mid = g.active_model
-        if mid == "knight":
-            a = bot.choose(g)
-            assert g.why_illegal(a) is None, (str(a), g.why_illegal(a))
-            mine.append(a)
-            g.apply(a)
-            if isinstance(a, Attack):
-                break
-        else:
-            g.apply(EndTurn(mid))
+    mine = bot_turns(g, "knight", lambda g: EndTurn(g.active_model), turns=10, max_round=4)
     moves = [a for a in mine if isinstance(a, Move)]
     assert moves and moves[0].mode == "climb"               # out over the wall: a climb, not a walk
     assert any(isinstance(a, Attack) for a in mine)          # and it gets to the ghoul

@@ -1,26 +1,12 @@
 """Review 9 (Norova, 4): a character low from a crawl gets up as it walks or
 sprints, so the route is judged for it standing; the table's Crouched hitbox (its
 base's height) refused every step higher than that ("taller than the hitbox")."""
-from pathlib import Path
-
-import rules.norova as nv
 from rules.norova.actions import Move
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _arena():
-    from engine.geometry import WorldGeometry
-    from engine.scene import load_scene
-    from engine.world import World
-    from tools.roster import units_from_scene
-    scene = load_scene(ROOT / "scenes" / "norova-arena.yaml")
-    world = World(scene)
-    return nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=1)
+from test_norova_helpers import arena_game
 
 
 def test_a_character_low_from_a_crawl_walks_over_the_low_wall():
-    g = _arena()
+    g = arena_game()
     g.geometry.place("knight", (12.0, 7.0, 0.0), 90)      # south of the 1" low wall (y 8.75-9.25)
     g.queue.insert(0, "knight")
     knight = g.fighters["knight"]
