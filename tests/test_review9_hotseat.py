@@ -14,7 +14,8 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import (click_model, hotseat_activate, hotseat_idle_to_action, menu_key,  # noqa: E402
+                           open_controller, press)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,10 +33,7 @@ def skirmish(view_app, tmp_path):
 def _walk_red_mage(app, c):
     """Red plays first; red-mage (on the ruin's upper floor) starts a Walk."""
     game = c.game
-    press(app, menu_key(c, "order blue second"))
-    click_model(app, c.world, "red-mage")
-    while game.pending[0] == "crouch":
-        press(app, "p")
+    hotseat_activate(app, c, "red-mage", "order blue second")
     assert game.pending == ("movement", "red-mage")
     assert press(app, menu_key(c, "Move: Walk")) == "move"
 

@@ -18,7 +18,8 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import (click_model, hotseat_activate, hotseat_idle_to_action, menu_key,  # noqa: E402
+                           open_controller, press)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DUEL = os.path.join(ROOT, "tests", "data", "view", "duel.yaml")
@@ -42,13 +43,8 @@ def _shoot(app, c):
     """Order, red-archer activates, stays (Idle) and shoots blue-archer: it is Hit."""
     from rules.core.dice import Dice
     game, world = c.game, c.world
-    press(app, menu_key(c, "order red first"))
-    click_model(app, world, "red-archer")
-    while game.pending[0] == "crouch":
-        press(app, "p")
-    press(app, menu_key(c, "Move: Idle"))
-    while game.pending[0] in ("reaction", "crouch"):
-        press(app, "p")
+    hotseat_activate(app, c, "red-archer", "order red first")
+    hotseat_idle_to_action(app, c)
     assert game.pending == ("action", "red-archer")
     game.dice = Dice.fixed(HIT)
     assert press(app, menu_key(c, "Ranged Attack")) == "target"

@@ -19,7 +19,8 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import (click_model, hotseat_activate, hotseat_idle_to_action, menu_key,  # noqa: E402
+                           open_controller, press)
 
 #: red-brute's Great Maul (STK 2, Knockback 1): every roll hits, no wound saved
 HITS = [5, 20] * 6 + [20] * 12
@@ -64,13 +65,8 @@ def _controller(view_app, tmp_path, text):
 def _to_the_brutes_action(app, c):
     """Red plays first; red-brute activates, stays (Idle): its Action Step."""
     game = c.game
-    press(app, menu_key(c, "order blue second"))
-    click_model(app, c.world, "red-brute")
-    while game.pending[0] == "crouch":
-        press(app, "p")
-    press(app, menu_key(c, "Move: Idle"))
-    while game.pending[0] in ("reaction", "crouch"):
-        press(app, "p")
+    hotseat_activate(app, c, "red-brute", "order blue second")
+    hotseat_idle_to_action(app, c)
     assert game.pending == ("action", "red-brute")
 
 

@@ -134,3 +134,19 @@ def attract_to_first_wound(view_app, scene_path, tmp_path, decisions=12):
             return ctl, world, new
     ctl.close()
     pytest.fail(f"no wound in the first {decisions} decisions")
+
+
+def hotseat_activate(app, ctl, mid: str, order: str) -> None:
+    """Answer the turn order with the menu entry ``order`` (e.g. "order blue
+    second"), click ``mid`` to activate it and pass the Crouched windows."""
+    press(app, menu_key(ctl, order))
+    click_model(app, ctl.world, mid)
+    while ctl.game.pending[0] == "crouch":
+        press(app, "p")
+
+
+def hotseat_idle_to_action(app, ctl) -> None:
+    """The active model stays (Idle); every reaction and Crouched window passed."""
+    press(app, menu_key(ctl, "Move: Idle"))
+    while ctl.game.pending[0] in ("reaction", "crouch"):
+        press(app, "p")
