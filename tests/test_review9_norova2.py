@@ -23,6 +23,20 @@ def _arena(settings=None):
     return arena_game(settings)
 
 
+# ---- the rock (2x2x1.5", climbable) on the real engine -------------------------------------
+def test_a_walk_onto_the_rock_is_refused_it_needs_a_climb():
+    g = _arena()
+    g.geometry.place("knight", (18.0, 6.0, 0.0), 0)     # the rock: x 20-22, y 5-7, 1.5" high
+    g.queue.insert(0, "knight")
+    for mode in ("walk", "sprint", "crawl"):
+        why = g.why_illegal(Move("knight", mode, ((20.9, 6, 1.5),)))
+        assert why == "the rock's 1.5\" rise needs a climb", (mode, why)
+    # the same route as a climb: accepted, at half rate (3" for the knight's 6)
+    assert g.move_allowance("knight", "climb") == 3
+    g.apply(Move("knight", "climb", ((20.9, 6, 1.5),)))
+    assert g.geometry.position("knight")[2] == pytest.approx(1.5)
+
+
 def test_a_walk_across_the_rock_is_refused_too():
     g = _arena()
     g.geometry.place("knight", (18.0, 6.0, 0.0), 0)
