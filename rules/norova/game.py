@@ -528,10 +528,15 @@ class NorovaGame(Game):
             self.emit("state", {"model": target, "status": "dying", "why": "Vitality 0"})
             self._sync_states(f)
 
-    def heal(self, target: str, pool: str, amount: int, why: str) -> None:
+    def heal(self, target: str, pool: str, amount: int, why: str, *, revive: bool = False) -> None:
+        """Restore ``amount`` of a pool. ``revive``: a spell's healing, which also brings the
+        dead back (seed: "dead and can only be revived by spell"), down on the ground."""
         f = self.fighters[target]
-        if f.status == "dead" or amount <= 0:
+        if amount <= 0 or (f.status == "dead" and not (revive and pool == "vitality")):
             return
+        if f.status == "dead":
+            f.vitality = 0
+            f.status, f.prone = "stable", True      # healed from 0 below, as a Stable character
         full = getattr(f.sheet, pool)
         new = min(full, getattr(f, pool) + amount)
         setattr(f, pool, new)
@@ -1141,8 +1146,17 @@ class NorovaGame(Game):
         for k in range(n):
             if not self.fighters[target].able:
                 break
-            contribs = []
-            for i, st in enumerate(states):
+            # an aid is "added to your ally's total ... rather than attacking independently":
+            # it lands only with a main strike that connects (hit, skill roll, no natural 1
+            # on the critical hit check); otherwise the strike misses as a whole
+            main = self._part_damage(states[0], k) if states[0]["ok"] else None
+            if main is None:
+                self.emit("strike", {"attacker": attacker, "target": target, "what": f"{why} strike {k + 1}",
+                                     "hit": False, "why": f"{attacker}'s attack does not connect"
+                                     + (": the aid adds nothing" if len(states) > 1 else "")})
+                continue
+            contribs = [main]
+            for st in states[1:]:
                 if not st["ok"]:
                     continue
                 if k >= st["strikes"]:
@@ -1418,8 +1432,7 @@ class NorovaGame(Game):
             t = self.fighters[target]
             if t.side != self.fighters[mid].side:
                 return f"{spell} heals: {target} is not an ally"
-            if t.status == "dead":
-                return f"{target} is dead"
+            # a dead ally is a target: "dead and can only be revived by spell"
             if target == mid:
                 return None
             d = self.geometry.distance(mid, target)
@@ -1517,8 +1530,8 @@ class NorovaGame(Game):
             radius = self.data.area_radius(sp["area"])
             targets = []
             for o in self.fighters.values():
-                if o.status == "dead":
-                    continue
+                if o.status == "dead" and sp["type"] == "damage":
+                    continue          # a healing area revives the dead allies in it
                 if sp["type"] == "damage":
                     if o.id == mid or (not self.r["area_friendly_fire"] and o.side == f.side):
                         continue
@@ -1542,6 +1555,13 @@ class NorovaGame(Game):
                                       for p in parts]})
         if not live:
             return
+        if live[0] is not parts[0]:
+            # the caster's own spell failed: an aided spell "is added to your ally's, increasing
+            # their total", so the aid adds to nothing (it is spent all the same)
+            for t in targets:
+                self.emit("strike", {"attacker": mid, "target": t, "what": spell, "hit": False,
+                                     "why": f"{mid}'s {spell} fails: the aid adds nothing"})
+            return
         for t in targets:
             total, flipped, deathblow = 0, 0, False      # flipped: the backfired parts' share
             for p in live:
@@ -1554,6 +1574,11 @@ class NorovaGame(Game):
                     mishap = self.data.fumble(d6)
                     self.emit("mishap", {"model": p["model"], "spell": p["spell"], "result": mishap})
                     if mishap == "failure":
+                        if p is parts[0] and len(live) > 1:
+                            # the caster's share fails on this target: the aid adds to nothing
+                            self.emit("strike", {"attacker": mid, "target": t, "what": spell, "hit": False,
+                                                 "why": f"{mid}'s {spell} fails: the aid adds nothing"})
+                            break
                         continue
                     crit = None
                     if mishap == "backfire":
@@ -1596,7 +1621,7 @@ class NorovaGame(Game):
                 if deathblow and not backfire:
                     self.emit("epic_casting", {"model": mid, "spell": spell, "target": t, "effect": "fully restored"})
                     total = self.fighters[t].sheet.vitality
-                self.heal(t, "vitality", total, spell)
+                self.heal(t, "vitality", total, spell, revive=True)
 
     # ---- legal actions ----------------------------------------------------------
     def generate_actions(self, moves: bool = True) -> Iterator[Action]:
@@ -1634,7 +1659,7 @@ class NorovaGame(Game):
                 if s.get("area"):
                     yield Cast(mid, sp, None)
                     continue
-                pool = [mid] + allies + [o.id for o in self.fighters.values() if o.status in ("dying", "stable")
+                pool = [mid] + allies + [o.id for o in self.fighters.values() if o.status in ("dying", "stable", "dead")
                                          and o.side == f.side] if s["type"] == "healing" else enemies
                 for t in dict.fromkeys(pool):
                     yield Cast(mid, sp, t)
