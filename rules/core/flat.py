@@ -298,15 +298,17 @@ class FlatGeometry:
                 for e, r in enemies.items():
                     if e not in self.models:
                         continue
+                    if mode == "fly" and "Flying" not in self.models[e].states:
+                        continue     # a flight crosses models; only a Flying enemy reaches it (engine.motion)
                     d = self.distance(model, e)
-                    if d < -EPS or math.hypot(p[0] - self.models[e].x, p[1] - self.models[e].y) < \
-                            m.radius + self.models[e].radius - 0.02:
+                    if mode != "fly" and (d < -EPS or math.hypot(p[0] - self.models[e].x, p[1] - self.models[e].y) <
+                                          m.radius + self.models[e].radius - 0.02):
                         res.legal, res.reason = False, f"passes through enemy {e}"
                         return res
                     if not inside[e] and d <= r + EPS:
                         inside[e] = True
                         res.opportunity_points.append((e, p))
-                    if d <= EPS + 0.02 and i < len(pts) - 1 and res.stopped_by is None:
+                    if mode != "fly" and d <= EPS + 0.02 and i < len(pts) - 1 and res.stopped_by is None:
                         res.stopped_by = e
                 if res.stopped_by is not None:
                     res.end = p

@@ -1,0 +1,30 @@
+"""Session 10: the flat test geometry (rules/core/flat.py) flies as the table does.
+
+A Norova flight crosses models (docs/rulings.md, "Flying": "it crosses scenery and
+models"); engine.motion's Flying walk neither stops at an enemy's base nor lets a
+walking enemy make it an attack-of-opportunity point. The flat double refused it.
+"""
+from rules.norova.actions import Move
+from test_norova_helpers import game, unit
+
+
+def _line():
+    # A flies east straight over B's base to a point beyond it
+    return [unit("A", "red", 3, 5, abilities=["flying"]), unit("B", "blue", 10, 5, 180)]
+
+
+def test_a_flight_crosses_an_enemy_on_the_flat_geometry():
+    g = game(_line(), scene_info={"norova": {"flying": True}})
+    mv = g.geometry.check_move("A", "fly", [(16.0, 5.0, 0.0)], 18.0, enemies={"B": 1.0})
+    assert mv.legal, mv.reason
+    assert mv.stopped_by is None and mv.opportunity_points == []
+    assert g.why_illegal(Move("A", "fly", ((16.0, 5.0, 0.0),))) is None
+
+
+def test_a_walk_still_stops_at_the_enemy_and_a_flying_enemy_still_reaches_a_flight():
+    g = game(_line(), scene_info={"norova": {"flying": True}})
+    walk = g.geometry.check_move("A", "walk", [(16.0, 5.0, 0.0)], 18.0, enemies={"B": 1.0})
+    assert walk.stopped_by == "B" or not walk.legal
+    g.geometry.models["B"].states = frozenset({"Flying"})
+    fly = g.geometry.check_move("A", "fly", [(16.0, 5.0, 0.0)], 18.0, enemies={"B": 1.0})
+    assert [e for e, _ in fly.opportunity_points] == ["B"]
