@@ -2,25 +2,101 @@
 from __future__ import annotations
 
 
+import math
+
+_EPS = 1e-4           # a point of the path is on a leg, or at the end (as the rules compare)
+
+
 def _pt(p) -> str:
     return "(" + ", ".join(f"{v:.1f}" for v in p[:2]) + ")"
 
 
-def declared(text: str) -> str:
-    """A declaration in words: ``Ranged Attack with Shortbow at blue-ogre (2 Strikes),
-    from (15.0, 20.0)`` for ``declare m 'Ranged Attack' weapon=Shortbow targets=blue-ogre:2 at=..``."""
+# The latest Movement Step of each model as its "movement" event told it, so that a
+# reaction aimed at a point of the mover's path is told in words ("where it began its
+# Walk"): line() is called event by event (the play summary, the view's banner) and
+# the declaration names only the point. An "activate" forgets the model's last move,
+# a "setup" (a new game) every move.
+_MOVES: dict[str, dict] = {}
+
+
+def _remember(k: str, d: dict) -> None:
+    if k == "setup":
+        _MOVES.clear()
+    elif k == "activate":
+        _MOVES.pop(d.get("model"), None)
+    elif k == "movement" and d.get("model"):
+        _MOVES[d["model"]] = d
+
+
+def _on_leg(p, a, b) -> bool:
+    ab = [y - x for x, y in zip(a, b)]
+    L2 = sum(v * v for v in ab)
+    t = 0.0 if L2 < _EPS * _EPS else max(0.0, min(1.0, sum((q - x) * v for q, x, v in zip(p, a, ab)) / L2))
+    return math.dist(p, [x + t * v for x, v in zip(a, ab)]) < _EPS
+
+
+def _back_from_end(p, path, end) -> float | None:
+    """How far along the move ``p`` is from its end: the move ran from its (untold)
+    start straight to ``path[0]``, then leg by leg, and stopped at ``end`` (short of
+    the last waypoint when an enemy stopped it). None: ``p`` is not on the legs that
+    are known and the move has no first leg to hold it."""
+    pts = [tuple(q) for q in path]
+    if not pts or math.dist(pts[-1], end) > _EPS:
+        cut = next((i for i in range(1, len(pts)) if _on_leg(end, pts[i - 1], pts[i])), None)
+        pts = [end] if cut is None else pts[:cut] + [end]
+    tail = 0.0
+    for i in range(len(pts) - 1, 0, -1):
+        if _on_leg(p, pts[i - 1], pts[i]):
+            return tail + math.dist(p, pts[i])
+        tail += math.dist(pts[i - 1], pts[i])
+    return tail + math.dist(p, pts[0])      # on the first leg, from where the move began
+
+
+def _where(a, mv: dict | None) -> str | None:
+    """Where on the mover's move (its "movement" event ``mv``) the reaction ``a`` is
+    aimed, in words; None when the point does not fit that move."""
+    if mv and mv.get("movement") == "Idle":
+        return "where it stands (it did not move)"
+    if not mv or "end" not in mv:
+        return None
+    p, end, verb = tuple(a.point), tuple(mv["end"]), mv["movement"]
+    total = float(mv.get("distance") or 0.0)
+    back = _back_from_end(p, mv.get("path") or (), end)
+    if back is None or back > total + 1e-3:
+        return None
+    if back < _EPS:
+        return f"at the end of its {verb}"
+    if a.action == "Melee Attack":
+        # a melee reaction is aimed at the end or where the mover entered its Reach
+        return f"where it entered {a.model}'s Reach ({back:.1f}\" before the end of its {verb})"
+    if abs(back - total) < 1e-3:
+        return f"where it began its {verb}"
+    return f"{back:.1f}\" before the end of its {total:.1f}\" {verb}"
+
+
+def declared(text: str, moves: dict | None = None) -> str:
+    """A declaration in words: ``Ranged Attack with Shortbow at blue-ogre (2 Strikes)``
+    for ``declare m 'Ranged Attack' weapon=Shortbow targets=blue-ogre:2``. A reaction's
+    point of the mover's path is told against the mover's move when ``moves`` (model ->
+    its "movement" event) has it ("where it began its Walk"), else as a point."""
     from rules.eldfall.actions import Action
     try:
         a = Action.parse(text)
     except ValueError:
         return text.split(" ", 2)[2] if text.count(" ") >= 2 else text
     s = a.action + (f" with {a.weapon}" if a.weapon else "") + (f" [{a.spell}]" if a.spell else "")
+    if getattr(a, "attribute", None):
+        s += f" (rolling {a.attribute})"
     if a.targets:
         s += " at " + ", ".join(m + (f" ({n} Strikes)" if n > 1 else "") for m, n in a.targets)
+    if getattr(a, "items", None):
+        s += " (items: " + ", ".join(a.items) + ")"
     if a.objective:
         s += f" on {a.objective}"
     if a.point is not None:
-        s += f", at the point {_pt(a.point)} of the mover's path"
+        mover = a.targets[0][0] if a.targets else None
+        where = _where(a, (moves or {}).get(mover))
+        s += f", {where}" if where else f", at the point {_pt(a.point)} of the mover's path"
     if getattr(a, "knockback", None) is not None:
         s += f", Knockback toward {a.knockback:g}\u00b0"
     return s
@@ -41,9 +117,23 @@ def _armor_words(d: dict) -> str:
     return f"ARM {used} of {arm}"
 
 
+# the attribute each check rolls against (rules/eldfall: the roll's reason)
+_CHECK_STAT = {"Panicked": "M", "Friendly Fire": "M", "Unkeen": "T", "Perceive": "INT",
+               "Uncover": "halved INT", "Bleeding": "T", "Poisoned": "T-6", "Fall": "AG"}
+
+
+def _n(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _dice(values) -> str:
+    return " and ".join(str(v) for v in values)
+
+
 def line(ev) -> str | None:
     """One line for an event, or None for an event not worth a line."""
     k, d = ev.kind, ev.data
+    _remember(k, d)
     if k == "turn":
         return f"== Round {d['round']}, {d['side']}'s turn =="
     if k == "initiative":
@@ -62,7 +152,10 @@ def line(ev) -> str | None:
         if d.get("blocked"):
             return f"  {d['model']} cannot run: the way to the field edge is blocked"
         if d["movement"] == "Idle":
-            return None
+            # an Idle that only turns the model is worth a line; a plain Idle shows
+            # with the action (or "does nothing")
+            return None if d.get("facing") is None else \
+                f"  {d['model']} stays in place and turns to {d['facing']:.0f}\u00b0"
         s = f"  {d['model']} {d['movement'].lower()}s {d.get('distance', 0):.1f}\" to {_pt(d['end'])}" \
             if "end" in d else f"  {d['model']} {d['movement']}"
         if d.get("stopped_by"):
@@ -70,10 +163,14 @@ def line(ev) -> str | None:
         return s
     if k == "declare":
         if d.get("role") == "active" and " Nothing" in d["action"]:
+            # after a move, Nothing is the plain case; without one the activation
+            # would show nothing at all
+            if (_MOVES.get(d["model"]) or {}).get("movement") == "Idle":
+                return f"  {d['model']} stays where it is and does nothing"
             return None
         who = ("reacts (Foresight)" if d.get("foresight") else "reacts") \
             if d.get("role") == "reactive" else "declares"
-        return f"  {d['model']} {who}: {declared(d['action'])}"
+        return f"  {d['model']} {who}: {declared(d['action'], _MOVES)}"
     if k == "reaction_step":
         who = ", ".join(f"{m} ({'LoS' if q['los'] else 'no LoS, in its Awareness'}"
                         f"{', Attack of Opportunity' if q.get('opportunity') else ''})"
@@ -85,9 +182,9 @@ def line(ev) -> str | None:
         return (f"  {', '.join(d['models'])} may change a Dodge or Perceive into an Attack "
                 "(the activated model was Shrouded or Flying and declared an Attack)")
     if k == "reaction_void":
-        return f"  {d['model']}'s reaction {declared(d['reaction'])} does not resolve ({d['why']})"
+        return f"  {d['model']}'s reaction {declared(d['reaction'], _MOVES)} does not resolve ({d['why']})"
     if k == "reaction_changed":
-        return f"  {d['model']} changes its reaction {declared(d['from'])} to: {declared(d['to'])}"
+        return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
     if k == "attack":
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
@@ -99,8 +196,9 @@ def line(ev) -> str | None:
     if k == "roll":
         return f"      d{d['sides']}={d['value']}  [{d['why']}]"
     if k == "confrontation":
-        return (f"    confrontation {d['a']} {d['a_rolls']} vs {d['b']} {d['b_rolls']}: "
-                f"{d['a']} keeps {d['a_hits']}, {d['b']} keeps {d['b_hits']}")
+        return (f"    confrontation: {d['a']} rolls {_dice(d['a_rolls'])}, {d['b']} rolls "
+                f"{_dice(d['b_rolls'])}: {d['a']} keeps {_dice(d['a_hits']) or 'no success'}, "
+                f"{d['b']} keeps {_dice(d['b_hits']) or 'no success'}")
     if k == "dodge":
         return (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
                 f"{d['stat']} {d['attribute']}{' (halved)' if d['halved'] else ''} -> "
@@ -114,7 +212,7 @@ def line(ev) -> str | None:
         return (f"    damage on {d['model']}: needs <= {d['threshold']} (PW {d['pw']} - "
                 f"{_armor_words(d)}) -> {'WOUND' if d['wound'] else 'no wound'}")
     if k == "wound":
-        return f"    {d['model']} suffers {d['wounds']} Wound(s): HP {d['hp']}"
+        return f"    {d['model']} suffers {_n(d['wounds'], 'Wound')}: HP {d['hp']}"
     if k == "states":
         parts = []
         if d["added"]:
@@ -126,7 +224,9 @@ def line(ev) -> str | None:
         ch = ", ".join(f"{v:+d} {st}" for st, v in d["changes"].items())
         return f"    {d['model']} is dismounted{': ' + ch if ch else ''} ({d['why']})"
     if k == "check":
-        s = f"    {d['model']} {d['check']}"
+        s = f"    {d['model']} {d['check']}" + (f" {_CHECK_STAT[d['check']]} roll" if d['check'] in _CHECK_STAT else "")
+        if d.get("target"):
+            s += f" on {d['target']}"
         if d.get("aura"):
             s += " (halved: Casting Aura)"
         if d.get("first"):
@@ -150,6 +250,8 @@ def line(ev) -> str | None:
     if k == "stratagem_window":
         return f"  Stratagems of {d['side']} (Leader {d['leader']}): " + ", ".join(d["usable"])
     if k == "token":
+        if d.get("event") == "gone":
+            return f"    {d['by']} finds the token {d['token']} gone"
         what = d.get("item") or d.get("spell") or ""
         s = f"    {d.get('kind', 'the')} token {d['token']}{' (' + what + ')' if what else ''} {d['event']}"
         if d.get("by"):
@@ -182,7 +284,7 @@ def line(ev) -> str | None:
                 f"({d['why']}): {d['rolls']} AG roll(s)")
     if k == "turn_on_hit":
         old, new = f"{d['from']:.0f}\u00b0", f"{d['to']:.0f}\u00b0"
-        auto = " (by itself: turn_on_hit face_attacker)" if d.get("auto") else ""
+        auto = " (the table turns a hit model to face its attacker)" if d.get("auto") else ""
         if abs((d["to"] - d["from"] + 180.0) % 360.0 - 180.0) < 1e-6:
             return f"  {d['model']} keeps its facing after the Hit ({old})"
         if d.get("toward"):
@@ -200,8 +302,25 @@ def line(ev) -> str | None:
                 f"{d['alive']} of {d['original']} models standing")
     if k == "surprise_attack":
         return f"    Surprise Attack: OFF, DEF, ACC, AG, INT halved for {', '.join(d['targets'])}"
-    if k in ("summon", "objective", "trade", "duel", "duel_interference", "knockback_blocked"):
-        return f"    {k.replace('_', ' ')}: " + ", ".join(f"{a}={b}" for a, b in d.items())
+    if k == "summon":
+        return f"    {d['by']} summons {d['model']} with {d['spell']} at {_pt(d['at'])}"
+    if k == "objective":
+        return f"    {d['model']} ({d['side']}) takes the quest object {d['objective']}"
+    if k == "item":
+        return f"    {d['model']} now carries {d['item']}"
+    if k == "trade":
+        got = f" and receives {', '.join(d['received'])}" if d.get("received") else ""
+        return f"    {d['from']} gives {', '.join(d['items']) or 'nothing'} to {d['to']}{got}"
+    if k == "duel":
+        return {"asked": f"  {d['challenger']} challenges {d['challenged']} to a Duel",
+                "accepted": f"  {d['challenged']} accepts the Duel with {d['challenger']}",
+                "refused": f"  {d['challenged']} refuses the Duel with {d['challenger']}",
+                }.get(d.get("state"), f"  Duel of {d['challenger']} and {d['challenged']}: {d.get('state')}")
+    if k == "duel_interference":
+        return f"    {d['model']} ({d['side']}) interferes with the Duel: {d['side']} loses"
+    if k == "knockback_blocked":
+        toward = f" toward {d['direction']:g}\u00b0" if d.get("direction") is not None else ""
+        return f"    {d['model']} cannot be knocked back{toward} by {d['attacker']}: the way is blocked"
     if k == "game_over":
         who = f"{d['winner']} wins" if d["winner"] else "draw"
         return f"== Game over: {who} ({d['termination']}: {d['detail']}); VP " + \
@@ -226,12 +345,56 @@ def effect_words(e: dict) -> str:
     return s + (f" ({until})" if lasting and until else "")
 
 
-def narrate(events, rolls: bool = False) -> list[str]:
-    out = []
-    for ev in events:
-        if ev.kind == "roll" and not rolls:
+def misses(events) -> dict[int, str]:
+    """The attacks whose dice missed, in words, by the index of the event the line
+    follows (the attack's last die): the rules emit no event for a miss, so a missed
+    attack ended on its attribute line. A hit, a Dodge of a hit, a roll that hit an
+    ally instead and a Confrontation (its own line tells what each side keeps) are
+    not misses."""
+    evs = list(events)
+    out: dict[int, str] = {}
+    for i, e in enumerate(evs):
+        d = e.data
+        if e.kind != "attack" or d.get("failed") or "attacker" not in d or "attribute" not in d:
             continue
-        s = line(ev)
-        if s is not None:
-            out.append(s)
+        a, t = d["attacker"], d.get("target")
+        victims = set(d.get("victims") or [t])
+        rolls: list | None = []
+        last = i
+        for j in range(i + 1, len(evs)):
+            x, xd = evs[j].kind, evs[j].data
+            if x == "sequence_end":
+                break
+            if x == "roll" and xd.get("attacker") == a and xd.get("target") == t \
+                    and str(xd.get("why", "")).startswith("attack"):
+                rolls.append(xd.get("value"))
+                last = j
+            elif x == "confrontation" and a in (xd.get("a"), xd.get("b")):
+                rolls = None
+                break
+            elif (x in ("hit", "hit_dodged") and xd.get("attacker") == a and xd.get("model") in victims
+                  or x == "friendly_fire" and xd.get("attacker") == a) and xd.get("roll") in rolls:
+                rolls.remove(xd["roll"])
+        if not rolls:
+            continue
+        n = sum(1 for x in evs[i + 1:last + 1] if x.kind == "roll" and x.data.get("attacker") == a
+                and x.data.get("target") == t and str(x.data.get("why", "")).startswith("attack"))
+        of = f" with {len(rolls)} of {n} Strikes" if n > 1 else ""
+        out[last] = (f"    {a} misses {t}{of} (rolled {_dice(rolls)} against "
+                     f"{d.get('stat', 'needed')} {d['attribute']})")
+    return out
+
+
+def narrate(events, rolls: bool = False) -> list[str]:
+    """The lines of a list of events, a missed attack's line after its dice."""
+    evs = list(events)
+    missed = misses(evs)
+    out = []
+    for i, ev in enumerate(evs):
+        if not (ev.kind == "roll" and not rolls):
+            s = line(ev)
+            if s is not None:
+                out.append(s)
+        if i in missed:
+            out.append(missed[i])
     return out

@@ -1,9 +1,48 @@
 """One readable line per Norova event (``eldfall play`` prints them); None: not shown."""
 from __future__ import annotations
 
+import re
+
 
 def _pt(p) -> str:
     return f"({p[0]:.2f}, {p[1]:.2f})"
+
+
+# the data's keys (skills, spells, weapons, items, checks) read as words: "aimed shot"
+def _key(name) -> str:
+    return str(name).replace("_", " ")
+
+
+_RX_KEY = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def _words(text, keep=()) -> str:
+    """A reason that names data keys ("frost_shard from hexer"), the keys as words;
+    the model ids named in the event (``keep``) stay as they are."""
+    return _RX_KEY.sub(lambda m: m.group(0) if m.group(0) in keep else _key(m.group(0)), str(text))
+
+
+# the characters' ids (a "setup" event names them all; a turn, the active one): a
+# reason's snake_case word that is an id stays as it is. line() is called event by
+# event, so the narration keeps this much between calls.
+_IDS: set[str] = set()
+
+
+def _remember(k: str, d: dict) -> None:
+    if k == "setup":
+        _IDS.clear()
+        _IDS.update(str(c.get("id")) for c in d.get("characters") or ())
+    elif k in ("turn", "move") and d.get("model"):
+        _IDS.add(str(d["model"]))
+
+
+_HAND = {"main": "main hand", "off": "off hand", "dual": "both hands"}
+# a check's name where its key reads poorly; "": the reason names it ("focus on B")
+_CHECK = {"aoo_hit": "hit roll", "ranged_hit": "ranged hit roll",
+          "ranged_hit_long": "ranged hit roll at long range", "focused": ""}
+# the critical hit check's outcomes (seed "Critical Hits", "Critical Critical Hits")
+_CRIT = {"crit": "critical hit, power doubled", "double": "double crit, power added three times",
+         "deathblow": "deathblow", "fumble": "fumble"}
 
 
 def _check(d: dict) -> str:
@@ -20,6 +59,8 @@ def _check(d: dict) -> str:
 
 def line(ev) -> str | None:
     k, d = ev.kind, ev.data
+    _remember(k, d)
+    ids = _IDS | {v for v in d.values() if isinstance(v, str)}
     if k == "roll":
         if d.get("why") == "initiative":
             return None                   # the initiative line gives them
@@ -57,18 +98,21 @@ def line(ev) -> str | None:
     if k == "stand":
         return f"   {d['model']} gets up"
     if k == "aoo":
-        return f"   Attack of Opportunity: {d['model']} on {d['mover']} at {_pt(d['at'])} ({d['why']})"
+        where = f", {d['along']:.1f}\" into its move" if d.get("along") is not None else f" at {_pt(d['at'])}"
+        return f"   Attack of Opportunity: {d['model']} on {d['mover']}{where} ({d['why']})"
     if k == "attack":
         aid = f" aided by {', '.join(d['aid'])}" if d["aid"] else ""
-        sk = f" with {d['skill']}" if d["skill"] else ""
-        return f"   {d['model']} attacks {d['target']} ({d['hand']}){sk}{aid}"
+        sk = f" with {_key(d['skill'])}" if d["skill"] else ""
+        return f"   {d['model']} attacks {d['target']} ({_HAND.get(d['hand'], d['hand'])}){sk}{aid}"
     if k == "check":
-        why = f" ({d['why']})" if d.get("why") else ""
-        return f"     {d['model']} {d['check'].replace('_', ' ')}{why}: {_check(d)}"
+        name = _CHECK.get(d["check"], _key(d["check"]))
+        why = _words(d["why"], ids) if d.get("why") else ""
+        what = f"{name} ({why})" if name and why else name or why or _key(d["check"])
+        return f"     {d['model']} {what}: {_check(d)}"
     if k == "skill_roll":
-        return f"     {d['model']} {d['what']}: d20 {d['natural']} -> {d['total']} vs {d['target']}: {d['outcome']}"
+        return f"     {d['model']} {_key(d['what'])}: d20 {d['natural']} -> {d['total']} vs {d['target']}: {d['outcome']}"
     if k == "critical_check":
-        return f"     {d['model']} critical hit check: d20 {d['natural']}: {d['result'] or 'no critical'}"
+        return f"     {d['model']} critical hit check: d20 {d['natural']}: {_CRIT.get(d['result'], _key(d['result'])) if d['result'] else 'no critical'}"
     if k == "strike":
         if d.get("deathblow"):
             return f"     DEATHBLOW on {d['target']}"
@@ -76,13 +120,13 @@ def line(ev) -> str | None:
             return f"     hit: {d['damage']} damage to {d['target']}"
         return f"     no hit on {d['target']} ({d.get('why', '')})"
     if k == "damage":
-        return f"     {d['model']} takes {d['amount']} ({max(0, d['vitality'])} Vitality left)"
+        return f"     {d['model']} takes {d['amount']} damage ({max(0, d['vitality'])} Vitality left)"
     if k == "heal":
-        return f"     {d['model']} recovers {d['amount']} {d['pool']} ({d['why']})"
+        return f"     {d['model']} recovers {d['amount']} {d['pool']} ({_words(d['why'], ids)})"
     if k == "state":
         return f"   {d['model']} is {d['status']} ({d['why']})"
     if k == "save":
-        s = f"     {d['model']} {d['stat']} save ({d['why']}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
+        s = f"     {d['model']} {d['stat']} save ({_words(d['why'], ids)}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
         if d.get("critical"):
             s += f", natural {'20' if d['critical'] == 'success' else '1'}"
         s += ": success" if d.get("success") else ": failure"
@@ -93,53 +137,54 @@ def line(ev) -> str | None:
         return s
     if k == "spell":
         if not d["cast"]:
-            return f"   {d['model']}'s {d['spell']}: {d['why']}"
-        on = f"{d['spell']} on {', '.join(d['targets']) or 'nobody'}"
+            return f"   {d['model']}'s {_key(d['spell'])}: {_words(d['why'], ids)}"
+        on = f"{_key(d['spell'])} on {', '.join(d['targets']) or 'nobody'}"
         parts = d.get("parts")
         if parts and not any(p["outcome"] in ("crit", "success", "works_anyway", "backfire") for p in parts):
             return f"   {d['model']} casts {on}: it fails"
         return f"   {d['model']} casts {on}"
     if k == "spell_charging":
-        return f"   {d['model']} is casting {d['spell']} (ready in round {d['ready_round']})"
+        return f"   {d['model']} is casting {_key(d['spell'])} (ready in round {d['ready_round']})"
     if k == "spell_ready":
-        return f"   {d['model']} releases {d['spell']}"
+        return f"   {d['model']} releases {_key(d['spell'])}"
     if k == "focus":
         return (f"   {d['model']} focuses on {d['target']}: Evade -{d['reduction']}" if d["success"]
                 else f"   {d['model']} fails to focus on {d['target']}")
     if k == "cost":
         paid = ", ".join(f"{v} {p}" for p, v in d["paid"].items()) or "nothing"
-        return f"     {d['model']} spends {paid} ({d['why']})" + (f"; cannot pay {d['failed']}" if d.get("failed") else "")
+        return f"     {d['model']} spends {paid} ({_words(d['why'], ids)})" + (f"; cannot pay {d['failed']}" if d.get("failed") else "")
     if k == "potion":
-        return f"   {d['model']} gives {d['item']} to {d['target']}" if d["target"] != d["model"] else \
-            f"   {d['model']} drinks {d['item']}"
+        return f"   {d['model']} gives {_key(d['item'])} to {d['target']}" if d["target"] != d["model"] else \
+            f"   {d['model']} drinks {_key(d['item'])}"
     if k == "throw_potion":
-        return f"   {d['model']} throws {d['item']} to {d['to']} (in its path: {', '.join(d['path'])})"
+        return f"   {d['model']} throws {_key(d['item'])} to {d['to']} (in its path: {', '.join(d['path'])})"
     if k == "caught":
-        return f"     {d['model']} catches {d['item']}"
+        return f"     {d['model']} catches {_key(d['item'])}"
     if k == "shattered":
-        return f"     the {d['item']} shatters"
+        return f"     the {_key(d['item'])} shatters"
     if k == "equip":
-        return f"   {d['model']} now holds {d['main'] or 'nothing'} / {d['off'] or 'nothing'}"
+        return (f"   {d['model']} now holds {_key(d['main'] or 'nothing')} in its main hand, "
+                f"{_key(d['off'] or 'nothing')} in its off hand")
     if k == "reload":
-        return f"   {d['model']} reloads its {d['weapon']}"
+        return f"   {d['model']} reloads its {_key(d['weapon'])}"
     if k == "hidden":
         return f"   {d['model']} is {'hidden' if d['hidden'] else 'no longer hidden'} ({d['why']})"
     if k == "fall":
         where = f" at ({d['at'][0]:.2f}, {d['at'][1]:.2f})" if d.get("at") else ""
         return f"     {d['model']} falls {d['height']:.1f}\"{where} ({d['dice']}d6)"
     if k == "thrown_away":
-        return f"     {d['model']} throws away its {d['weapon']}"
+        return f"     {d['model']} throws away its {_key(d['weapon'])}"
     if k == "mishap":
-        return f"     {d['model']}'s {d.get('skill') or d.get('spell') or 'action'} goes wrong: {d['result']}"
+        return f"     {d['model']}'s {_key(d.get('skill') or d.get('spell') or 'action')} goes wrong: {_key(d['result'])}"
     if k == "no_damage":
         return f"     {d['model']} deals no damage ({d['why']})"
     if k == "backfire":
         now = f": it {'heals' if d['now'] == 'healing' else 'harms'} {d['target']}" if d.get("now") else ""
-        return f"     {d['model']}'s {d['what']} backfires{now}"
+        return f"     {d['model']}'s {_key(d['what'])} backfires{now}"
     if k == "blocked":
-        return f"     {d['spell']} does not reach {d['model']} ({d['why']})"
+        return f"     {_key(d['spell'])} does not reach {d['model']} ({_words(d['why'], ids)})"
     if k == "epic_casting":
-        return f"     epic casting of {d['spell']}: {d['target']} {d['effect']}"
+        return f"     epic casting of {_key(d['spell'])}: {d['target']} {_key(d['effect'])}"
     if k == "game_over":
         return f"== Game over: {d['winner'] or 'draw'} ({d['termination']}: {d['detail']})"
     if k == "roll":
