@@ -643,7 +643,25 @@ def resolve(game) -> None:
     # 7. the other actions (a Perceive reveals a model hidden when the step began:
     # one that revealed itself by its declaration has nothing left to reveal)
     for mid, d, role in decls:
+        gone = [t for t in d.target_ids if t in game.models and not game.models[t].on_table]
+        why = None
+        if d.action in OTHER_ACTIONS and not game.models[mid].on_table:
+            why = "it is no longer on the table"
+        elif d.action in OTHER_ACTIONS and gone and len(gone) == len(d.target_ids):
+            why = f"{', '.join(gone)} is no longer on the table"
+        if why:
+            # taken off the table in this step (a summoner fell: "Creatures summoned
+            # by a caster are removed from the field when the caster becomes
+            # Incapacitated or Dead"): nothing is left to act, or to act on
+            game.emit("reaction_void" if role == "reactive" else "action_void",
+                      {"model": mid, ("reaction" if role == "reactive" else "action"): str(d),
+                       "why": why})
+            continue
         _resolve_other(game, mid, d, role, hidden)
+
+
+# the declarations that act in step 7, after the attacks' Wounds and States
+OTHER_ACTIONS = ("Death Blow", "Perceive", "Uncover", "Trade", "Interact", "Assist", "Ritual")
 
 
 def _int(v) -> int:

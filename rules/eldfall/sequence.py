@@ -138,7 +138,10 @@ class EldfallGame(Game):
             if u.id in self.models:
                 raise ValueError(f"two models with the id {u.id!r}")
             reserve = bool(u.extra.get("reserve"))
-            ms = ModelState(u, hp=u.stat("HP", 1), states=frozenset(u.states), reserve=reserve,
+            # Incapacitated is "Triggered when the model's HP reaches 0": a model set up
+            # Incapacitated (or Dead) has none left, and its Recovery Check "Regains 1 HP"
+            hp = 0 if set(u.states) & {"Incapacitated", "Dead"} else u.stat("HP", 1)
+            ms = ModelState(u, hp=hp, states=frozenset(u.states), reserve=reserve,
                             summoned_by=u.extra.get("summoned_by"))
             ms.on_vertical = bool(u.extra.get("on_vertical"))   # a scene left it hanging on a face
             if u.extra.get("mounted"):
@@ -516,6 +519,10 @@ class EldfallGame(Game):
         # Recovery Check's reroll asks that "neither model is Engaged"); a party
         # set up below half its models is Panicked before its first Stratagems
         self._sync_awareness()
+        for m in self.models.values():
+            # a model set up with 0 HP (a scene's `HP: 0`) is Incapacitated from the start
+            if m.on_table and m.hp <= 0 and not (m.states & {"Incapacitated", "Dead"}):
+                self._incapacitate(m.id, "set up with 0 HP")
         self._update_engagement()
         self._update_morale()
         self.phase = "initiative"
@@ -1227,12 +1234,25 @@ class EldfallGame(Game):
         act = self.act
         x, y, z = self.geo.position(model)
         dist, edges = self._nearest_edges(model)
-        _, axis, sign = edges[0]
-        dx, dy = (sign, 0.0) if axis == 0 else (0.0, sign)
         run = self.allowance(model, "run")
         act.movement = "Run"
         radius = self.models[model].unit.base / 2
+        _, axis, sign = edges[0]
+        off = None
         if dist - radius <= run + EPS:
+            # it goes past the edge only if nothing stops it on the way there
+            # (scenery it cannot cross, an enemy at base contact): the run is a
+            # movement, and a wall does not let it through
+            reach = max(0.0, dist - radius - 1e-4)
+            for _, ax, sg_ in edges:
+                ex, ey = (sg_, 0.0) if ax == 0 else (0.0, sg_)
+                mv = self.geo.check_move(model, "run", [(x + ex * reach, y + ey * reach, z)],
+                                         float(self.speed(model)), enemies=self.enemy_reaches(model))
+                if mv.legal and mv.stopped_by is None:
+                    off = (ax, sg_)
+                    break
+        dx, dy = (sign, 0.0) if axis == 0 else (0.0, sign)
+        if off is not None:
             self.emit("movement", {"model": model, "movement": "Run", "forced": True,
                                    "off_table": True})
             m = self.models[model]

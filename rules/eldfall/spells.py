@@ -162,7 +162,9 @@ def why_not_assist(game, d, role: str) -> str | None:
             "while " + ", ".join(sorted(n for n in m.states if av.strike_cap(role, "Assist", {n})))
         return f"STK is {cap} {why}: an Assist has {cap} target at most"
     restr = av.target_restrictions(role, m.states, settings=game.settings.get("table_settings"))
-    self_only = "self" in restr.get("Assist", ()) and len(restr.get("Assist", ())) == 1
+    # every restriction applies: an Engaged (or Blinded) reactor's "self" narrows the
+    # Reactive Role's "self or other allied models" (eldfall-reactions.txt, Engaged row)
+    self_only = "self" in restr.get("Assist", ())
     for t in d.target_ids:
         tm = game.models[t]
         if tm.side != m.side:
@@ -205,8 +207,10 @@ def resolve_assist(game, mid: str, d) -> None:
     pay_mana(game, mid, s)
     game.act.spells_cast += 1
     stat = casting_stat(game.models[mid])
+    # a target taken off the table in this Resolution Step (its summoner fell) gets nothing
+    targets = [t for t in d.target_ids if game.models[t].on_table]
     # a target reached through the Casting Aura (no LoS) halves the casting attribute
-    unseen = [t for t in d.target_ids if t != mid and not game.has_los(mid, t)]
+    unseen = [t for t in targets if t != mid and not game.has_los(mid, t)]
     v = game.roll(f"cast {s['name']}: {mid} {stat}" + (" (halved: Casting Aura)" if unseen else ""), model=mid)
     die = cb.judge(v, game.stat(mid, stat, halvings=1) if unseen else game.stat(mid, stat))
     game.emit("check", {"model": mid, "check": f"cast {s['name']}", "die": die.to_dict(),
@@ -217,7 +221,7 @@ def resolve_assist(game, mid: str, d) -> None:
     # the States a Sorcery or Healing gives last until the end of the Activation
     # Sequence (Spell Types table, Duration), as a Sorcery Attack's do
     lasting = spell_types()[s["type"]]["duration"]
-    for t in d.target_ids:
+    for t in targets:
         if s.get("type") == "Enchantment":
             apply_enchantment(game, mid, t, s)
         apply_effect(game, t, eff, f"{s['name']} by {mid}",
