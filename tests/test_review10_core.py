@@ -28,3 +28,13 @@ def test_a_walk_still_stops_at_the_enemy_and_a_flying_enemy_still_reaches_a_flig
     g.geometry.models["B"].states = frozenset({"Flying"})
     fly = g.geometry.check_move("A", "fly", [(16.0, 5.0, 0.0)], 18.0, enemies={"B": 1.0})
     assert [e for e, _ in fly.opportunity_points] == ["B"]
+
+
+def test_a_void_action_has_a_line_and_two_gone_targets_read_are():
+    from rules.core.game import Event
+    from rules.eldfall.narrate import declared, line
+    text = "declare r1 Assist targets=c1:1,c2:1"
+    got = line(Event("action_void", {"model": "r1", "action": text,
+                                    "why": "c1, c2 are no longer on the table"}))
+    assert got == f"  r1's action {declared(text)} does not resolve (c1, c2 are no longer on the table)"
+    assert "Assist at c1, c2" in got

@@ -183,6 +183,8 @@ def line(ev) -> str | None:
                 "(the activated model was Shrouded or Flying and declared an Attack)")
     if k == "reaction_void":
         return f"  {d['model']}'s reaction {declared(d['reaction'], _MOVES)} does not resolve ({d['why']})"
+    if k == "action_void":
+        return f"  {d['model']}'s action {declared(d['action'], _MOVES)} does not resolve ({d['why']})"
     if k == "reaction_changed":
         return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
     if k == "attack":

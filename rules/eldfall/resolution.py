@@ -648,7 +648,7 @@ def resolve(game) -> None:
         if d.action in OTHER_ACTIONS and not game.models[mid].on_table:
             why = "it is no longer on the table"
         elif d.action in OTHER_ACTIONS and gone and len(gone) == len(d.target_ids):
-            why = f"{', '.join(gone)} is no longer on the table"
+            why = f"{', '.join(gone)} {'is' if len(gone) == 1 else 'are'} no longer on the table"
         if why:
             # taken off the table in this step (a summoner fell: "Creatures summoned
             # by a caster are removed from the field when the caster becomes
