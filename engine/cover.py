@@ -93,9 +93,13 @@ CoverResult.reason = LazyText()
 CoverResult.reason.__set_name__(CoverResult, "reason")
 
 
-def _share(share: float) -> str:
-    """A share of the hitbox as a percentage; a sliver is "under 1%", never "0%"."""
-    return "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
+def percent(share: float) -> str:
+    """A share of the hitbox as a percentage; a sliver is "under 1%", never "0%", and all but
+    a sliver "over 99%", never "100%" (a target "100% visible" in cover reads as a fault)."""
+    if 0 < share < 0.005:
+        return "under 1%"
+    return "over 99%" if 0.995 <= share < 1 else f"{share:.0%}"
+
 
 
 def inches_vs(v: float, limit: float) -> str:
@@ -567,8 +571,10 @@ def cover(world, attacker: str, target: str, los_result=None,
         # solid's inside first: no viewer anywhere sees it, so nothing "hides" it from the
         # attacker, as the ground under a base never does
         buried = _buried(world, tri, vec, piece_idx)
-        piece_idx = np.where(buried, -1, piece_idx)
         support = support_pieces(world, th)
+        sunk = [world.pieces[int(k)].id for k in np.unique(piece_idx[buried])]
+        sunk_under = bool(sunk) and set(np.unique(piece_idx[buried]).tolist()) <= support
+        piece_idx = np.where(buried, -1, piece_idx)
         base_top = th.z + min(th.height, mm(base_height_mm()))
         los_dir = np.array([th.x - ah.x, th.y - ah.y])
         n = np.linalg.norm(los_dir)
@@ -608,7 +614,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                         rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
                     else:
                         level = "light" if piece.cover == "auto" else piece.cover
-                        why = (f"the edge of its own ledge {piece.id} hides {_share(lshare)} of its hitbox from "
+                        why = (f"the edge of its own ledge {piece.id} hides {percent(lshare)} of its hitbox from "
                                f"{attacker} (higher ground; the edge is {edge or 0:.2f}\" from the base towards "
                                f"{attacker})")
                         if piece.cover != "auto":
@@ -645,7 +651,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                     wider = width > 2 * th.radius + 1e-9
             auto = "heavy" if (taller and wider) else "light"
             level = auto if piece.cover == "auto" else piece.cover
-            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {_share(share)} of its hitbox from {attacker}; "
+            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
                    f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
                    f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide"
                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
@@ -664,6 +670,13 @@ def cover(world, attacker: str, target: str, los_result=None,
         if best[0] == "none" and not best[2] and rejected:
             best = ("none", None, _once(lambda rejected=rejected: "no cover: " + "; ".join(
                 r() if callable(r) else r for r in rejected)))
+        if best[0] == "none" and not best[2] and sunk and not len(cands):
+            # `blocking` names the piece (lines to those points meet it): say why it gives nothing
+            only = "the only part of its hitbox hidden" if buried.all() else "the only part of its hitbox scenery hides"
+            best = ("none", None, f"no cover: {only} from {attacker} is sunk in "
+                    f"{', '.join(sunk)}{', the ground it stands on' if sunk_under else ''} "
+                    f"(no attacker anywhere sees it, as none sees the bottom of a base)"
+                    + ("" if buried.all() else "; models give no cover"))
     level, pid, why = best
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"
@@ -675,7 +688,27 @@ def cover_line(r) -> str:
     line under the verdict in every LoS picture's caption (engine.view.pictures.los_detail:
     `eldfall los --picture`, `eldfall demo`'s dispute, the view's F12). ``r``: a
     LosResult or its dict."""
-    def g(k):
-        return r.get(k) if isinstance(r, dict) else getattr(r, k, None)
-    piece, why = g("cover_piece"), g("cover_reason")
-    return f"cover: {g('cover')}" + (f" from {piece}" if piece else "") + (f": {why}" if why else "")
+    piece, why = _field(r, "cover_piece"), _field(r, "cover_reason")
+    return f"cover: {_field(r, 'cover')}" + (f" from {piece}" if piece else "") + (f": {why}" if why else "")
+
+
+def _field(r, k):
+    """A field of a LosResult or of its dict."""
+    return r.get(k) if isinstance(r, dict) else getattr(r, k, None)
+
+
+def by_state(r) -> bool:
+    """No LoS decided by a state or the Dark (Blinded; Dark beyond Awareness), not by the
+    geometry: no line was looked at, so nothing on the table blocks it (``blocking`` is
+    empty). ``r``: a LosResult or its dict."""
+    return not _field(r, "los") and bool(_field(r, "by_state"))
+
+
+def behind_arc(r) -> float:
+    """The share of the target's sample points behind the viewer's front arc line (they
+    count as unseen in ``visible_fraction``); 0 when the viewer sees all round or the
+    points are not known (a dict)."""
+    allowed = _field(r, "target_allowed")
+    if _field(r, "all_round") or allowed is None or not len(allowed) or _field(r, "reason") == "itself":
+        return 0.0
+    return float((~np.asarray(allowed, bool)).sum()) / len(allowed)

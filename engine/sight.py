@@ -713,6 +713,7 @@ class LosResult:
     picture_segments: np.ndarray | None = field(default=None, repr=False)   # (k, 2, 3)
     picture_clear: np.ndarray | None = field(default=None, repr=False)      # (k,) bool
     all_round: bool = False            # the viewer sees all round (moving, Shrouded, Vigilance): no arc applies
+    by_state: bool = False             # a state or the Dark decided "no LoS" (Blinded, ...): no line was looked at
 
     def __getstate__(self):            # pickle / copy: the cover reason's text, built
         from engine.cover import _built_state
@@ -723,7 +724,7 @@ class LosResult:
             "viewer": self.viewer, "target": self.target, "los": self.los,
             "visible_fraction": round(float(self.visible_fraction), 4),
             "fraction_exact": self.fraction_exact,
-            "in_front_arc": self.in_front_arc, "all_round": self.all_round,
+            "in_front_arc": self.in_front_arc, "all_round": self.all_round, "by_state": self.by_state,
             "distance": round(float(self.distance), 4),
             "height_difference": round(float(self.height_difference), 4),
             "cover": self.cover, "cover_piece": self.cover_piece, "cover_reason": self.cover_reason,
@@ -3118,8 +3119,10 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         r = ok[0]
         witness = (tuple(float(x) for x in q.V[q.witness[r]]), tuple(float(x) for x in q.T_all[q.tidx[r]]))
     exact = (q.status != 0).all() and (want_all or not geo_los or exc is not None)
+    state_no = exc is not None and exc[0] is False
     res = LosResult(los=los_v, visible_fraction=frac, in_front_arc=geo_front,
-                    blocking=lambda: attributed()[0],
+                    # a state's "no" (Blinded, Dark beyond Awareness) looked at no line: nothing blocks
+                    blocking=(lambda: ()) if state_no else (lambda: attributed()[0]), by_state=state_no,
                     witness=witness, reason=reason, fraction_exact=bool(exact),
                     visible_area_mm2=area * MM2_PER_IN2, rays=q.rays, segments=q.nv * q.nt,
                     target_points=q.T_all, target_visible=vis_t, target_part=q.t_part, target_allowed=q.tmask,

@@ -38,3 +38,17 @@ def test_a_void_action_has_a_line_and_two_gone_targets_read_are():
                                     "why": "c1, c2 are no longer on the table"}))
     assert got == f"  r1's action {declared(text)} does not resolve (c1, c2 are no longer on the table)"
     assert "Assist at c1, c2" in got
+
+
+def test_a_blinded_viewer_has_nothing_blocking_in_the_engine_answer(tmp_path):
+    # the F12 folder writes sight.los(...).as_dict() as it is: a state's "no" names no piece,
+    # though a wall half-hides the target from the same viewer unblinded
+    from engine import sight
+    from engine.scene import load_scene
+    from engine.world import World
+    from test_review10_dispute import SIDE, _scene
+    w = World(load_scene(_scene(tmp_path)))
+    r = sight.los(w, "d", "c")
+    assert r.los is False and r.blocking == () and r.as_dict()["blocking"] == []
+    w2 = World(load_scene(_scene(tmp_path, SIDE.replace(", states: [Blinded]", ""), "open.yaml")))
+    assert sight.los(w2, "d", "c").blocking != ()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 
-from engine.cover import cover_line
+from engine.cover import behind_arc, by_state, cover_line, percent
 from engine.errors import InputError, Problem
 
 
@@ -77,7 +77,7 @@ def verdict(r) -> str:
     height = "level" if abs(hd) < 0.05 else (f"{hd:.1f}\" higher" if hd > 0 else f"{-hd:.1f}\" lower")
     if r.los:
         cov = "no cover" if r.cover == "none" else f"{r.cover.capitalize()} cover" + (f" from {r.cover_piece}" if r.cover_piece else "")
-        return (f"{r.viewer} -> {r.target}: LoS yes, {r.visible_fraction:.0%} visible, {cov}, "
+        return (f"{r.viewer} -> {r.target}: LoS yes, {percent(r.visible_fraction)} visible, {cov}, "
                 f"{dist:.1f}\" away, {height}")
     why = r.reason
     if r.reason == "blocked" and r.blocking:
@@ -101,8 +101,14 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                f"{where}" if r.all_round else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
         seen = (f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s "
                 f"hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
+        back = behind_arc(r)
+        if back > 0 and not by_state(r) and r.in_front_arc:
+            # a share nothing blocks: without this, "51% visible, blocking: nothing" reads as a fault
+            seen += f"; {back:.1%} lie behind {r.viewer}'s front arc line and count as unseen"
     blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself"
              else f"none looked for ({r.target} is behind {r.viewer}'s front arc)")
+    if by_state(r):
+        blank = "none looked for (no LoS whatever stands between; see why)"
     lines = [arc,
              f"  why: {r.reason}",
              seen,

@@ -207,18 +207,21 @@ def _g(obj, name, default=None):
 
 
 def los_caption(result) -> str:
+    from engine.cover import behind_arc, by_state, percent
     v, t = _g(result, "viewer"), _g(result, "target")
     los = bool(_g(result, "los"))
     parts = [f"{v} -> {t}: LoS {'yes' if los else 'NO'}"]
     frac = _g(result, "visible_fraction")
     if frac is not None and los:
-        parts.append(f"{100.0 * float(frac):.0f}% visible")
+        parts.append(f"{percent(float(frac))} visible")      # as `eldfall los` prints it
     cover = _g(result, "cover")
     if cover and cover != "none":
         piece = _g(result, "cover_piece")
         parts.append(f"{str(cover).capitalize()} cover" + (f" from {piece}" if piece else ""))
-    elif los and str(_g(result, "cover_reason") or "").startswith("no cover"):
-        parts.append("no cover")             # decided, not just left out
+    elif los and str(_g(result, "cover_reason") or "") not in ("", "no LoS"):
+        # decided, not just left out: every reason of a decided "none" ("no scenery within 1"
+        # hides ...", "X is Flying: no cover", "no cover: ..."), as `eldfall los` prints it
+        parts.append("no cover")
     if _g(result, "distance") is not None:
         parts.append(f"{_fmt_len(_g(result, 'distance'))} away")
     dh = _g(result, "height_difference")
@@ -228,6 +231,10 @@ def los_caption(result) -> str:
     extra = []
     if _g(result, "in_front_arc") is False and not _g(result, "all_round"):
         extra.append("target outside the front arc")
+    back = behind_arc(result)
+    if back > 0 and _g(result, "in_front_arc") and not by_state(result):
+        # what nothing blocks but still counts as unseen (the red points in front of no wall)
+        extra.append(f"{percent(back)} of it behind {v}'s front arc line (counted unseen)")
     blocking = _g(result, "blocking") or ()
     if blocking:
         # LoS by a state (Flying, Engaged) with nothing of the target seen: wholly hidden
