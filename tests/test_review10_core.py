@@ -52,3 +52,13 @@ def test_a_blinded_viewer_has_nothing_blocking_in_the_engine_answer(tmp_path):
     assert r.los is False and r.blocking == () and r.as_dict()["blocking"] == []
     w2 = World(load_scene(_scene(tmp_path, SIDE.replace(", states: [Blinded]", ""), "open.yaml")))
     assert sight.los(w2, "d", "c").blocking != ()
+
+
+def test_the_greedy_norova_bot_revives_a_dead_ally_with_a_healing_spell():
+    from rules.norova.actions import Cast
+    from rules.norova.bots import GreedyBot
+    us = [unit("A", "red", 5, 5, 0, spells=["mend"]), unit("C", "red", 6.5, 5, 180),
+          unit("B", "blue", 25, 25, 180)]
+    g = game(us)
+    g._kill(g.f("C"), "deathblow")
+    assert GreedyBot(1).choose(g) == Cast("A", "mend", "C")

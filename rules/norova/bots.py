@@ -172,11 +172,13 @@ class GreedyBot:
             for a in legal(UsePotion, lambda a: a.target == mid and
                            game.data.items[a.item]["restores"] == "vitality"):
                 return a
-        # 2. a dying ally: a potion or a healing spell
+        # 2. a dying ally: a potion or a healing spell; a dead one: a healing spell (only
+        # a spell revives the dead)
         dying = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dying"}
-        if dying:
+        dead = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dead"}
+        if dying or dead:
             for a in legal(UsePotion, lambda a: a.target in dying) + legal(
-                    Cast, lambda a: a.target in dying and game.data.spells[a.spell]["type"] == "healing"
+                    Cast, lambda a: a.target in dying | dead and game.data.spells[a.spell]["type"] == "healing"
                     and cheap_cast(a)):
                 return a
 
