@@ -351,7 +351,8 @@ class ViewApp(_showbase()):
         return ((fx + 1.0) * w / 2.0 - 0.5, (1.0 - fy) * h / 2.0 - 0.5)
 
     def project(self, point) -> tuple[float, float] | None:
-        """Pixel (x, y) of a 3D table point, or None when behind the camera."""
+        """Pixel (x, y) of a 3D table point, or None when it falls outside the frame (behind
+        the camera, or off any edge: ``Lens.project`` answers only for points it shows)."""
         p3 = self.cam.getRelativePoint(self.render, Point3(*map(float, point)))
         p2 = Point2()
         if not self.camLens.project(p3, p2):
