@@ -1,9 +1,15 @@
-"""Session 10: the flat test geometry (rules/core/flat.py) flies as the table does.
+"""Session 10, the leftovers of the review helpers' reports:
 
-A Norova flight crosses models (docs/rulings.md, "Flying": "it crosses scenery and
-models"); engine.motion's Flying walk neither stops at an enemy's base nor lets a
-walking enemy make it an attack-of-opportunity point. The flat double refused it.
+* the flat test geometry (rules/core/flat.py) flies as the table does: a Norova flight
+  crosses models (docs/rulings.md, "Flying"); engine.motion's Flying walk neither stops at
+  an enemy's base nor lets a walking enemy make it an attack-of-opportunity point;
+* a void action has a narration line;
+* a state's "no LoS" names nothing blocking in the engine's own answer (F12 writes it);
+* the greedy Norova bot revives a dead ally (only a spell can);
+* LoS pictures draw the target points behind the viewer's arc line grey, not red.
 """
+import pytest
+
 from rules.norova.actions import Move
 from test_norova_helpers import game, unit
 
@@ -62,3 +68,21 @@ def test_the_greedy_norova_bot_revives_a_dead_ally_with_a_healing_spell():
     g = game(us)
     g._kill(g.f("C"), "deathblow")
     assert GreedyBot(1).choose(g) == Cast("A", "mend", "C")
+
+
+def test_target_points_behind_the_front_arc_line_are_drawn_grey_not_red(tmp_path):
+    # b straddles a's front arc line with nothing between: its far half is unseen because of
+    # the arc; the picture drew it red, the legend's "hidden", as if something blocked it
+    import numpy as np
+    ov = pytest.importorskip("engine.view.overlays")
+    from engine import sight
+    from engine.scene import load_scene
+    from engine.world import World
+    from test_review10_dispute import _scene
+    r = sight.los(World(load_scene(_scene(tmp_path))), "a", "b")
+    col = ov.target_point_colours(r)
+    behind = ~r.target_allowed
+    assert behind.any() and (col[behind] == ov.GREY).all()
+    assert (col[r.target_visible] == ov.GREEN).all() and not (col == ov.RED).all(axis=1).any()
+    moving = sight.los(World(load_scene(_scene(tmp_path))), "a", "b", moving=True)   # all round: no arc
+    assert not (ov.target_point_colours(moving) == ov.GREY).all(axis=1).any()

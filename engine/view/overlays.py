@@ -23,6 +23,7 @@ RED = (1.0, 0.18, 0.12, 1.0)
 AMBER = (1.0, 0.72, 0.1, 1.0)
 WHITE = (1, 1, 1, 1)
 CYAN = (0.2, 0.9, 1.0, 1.0)
+GREY = (0.62, 0.62, 0.66, 1.0)
 
 
 def _overlay(np_: NodePath, bin_sort: int = 20, depth: bool = True) -> NodePath:
@@ -169,6 +170,21 @@ def los_rays(world, result, limit: int = 60):
     return seg, seen
 
 
+def target_point_colours(result) -> np.ndarray | None:
+    """(n, 4) colours of a LoS result's target sample points: green seen, red hidden, grey
+    behind the viewer's front arc line (unseen because of the arc, not of what stands
+    between); None without per-point data."""
+    tp = _get(result, "target_points")
+    tv = _get(result, "target_visible")
+    if not (isinstance(tp, np.ndarray) and isinstance(tv, np.ndarray) and len(tp) == len(tv) and len(tp)):
+        return None
+    col = np.where(np.asarray(tv, bool)[:, None], np.array(GREEN), np.array(RED))
+    allowed = _get(result, "target_allowed")
+    if isinstance(allowed, np.ndarray) and len(allowed) == len(tp) and not _get(result, "all_round"):
+        col[~np.asarray(allowed, bool)] = GREY
+    return col
+
+
 def los_overlay(world, result, *, limit: int = 60, points: bool = True, max_points: int = 1500,
                 point_size: float = 3.0) -> NodePath:
     """Rays green when clear / red when blocked, the witness ray bold white,
@@ -181,12 +197,10 @@ def los_overlay(world, result, *, limit: int = 60, points: bool = True, max_poin
         lines_node("los-rays", seg, colours, 2.0).reparentTo(root)
     if points:
         tp = _get(result, "target_points")
-        tv = _get(result, "target_visible")
-        if isinstance(tp, np.ndarray) and isinstance(tv, np.ndarray) and len(tp) == len(tv) and len(tp):
+        col = target_point_colours(result)
+        if col is not None:
             step = max(1, len(tp) // max(1, int(max_points)))         # evenly thinned beyond max_points
-            pts, vis = tp[::step], tv[::step]
-            points_node("los-target-points", pts, np.where(vis[:, None], np.array(GREEN), np.array(RED)),
-                        point_size).reparentTo(root)
+            points_node("los-target-points", tp[::step], col[::step], point_size).reparentTo(root)
         elif len(seg):
             points_node("los-target-points", seg[:, 1], np.where(clear[:, None], np.array(GREEN), np.array(RED)), 5.0).reparentTo(root)
     witness = _get(result, "witness", "witness_segment")
