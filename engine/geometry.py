@@ -160,8 +160,16 @@ class WorldGeometry:
         return self._cached((kind, viewer, target, moving, fraction), run, signature=local)
 
     def sight(self, viewer: str, target: str, *, moving: bool = False,
-              fraction: bool = False) -> _Sight:
+              fraction: bool = False, models_block: bool = True) -> _Sight:
         # a measured fraction answers the yes/no question too
+        if not models_block:
+            from engine.sight_settings import default_settings
+            base = self.sight_settings if self.sight_settings is not None else default_settings()
+            if base.models_block:
+                # the same lattice and rules, the models left out: its own cache kind
+                return self._sight_answer("scenery", viewer, target, moving, fraction,
+                                          base.replace(models_block=False),
+                                          reuse=() if fraction else (("scenery", True),))
         return self._sight_answer("sight", viewer, target, moving, fraction, self.sight_settings,
                                   reuse=() if fraction else (("sight", True),))
 

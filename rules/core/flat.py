@@ -8,7 +8,8 @@ axis-aligned solids ``(id, x0, y0, x1, y1, height)``.
 
 Line of sight follows the book's "any point to any point": 5 x 3 sample points
 on each hitbox (left/centre/right across the line of sight, bottom/middle/top),
-blocked by boxes and by third models' hitboxes. ``visible_fraction`` is the
+blocked by boxes and by third models' hitboxes (by the boxes only with
+``models_block=False``). ``visible_fraction`` is the
 share of the target's sample points seen from some viewer point.
 """
 from __future__ import annotations
@@ -189,7 +190,7 @@ class FlatGeometry:
         return dx * math.cos(f) + dy * math.sin(f) >= -t.radius - EPS
 
     def sight(self, viewer: str, target: str, *, moving: bool = False,
-              fraction: bool = False) -> FlatSight:
+              fraction: bool = False, models_block: bool = True) -> FlatSight:
         v, t = self.models[viewer], self.models[target]
         dist = self.distance(viewer, target)
         hd = t.z - v.z
@@ -201,7 +202,7 @@ class FlatGeometry:
         arc = moving or flying or "Shrouded" in v.states or self._front(v, t)
         vs = self._samples(v, (t.x, t.y))
         ts = self._samples(t, (v.x, v.y))
-        skip = {viewer, target}
+        skip = {viewer, target} if models_block else set(self.models)   # else: the boxes only
         seen = 0
         blockers: set[str] = set()
         for q in ts:

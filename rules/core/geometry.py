@@ -117,10 +117,12 @@ class Geometry(Protocol):
 
     # sight
     def sight(self, viewer: str, target: str, *, moving: bool = False,
-              fraction: bool = False) -> Sight:
+              fraction: bool = False, models_block: bool = True) -> Sight:
         """LoS from viewer to target. ``fraction=False`` answers yes/no only
         (stops at the first clear ray; ``cover`` is then "none"); ask with
-        ``fraction=True`` wherever cover or the visible share matters."""
+        ``fraction=True`` wherever cover or the visible share matters.
+        ``models_block=False``: sight over the scenery only (no third model
+        blocks; everything else, arcs and states included, as ever)."""
         ...
     def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
                        fraction: bool = True) -> Sight:

@@ -1225,8 +1225,10 @@ class NorovaGame(Game):
         d = self.geometry.distance(f.id, a.to)
         if d > self.r["potions"]["throw_range"] + 1e-6:
             return f"{a.to} is {d:.2f}\" away; a potion is thrown {self.r['potions']['throw_range']}\" at most"
-        if not self._sight(f.id, a.to).los:
-            return f"{f.id} cannot see {a.to}"
+        # sight over the scenery only: a character in the way does not stop the throw, it
+        # is in the potion's path and gets its React check to catch it (seed "Support Actions")
+        if not self.geometry.sight(f.id, a.to, moving=True, models_block=False).los:
+            return f"{f.id} cannot see {a.to} past the scenery"
         return None
 
     def _do_throwpotion(self, a: ThrowPotion, f: Fighter) -> None:
