@@ -45,6 +45,8 @@ TEMPLATES = ("circular-s", "circular-l", "spray-s", "spray-l")
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _BAND_RE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*(?:"|in|inches)?\s*$')
 
+MAX_BAND = 120.0                # inches: a range band ends at most here (a spell's range, too)
+
 _CACHE: dict[tuple[str, str], dict[str, Profile]] = {}
 
 
@@ -273,6 +275,13 @@ def _bands(ck, value, p) -> tuple[tuple[float, float, int], ...] | None:
             continue
         lo, hi = float(m.group(1)), float(m.group(2))
         n = ck.number(mod, p + (key,), integer=True, lo=-20, hi=20)
+        if hi > MAX_BAND:
+            # also a band written with hundreds of digits, which float() reads as inf
+            ck.error(p + (key,), f"a band may reach at most {MAX_BAND:g} inches (as far as a spell's "
+                                 f"range), got '{key}'" if len(key) <= 40 else
+                                 f"a band may reach at most {MAX_BAND:g} inches (as far as a spell's "
+                                 f"range), got a number of {len(m.group(2))} characters")
+            continue
         if hi <= lo:
             ck.error(p + (key,), f"the band ends before it starts ({lo:g} to {hi:g})")
             continue
@@ -341,7 +350,7 @@ def _spell(ck, s, p, affinities) -> Spell | None:
     mana = ck.number(d["mana"], p + ("mana",), integer=True, lo=0, hi=20) if "mana" in d else None
     pw = ck.number(d["pw"], p + ("pw",), integer=True, lo=0, hi=40) if "pw" in d else 0
     stk = ck.number(d["stk"], p + ("stk",), integer=True, lo=1, hi=20) if "stk" in d else 1
-    rng = ck.number(d["range"], p + ("range",), nonneg=True, hi=120) if "range" in d else 0.0
+    rng = ck.number(d["range"], p + ("range",), nonneg=True, hi=MAX_BAND) if "range" in d else 0.0
     melee = ck.boolean(d["melee"], p + ("melee",)) if "melee" in d else False
     template = ck.string(d["template"], p + ("template",), choices=TEMPLATES) if "template" in d else ""
     target = ck.string(d["target"], p + ("target",), choices=SPELL_TARGETS) if "target" in d else (

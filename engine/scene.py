@@ -1108,7 +1108,10 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
             return None
         key = (str(real), st.st_mtime_ns, st.st_size)
         mesh = _MESH_CACHE.get(key)
-        if mesh is None:
+        if mesh is not None:
+            # read before, maybe at another scale: this piece's scale is checked again
+            _span_problem(mesh.metadata.get(_EXTENT), scale)
+        else:
             mesh = _read_mesh(ck, p, text, real, suffix, st.st_size, scale)
             if mesh is None:
                 return None
@@ -1207,19 +1210,34 @@ def _read_mesh_checked(ck, p, text: str, real: Path, suffix: str, size: int, sca
         raise _MeshProblem(f"vertex {int(np.argmax(bad)) + 1} has a coordinate that is not a finite "
                            f"number (NaN or infinite){more}")
     # before processing, which rounds the coordinates to whole numbers of a grid
-    if len(vertices) and float(np.max(np.abs(vertices))) * scale > 1000:
-        raise _MeshProblem(f"the mesh spans more than 1000 inches after scale {scale:g} "
-                           f"(meshes are in inches)")
-    if len(vertices) and float(np.max(np.ptp(vertices, axis=0))) * scale < MIN_PIECE_SIZE:
-        raise _MeshProblem(f"the mesh spans less than {MIN_PIECE_SIZE:g} inches after scale {scale:g} "
-                           f"(meshes are in inches)")
+    extent = (float(np.max(np.abs(vertices))), float(np.max(np.ptp(vertices, axis=0)))) if len(vertices) else None
+    _span_problem(extent, scale)
     loaded.process()
+    loaded.metadata[_EXTENT] = extent
     if len(loaded.faces) == 0:
         raise _MeshProblem("the mesh has no triangles")
     if len(loaded.faces) > MAX_TRIANGLES:
         ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
         return None
     return loaded
+
+
+_EXTENT = "eldfall_extent"       # mesh.metadata key: the file's own extent, for _span_problem
+
+
+def _span_problem(extent, scale: float) -> None:
+    """Refuse a mesh that spans more than 1000" or less than MIN_PIECE_SIZE after
+    ``scale``. ``extent``: (largest |coordinate|, largest side of the bounding box)
+    of the file's vertices as read (None: no vertices)."""
+    if extent is None:
+        return
+    largest, span = extent
+    if largest * scale > 1000:
+        raise _MeshProblem(f"the mesh spans more than 1000 inches after scale {scale:g} "
+                           f"(meshes are in inches)")
+    if span * scale < MIN_PIECE_SIZE:
+        raise _MeshProblem(f"the mesh spans less than {MIN_PIECE_SIZE:g} inches after scale {scale:g} "
+                           f"(meshes are in inches)")
 
 
 MIN_MM = 10.0                   # no base, hitbox or token is smaller (the smallest base is 25 mm)

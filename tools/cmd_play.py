@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from tools.loading import counted
+from tools.loading import counted, file_argument
 
 
 def add_arguments(p) -> None:
@@ -84,6 +84,11 @@ def run(args) -> int:
     if args.bots is None:
         raise InputError(Problem("<command line>", None, "--bots",
                                  "only bot games can be played headless: add --bots"))
+    file_argument(args.scene, "a scene file")
+    if args.log is not None:
+        file_argument(args.log, "a file name for the log", "--log")
+    if not args.bots.strip():
+        raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
     settings = gameplay.parse_settings(args.set)
     mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
     names = gameplay.bot_names(args.bots, mod, game)

@@ -132,12 +132,18 @@ def run(args) -> int:
     if res is not None and res < 0.05:
         raise InputError(Problem("<command line>", None, "--resolution", "at least 0.05\""))
     speed = positive(args.speed, "--speed") if args.speed is not None else None
-    target = point(args.path_to, "--path-to") if args.path_to else None
+    # `is not None`: an empty --path-to is a bad point, not "no route asked for"
+    target = point(args.path_to, "--path-to") if args.path_to is not None else None
     if args.picture is not None:
         from engine.validate import output_folder
         output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
+    if res is not None and res > min(world.table):
+        # a cell wider than the table has no cell centre on it (and past the
+        # largest coordinate the grid cannot be laid out at all)
+        raise InputError(Problem("<command line>", None, "--resolution",
+                                 f"at most the table's shorter side ({min(world.table):g}\"), got {args.resolution}"))
     if target is not None:
         check_on_table(world, target, "--path-to")
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)

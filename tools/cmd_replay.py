@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import sys
-from tools.loading import counted
+from tools.loading import counted, file_argument
 
 
 def add_arguments(p) -> None:
@@ -36,15 +36,44 @@ def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) 
             f"from 0), each with all its consequences; " + tail)
 
 
-def run(args) -> int:
+def read_game_log(path: str):
+    """``rules.core.log.read_log(path)``, with every problem as an ``InputError``: also
+    the JSON that Python's reader cannot take (a whole number of over 4 300 digits,
+    arrays nested thousands deep), at its line."""
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
     from rules.core.log import read_log
-    from tools import gameplay
     try:
-        header, events, warnings = read_log(args.log)
+        return read_log(path)
     except LogError as exc:
         raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(_unparsable_line(path, exc)) from None
+
+
+def _unparsable_line(path: str, exc: Exception):
+    """The line of the log that ``json.loads`` fails on as ``exc`` did, and why."""
+    from engine.errors import Problem
+    why = ("nested too deeply to read" if isinstance(exc, RecursionError)
+           else "a whole number of more than 4300 digits" if "digits" in str(exc)
+           else f"cannot be read: {exc}")
+    with open(path, "rb") as fh:
+        for i, raw in enumerate(fh, start=1):
+            try:
+                json.loads(raw)
+            except type(exc):
+                return Problem(path, i, "", f"invalid JSON: {why}")
+            except Exception:  # noqa: BLE001 - another fault: not the one looked for
+                continue
+    return Problem(path, None, "", f"invalid JSON: {why}")
+
+
+def run(args) -> int:
+    from engine.errors import InputError, Problem
+    from rules.core.errors import LogError
+    from tools import gameplay
+    file_argument(args.log, "a game log")
+    header, events, warnings = read_game_log(args.log)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     if header["game"] not in gameplay.GAMES:
@@ -71,6 +100,11 @@ def run(args) -> int:
     except LogError as exc:
         # no line: the rules found the header wrong (line 1)
         raise InputError(Problem(args.log, exc.line or 1, exc.path, exc.message)) from None
+    except Exception as exc:  # noqa: BLE001 - an edited log must never show a traceback
+        # the rules check what they expect a header to hold, not every type in it: a
+        # unit's value of the wrong kind (an edited line 1) fails deeper down
+        raise InputError(Problem(args.log, 1, "units", f"cannot rebuild the {header['game']} game from the header "
+                                 f"(an edited log?): {type(exc).__name__}: {exc}")) from None
     if args.json:
         print(json.dumps({"events": len(game.events), "state_hash": game.state_hash(),
                           "state": game.state_dict(),

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from tools.loading import counted
+from tools.loading import counted, file_argument
+
+# a game takes a tenth of a second or more: a million is days of work, and more
+# would first fill the memory with their seeds and records
+MAX_GAMES = 1_000_000
 
 
 def add_arguments(p) -> None:
@@ -138,8 +142,13 @@ def run(args) -> int:
     from engine.errors import InputError, Problem
     if args.games < 1:
         raise InputError(Problem("<command line>", None, "--games", "must be at least 1"))
+    if args.games > MAX_GAMES:
+        raise InputError(Problem("<command line>", None, "--games", f"at most {MAX_GAMES}, got {args.games}"))
     if args.jobs is not None and args.jobs < 1:
         raise InputError(Problem("<command line>", None, "--jobs", "must be at least 1"))
+    file_argument(args.scene, "a scene file")
+    if not args.bots.strip():
+        raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
     from tools import gameplay
     settings = gameplay.parse_settings(args.set)
     if args.jobs is None or args.jobs > 1:

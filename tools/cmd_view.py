@@ -107,12 +107,8 @@ def bots_factory(name: str, kind: str):
 
 def _check_log(path: str) -> None:
     """A --log that cannot be read is an error before anything opens."""
-    from rules.core.errors import LogError
-    from rules.core.log import read_log
-    try:
-        read_log(path)
-    except LogError as exc:
-        raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
+    from tools.cmd_replay import read_game_log
+    read_game_log(path)
 
 
 def _check_log_use(args, offscreen: bool) -> None:

@@ -47,6 +47,14 @@ def _build_problem(scene, path: str, exc: Exception) -> Problem:
     return Problem(file, None, "", f"cannot build the table: {exc or type(exc).__name__}")
 
 
+def file_argument(text: str, what: str, flag: str = "") -> str:
+    """A file named on the command line, which must not be an empty text (an empty
+    name would read as "no such file ''", or as no file asked for at all)."""
+    if not str(text).strip():
+        raise InputError(Problem("<command line>", None, flag, f"expected {what}, got an empty text"))
+    return text
+
+
 def counted(n: int, one: str, many: str | None = None) -> str:
     """"1 cell", "2 cells": ``n`` and the word that goes with it (``many``: the plural
     when it is not ``one`` + "s")."""
