@@ -37,9 +37,7 @@ def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) 
 
 
 def read_game_log(path: str):
-    """``rules.core.log.read_log(path)``, with every problem as an ``InputError``: also
-    the JSON that Python's reader cannot take (a whole number of over 4 300 digits,
-    arrays nested thousands deep), at its line."""
+    """``rules.core.log.read_log(path)``, with every problem as an ``InputError``."""
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
     from rules.core.log import read_log
@@ -47,25 +45,6 @@ def read_game_log(path: str):
         return read_log(path)
     except LogError as exc:
         raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
-    except (ValueError, RecursionError) as exc:
-        raise InputError(_unparsable_line(path, exc)) from None
-
-
-def _unparsable_line(path: str, exc: Exception):
-    """The line of the log that ``json.loads`` fails on as ``exc`` did, and why."""
-    from engine.errors import Problem
-    why = ("nested too deeply to read" if isinstance(exc, RecursionError)
-           else "a whole number of more than 4300 digits" if "digits" in str(exc)
-           else f"cannot be read: {exc}")
-    with open(path, "rb") as fh:
-        for i, raw in enumerate(fh, start=1):
-            try:
-                json.loads(raw)
-            except type(exc):
-                return Problem(path, i, "", f"invalid JSON: {why}")
-            except Exception:  # noqa: BLE001 - another fault: not the one looked for
-                continue
-    return Problem(path, None, "", f"invalid JSON: {why}")
 
 
 def run(args) -> int:

@@ -128,6 +128,13 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
                 warnings.append(f"{path}:{i}: torn last line dropped (invalid JSON: {exc.msg})")
                 break
             raise LogError(f"invalid JSON: {exc.msg}", file=path, line=i) from None
+        except (ValueError, RecursionError) as exc:
+            # JSON that Python's reader cannot take: a whole number of over 4300 digits,
+            # arrays nested thousands deep
+            why = ("nested too deeply to read" if isinstance(exc, RecursionError)
+                   else "a whole number of more than 4300 digits" if "digits" in str(exc)
+                   else f"cannot be read: {exc}")
+            raise LogError(f"invalid JSON: {why}", file=path, line=i) from None
         if not isinstance(obj, dict):
             raise LogError("a log line must be a JSON object", file=path, line=i)
         parsed.append((i, obj))
