@@ -6,7 +6,8 @@
 * a void action has a narration line;
 * a state's "no LoS" names nothing blocking in the engine's own answer (F12 writes it);
 * the greedy Norova bot revives a dead ally (only a spell can);
-* LoS pictures draw the target points behind the viewer's arc line grey, not red.
+* LoS pictures draw the target points behind the viewer's arc line grey, not red;
+* a game log asked for under a file says "not a folder".
 """
 import pytest
 
@@ -86,3 +87,14 @@ def test_target_points_behind_the_front_arc_line_are_drawn_grey_not_red(tmp_path
     assert (col[r.target_visible] == ov.GREEN).all() and not (col == ov.RED).all(axis=1).any()
     moving = sight.los(World(load_scene(_scene(tmp_path))), "a", "b", moving=True)   # all round: no arc
     assert not (ov.target_point_colours(moving) == ov.GREY).all(axis=1).any()
+
+
+def test_a_log_under_a_file_says_not_a_folder(tmp_path):
+    from rules.core.errors import LogError
+    from rules.core.log import EventLog
+    f = tmp_path / "scene.yaml"
+    f.write_text("x")
+    with pytest.raises(LogError, match=f"not a folder: {f}"):
+        EventLog(str(f / "game.jsonl"))
+    with pytest.raises(LogError, match="folder does not exist"):
+        EventLog(str(tmp_path / "nowhere" / "game.jsonl"))

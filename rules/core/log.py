@@ -40,7 +40,8 @@ class EventLog:
         if self.path is not None:
             d = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(d):
-                raise LogError(f"folder does not exist: {d}", file=self.path)
+                raise LogError(f"{'not a folder' if os.path.exists(d) else 'folder does not exist'}: {d}",
+                               file=self.path)
             if os.path.lexists(self.path) and not os.path.isfile(self.path):
                 raise LogError("not a regular file", file=self.path)
             try:
