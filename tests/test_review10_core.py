@@ -98,3 +98,17 @@ def test_a_log_under_a_file_says_not_a_folder(tmp_path):
         EventLog(str(f / "game.jsonl"))
     with pytest.raises(LogError, match="folder does not exist"):
         EventLog(str(tmp_path / "nowhere" / "game.jsonl"))
+
+
+def test_eldfall_play_and_replay_tell_the_misses(tmp_path, capsys):
+    # the rules emit no event for a miss: the narration's misses() gives the line, and the
+    # play summary and `replay --events` print it after the attack's dice
+    from cli_run import run_cli
+    log = str(tmp_path / "g.jsonl")
+    rc, out, err = run_cli(capsys, "play", "scenes/skirmish.yaml", "--bots", "--seed", "3", "--log", log)
+    assert rc == 0, err
+    miss = [ln for ln in out.splitlines() if " misses " in ln]
+    assert miss and all("rolled" in ln for ln in miss)
+    rc, out, err = run_cli(capsys, "replay", log, "--events")
+    assert rc == 0, err
+    assert [ln.split(None, 1)[1] for ln in out.splitlines() if " misses " in ln] == [m.strip() for m in miss]

@@ -35,15 +35,18 @@ def add_arguments(p) -> None:
 
 
 def _narrator(name: str):
+    """The game's narration: (``line(event)``, ``misses(events)``: the lines its attacks
+    that hit nothing get after their last event, by that event's index; the rules emit
+    no event for a miss)."""
     try:
         mod = importlib.import_module(f"rules.{name}.narrate")
-        return mod.line
+        return mod.line, getattr(mod, "misses", lambda events: {})
     except ImportError:
         def line(ev):
             if ev.kind in ("roll",):
                 return None
             return f"{ev.kind}: " + ", ".join(f"{k}={v}" for k, v in ev.data.items())
-        return line
+        return line, lambda events: {}
 
 
 def _status(game) -> str | None:
@@ -102,26 +105,26 @@ def run(args) -> int:
             if log is not None:
                 log.close()
             raise InputError(Problem(args.log, None, "", exc.message)) from None
-    line = _narrator(game.game_name)
+    line, misses = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json
     statuses = status_lines(game)
     def show(action, events):
         if quiet:
             return
-        for ev in events:
-            if ev.kind == "roll" and not args.rolls:
-                continue
-            if ev.kind == "action":
-                continue
+        events = list(events)
+        missed = misses(events)
+        for i, ev in enumerate(events):
             if ev.kind == "phase" and ev.data.get("phase") == "end":
                 status = statuses.pop(ev.seq, None)
                 if status:
                     print(status, file=out)
-                continue
-            s = line(ev)
-            if s:
-                print(s, file=out)
+            elif not (ev.kind == "action" or ev.kind == "roll" and not args.rolls):
+                s = line(ev)
+                if s:
+                    print(s, file=out)
+            if i in missed:
+                print(missed[i], file=out)
 
     show(None, game.events)
 

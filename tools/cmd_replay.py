@@ -92,11 +92,12 @@ def run(args) -> int:
         return 0
     if args.events:
         from tools.cmd_play import _narrator
-        line = _narrator(game.game_name)
-        for ev in game.events:
-            s = line(ev)
-            if s:
-                print(f"{ev.seq:5d} {s}")
+        line, misses = _narrator(game.game_name)
+        missed = misses(game.events)
+        for i, ev in enumerate(game.events):
+            for s in (line(ev), missed.get(i)):
+                if s:
+                    print(f"{ev.seq:5d} {s}")
     print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())
