@@ -7,7 +7,9 @@ Units are inches, z up. The template dimensions come from
   the surface under ``at``). It reaches models ``band_in`` (3") above and below
   that surface, and only those with LoS from its centre, raised
   ``settings.centre_lift`` above the surface (default: the sight settings'
-  ``template_centre_raise_in``, so templates and ``engine.sight`` agree).
+  ``template_centre_raise_in``, so templates and ``engine.sight`` agree). A
+  centre over a crate or up a slope beside the target rests on its top
+  (``card_surface``); one inside scenery rising above the band is refused.
 * A **spray** is a teardrop: the convex hull of a small circle whose edge
   touches the user's base and a large circle at the far end, along the aim
   (the axis passes through the centre of the user's base). It reaches models
@@ -294,6 +296,9 @@ class Placement:
     angle: float | None = None
     lift: float = 0.04
     aim: tuple[float, float] | None = None     # a spray's aim point, when it was given one
+    # a circle's card under its centre when not at ``surface``: laid over a crate or up a
+    # slope beside the target, it rests on top of it (``card_surface``)
+    centre_z: float | None = None
 
     @property
     def kind(self) -> str:
@@ -328,7 +333,8 @@ class Placement:
     def origin(self) -> tuple[float, float, float]:
         """Where its LoS starts: the circle's raised centre; a spray's tip at the user's base."""
         if self.kind == "circle":
-            return (float(self.centre[0]), float(self.centre[1]), float(self.surface + self.lift))
+            z = self.surface if self.centre_z is None else self.centre_z
+            return (float(self.centre[0]), float(self.centre[1]), float(z + self.lift))
         return (float(self.apex[0]), float(self.apex[1]), float(self.surface))
 
     def to_json(self) -> dict:
@@ -336,6 +342,8 @@ class Placement:
              "band": [round(self.band[0], 4), round(self.band[1], 4)], "band_choice": self.band_choice}
         if self.kind == "circle":
             d["at"] = [round(self.centre[0], 4), round(self.centre[1], 4)]
+            if self.centre_z is not None:
+                d["centre_z"] = round(self.centre_z, 4)
         else:
             d.update(user=self.user, apex=[round(self.apex[0], 4), round(self.apex[1], 4)],
                      angle=round(self.angle, 3))
@@ -377,6 +385,49 @@ def _xy(value, what: str) -> tuple[float, ...]:
     return vals
 
 
+def card_surface(world, xy, surface: float, lift: float, top: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where a circle's card lies under each centre (n, 2): ((n,) z, (n,) piece index or -1).
+
+    At ``surface`` (the main target's) unless the LoS point above it (``lift``)
+    would be inside scenery, a crate or a slope rising beside the target: a card
+    laid over it rests on its top, so the centre is there (LoS from inside a solid
+    means nothing). NaN, with the piece, where that top is above ``top`` (the
+    band's top): the template cannot lie there.
+    """
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    z = np.full(len(xy), float(surface))
+    piece = np.full(len(xy), -1, dtype=np.int64)
+    h = max(float(lift), 1e-3)
+    todo = np.arange(len(xy))
+    up = np.array([0.0, 0.0, 1.0])
+    for _ in range(16):                        # stacked pieces: one more top each round
+        if len(todo) == 0:
+            break
+        p = np.column_stack([xy[todo], z[todo] + h])
+        _, tri = world.rays.first_hit(p, np.broadcast_to(up, p.shape))
+        nz = np.where(tri >= 0, world.rays.normals[np.maximum(tri, 0), 2], 0.0)
+        inside = (tri >= 0) & (nz > 1e-6)                 # a top seen from below: inside it
+        # a top with another piece's bottom lying on it (a pillar under a deck) may answer
+        # with the bottom: a side seen from behind says inside too
+        _, side = world.rays.first_hit(p, np.broadcast_to(np.array([1.0, 0.0, 0.0]), p.shape))
+        nx = np.where(side >= 0, world.rays.normals[np.maximum(side, 0), 0], 0.0)
+        k = np.flatnonzero(inside | ((tri >= 0) & (np.abs(nz) > 1e-6) & (nx > 1e-6)))
+        if len(k) == 0:
+            break
+        t = tri[k]
+        n3, p0 = world.rays.normals[t], world.rays.triangles[t, 0]
+        d = xy[todo[k]] - p0[:, :2]
+        z[todo[k]] = p0[:, 2] - (n3[:, 0] * d[:, 0] + n3[:, 1] * d[:, 1]) / n3[:, 2]   # exact, on its plane
+        holder = np.where(nx[k] > 1e-6, world.tri_piece[np.maximum(side[k], 0)], world.tri_piece[t])
+        first = piece[todo[k]] < 0
+        piece[todo[k[first]]] = holder[first]                  # the piece the centre is in
+        todo = todo[k]
+        over = z[todo] > top + 1e-9
+        z[todo[over]] = np.nan
+        todo = todo[~over]
+    return z, piece
+
+
 def place_circle(world, template: str | TemplateSpec, *, target: str | None = None,
                  at: Sequence[float] | None = None, settings: TemplateSettings | None = None) -> Placement:
     """A circle centred at ``at`` (default: the target's centre) on the target's surface.
@@ -415,6 +466,13 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
     elif tb is not None:
         from engine.measure import measuring_z
         surface = measuring_z(world, target)          # a Flying target: the surface under it
+        band = _band(surface, spec, "around")
+        cz, piece = card_surface(world, [[cx, cy]], surface, settings.lift(), band[1])
+        if not math.isfinite(cz[0]):
+            raise InputError(f"--at: ({cx:g}, {cy:g}) is inside {world.pieces[int(piece[0])].id}, and the scenery "
+                             f"there rises above the template's height band (z {band[1]:.2f}): no template lies there")
+        return Placement(spec, surface, band, "around", centre=(float(cx), float(cy)), lift=settings.lift(),
+                         centre_z=float(cz[0]) if cz[0] > surface + 1e-9 else None)
     else:
         surface = float(world.surface_height([[cx, cy]])[0])
     return Placement(spec, surface, _band(surface, spec, "around"), "around",
@@ -1170,16 +1228,20 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         offs = cxy - txy
         inside = (cxy[:, 0] >= 0) & (cxy[:, 0] <= world.table[0]) & (cxy[:, 1] >= 0) & (cxy[:, 1] <= world.table[1])
         cxy, offs = cxy[inside], offs[inside]
-        n_cand = len(cxy)
         surface = float(mz[ti])
         bandz = _band(surface, spec, "around")
+        # each card where it lies (over a crate, up a slope); none inside scenery above the band
+        cz, _ = card_surface(world, cxy, surface, settings.lift(), bandz[1])
+        keep = np.isfinite(cz)
+        cxy, offs, cz = cxy[keep], offs[keep], cz[keep]
+        n_cand = len(cxy)
         in_band, _ = _in_band(mz, tops, bandz, settings)
         d = np.linalg.norm(cxy[:, None, :] - centers[None, :, :2], axis=2)
         touch = d - spec.radius - radii[None] <= tol
         geo = touch & (in_band & others)[None]
         # LoS from each candidate centre to each model it touches: one batched query
         pc, pm = np.nonzero(geo)
-        origins = np.column_stack([cxy[pc], np.full(len(pc), surface + settings.lift())])
+        origins = np.column_stack([cxy[pc], cz[pc] + settings.lift()])
         # (with models blocking, the target whose hitbox holds the centre never hides the others)
         excl = set(ids) if not settings.models_block else {user, target}
         vis = points_see_hitboxes(world, origins, [ids[j] for j in pm],
@@ -1197,7 +1259,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         _, first = np.unique(np.packbits(hit[order], axis=1), axis=0, return_index=True)
         for j in order[np.sort(first)]:
             pl = Placement(spec, surface, bandz, "around", centre=(float(cxy[j, 0]), float(cxy[j, 1])),
-                           lift=settings.lift())
+                           lift=settings.lift(), centre_z=float(cz[j]) if cz[j] > surface + 1e-9 else None)
             cands.append(((int(en[j]), int(al[j])), pl))
             if len(cands) >= settings.search_verify or (feasible_los and not hit[j, ti]):
                 break
