@@ -118,7 +118,8 @@ class Move(Action):
     ``path`` is the route after the current position (its last point is the
     end); Idle has none. ``crouch_start``/``crouch_end`` enter (True) or cancel
     (False) the Crouched state at the start or end of the step. ``facing``
-    turns the model (degrees CCW from +x) at the end.
+    turns the model (degrees CCW from +x) at the end. ``land`` ("start" or
+    "end"): a Flying model stops Flying by choice then (docs/rulings.md).
     """
     model: str
     mode: str
@@ -126,6 +127,7 @@ class Move(Action):
     crouch_start: bool | None = None
     crouch_end: bool | None = None
     facing: float | None = None
+    land: str | None = None
     verb = "move"
 
     def __post_init__(self):
@@ -141,20 +143,26 @@ class Move(Action):
             t.append(f"crouch-end={_onoff(self.crouch_end)}")
         if self.facing is not None:
             t.append(f"facing={self.facing!r}")
+        if self.land is not None:
+            t.append(f"land={self.land}")
         return t
 
     @classmethod
     def from_tokens(cls, t):
         pos, kw = split_keywords(t)
         if len(pos) < 2:
-            raise ValueError("move MODEL MODE [x,y,z ...] [crouch-start=on|off] [crouch-end=on|off] [facing=DEG]")
-        unknown = set(kw) - {"crouch-start", "crouch-end", "facing"}
+            raise ValueError("move MODEL MODE [x,y,z ...] [crouch-start=on|off] [crouch-end=on|off] "
+                             "[facing=DEG] [land=start|end]")
+        unknown = set(kw) - {"crouch-start", "crouch-end", "facing", "land"}
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)}")
+        if kw.get("land", "start") not in ("start", "end"):
+            raise ValueError(f"land is start or end, not {kw['land']!r}")
         return cls(pos[0], pos[1], tuple(parse_point(p) for p in pos[2:]),
                    _parse_onoff(kw["crouch-start"]) if "crouch-start" in kw else None,
                    _parse_onoff(kw["crouch-end"]) if "crouch-end" in kw else None,
-                   float(kw["facing"]) if "facing" in kw else None)
+                   float(kw["facing"]) if "facing" in kw else None,
+                   kw.get("land"))
 
 
 @dataclass(frozen=True)

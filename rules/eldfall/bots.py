@@ -4,7 +4,8 @@
   generator, so a game with bots is reproducible from the seeds); ending the
   turn early and Issuing a Duel (which stops everyone else) are drawn a tenth as
   often, and a movement is drawn as a random
-  mode then a random reachable point (the move after a Dodge likewise: stay,
+  mode then a random reachable point (an Idle sometimes changes Crouched, or
+  lands a Flying model; the move after a Dodge likewise: stay,
   change Crouched, or a random reachable point), so that not every sampled
   point has to be checked. Turning when Hit is drawn among the listed facings
   from a generator of its own.
@@ -13,7 +14,8 @@
   can, reacts with its best attack (or a Dodge when threatened), and turns a
   model hit from outside its Front arc to face its nearest attacker. With a
   Knockback weapon it picks the push direction that throws the target off a
-  ledge when a few tried directions find one (else directly away).
+  ledge when a few tried directions find one (else directly away). It keeps a
+  Flying model in the air (double SPD, out of reach of grounded melee).
 """
 from __future__ import annotations
 
@@ -75,8 +77,11 @@ class RandomBot:
             return None
         mode = modes[self.rng.randrange(len(modes))]
         if mode == "idle":
-            a = Move(model, "idle", crouch_end=(not ("Crouched" in m.states))
-                     if self.rng.random() < 0.15 else None)
+            change = self.rng.random() < 0.15
+            if change and "Flying" in m.states:
+                a = Move(model, "idle", land="start")     # Flying may not Crouch: it lands
+            else:
+                a = Move(model, "idle", crouch_end=(not ("Crouched" in m.states)) if change else None)
             return a if game.why_illegal(a) is None else Move(model, "idle")
         try:
             pts = game.geo.reachable_points(model, mode, float(game.speed(model)),

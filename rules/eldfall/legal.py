@@ -132,6 +132,31 @@ def _moves(game, model: str) -> Iterator:
             yield from _ok(game, [Move(model, mode, (tuple(pts[0]),), crouch_end=not crouched)])
     if crouched:
         yield from _stand_and_run(game, model)
+    if "Flying" in m.states:
+        yield from _land_options(game, model)
+
+
+def _land_options(game, model: str) -> Iterator:
+    """A Flying model may stop Flying by choice at the start or the end of its
+    Movement Step (docs/rulings.md, "Stopping Flying"): land where it is and stay,
+    fly then land, or land and then walk (no longer doubled: SPD as on foot)."""
+    m = game.models[model]
+    yield from _ok(game, [Move(model, "idle", land="start")])
+    pts = move_candidates(game, model, "walk")
+    if pts:
+        yield from _ok(game, [Move(model, "walk", (tuple(pts[0]),), land="end")])
+    if game._why_not_land(model, m.states, here=True):
+        return
+    landed = frozenset(m.states - {"Flying"})
+    n = int(game.settings["bot_move_candidates"])
+    try:
+        with game.states_for_geometry(model, landed), game.landed_for_geometry(model, True):
+            pts = game.geo.reachable_points(model, "walk", float(game._speed_with(model, landed)),
+                                            limit=n, enemies=game.enemy_reaches(model, landed))
+    except Exception:      # noqa: BLE001 -- a geometry that cannot sample: no candidates
+        pts = []
+    for p in pts[:max(2, len(pts) // 2)]:
+        yield from _ok(game, [Move(model, "walk", (tuple(p),), land="start")])
 
 
 def _stand_and_run(game, model: str) -> Iterator:

@@ -281,6 +281,8 @@ def line(ev) -> str | None:
         if d.get("end"):
             return f"  {d['model']} moves to {_pt(d['end'])} after its Dodge"
         return None
+    if k == "land":
+        return f"    {d['model']} lands {d['height']:.1f}\" down, at {_pt(d['at'])} (no Fall rolls)"
     if k == "fall":
         return (f"  {d['model']} falls {d['height']:.1f}\" from {d.get('from', 'the vertical surface')} "
                 f"({d['why']}): {d['rolls']} AG roll(s)")

@@ -344,13 +344,14 @@ class EldfallGame(Game):
             return True
         return self.geo.sight(viewer, target, moving=moving).los
 
-    def enemy_reaches(self, model: str) -> dict[str, float]:
+    def enemy_reaches(self, model: str, states=None) -> dict[str, float]:
         """Each enemy's longest melee reach for a move of ``model`` (the
         geometry's Attack of Opportunity points; -1: none). An enemy that
         cannot react gives none; a Crouched or Flying one still attacks in
         melee (it only engages nobody); a Flying mover meets only Flying
-        enemies' melee (as engine.motion's Flying walk)."""
-        flying = "Flying" in self.models[model].states
+        enemies' melee (as engine.motion's Flying walk). ``states``: the
+        mover's States for the move, if not its present ones (it lands first)."""
+        flying = "Flying" in (self.models[model].states if states is None else states)
         return {e.id: (self.melee_reach(e.id) if not e.out and cd.can_react(e.states)
                        and (not flying or "Flying" in e.states) else -1.0)
                 for e in self.enemies(model)}
@@ -387,6 +388,18 @@ class EldfallGame(Game):
             self.geo.set_states(model, new)
             self._sync_awareness(model)
         self.emit("states", {"model": model, "added": added, "removed": removed, "why": why})
+        if "Flying" in removed and m.on_table:
+            self._set_down(model)
+
+    def _set_down(self, model: str) -> None:
+        """A model that stops Flying (by choice or cancelled) lands on the surface
+        under its base, where it was measured while Flying; no Fall rolls
+        (docs/rulings.md, "Stopping Flying"). A flight already ends on that
+        surface: only a model given a height in the scene comes down."""
+        f = self.geo.drop(model, float(self.speed(model)))
+        if float(f.height) > EPS:
+            self.emit("land", {"model": model, "height": float(f.height),
+                               "at": [float(v) for v in self.geo.position(model)]})
 
     def _sync_awareness(self, model: str | None = None) -> None:
         """With ``awareness_ag: modified``, tell the geometry each model's AG as modified
@@ -1286,6 +1299,14 @@ class EldfallGame(Game):
         if a.mode not in MOVEMENT_NAMES:
             return f"unknown movement {a.mode!r} (idle, walk, run, climb or jump)"
         states = set(m.states)
+        if a.land is not None:
+            if a.land not in ("start", "end"):
+                return f"land is start or end (of the Movement Step), not {a.land!r}"
+            r = self._why_not_land(a.model, states, here=a.land == "start" or a.mode == "idle")
+            if r:
+                return r
+            if a.land == "start":
+                states.discard("Flying")
         if a.crouch_start is not None:
             r = self._why_not_crouch(a.model, a.crouch_start, states)
             if r:
@@ -1301,7 +1322,8 @@ class EldfallGame(Game):
         if name not in allowed:
             return f"{name} is not allowed now (allowed: {', '.join(sorted(allowed)) or 'none'})"
         if a.crouch_end is not None:
-            r = self._why_not_crouch(a.model, a.crouch_end, states)
+            r = self._why_not_crouch(a.model, a.crouch_end,
+                                     states - {"Flying"} if a.land == "end" else states)
             if r:
                 return r
         if a.mode == "idle":
@@ -1314,10 +1336,12 @@ class EldfallGame(Game):
             r = self._why_not_toward_engager(a.model, a.path)
             if r:
                 return r
-        with self.states_for_geometry(a.model, states if a.crouch_start is not None else None):
+        changed = a.crouch_start is not None or a.land == "start"
+        with self.states_for_geometry(a.model, states if changed else None), \
+                self.landed_for_geometry(a.model, a.land == "start"):
             mv = self.geo.check_move(a.model, a.mode, list(a.path),
                                      float(self._speed_with(a.model, states)),
-                                     enemies=self.enemy_reaches(a.model))
+                                     enemies=self.enemy_reaches(a.model, states))
         if not mv.legal:
             return f"illegal {name}: {mv.reason}"
         return None
@@ -1335,6 +1359,47 @@ class EldfallGame(Game):
             yield
         finally:
             self.geo.set_states(model, self.models[model].states)
+
+    @contextlib.contextmanager
+    def landed_for_geometry(self, model: str, land: bool):
+        """The geometry asked with ``model`` set down where it would land (it stops
+        Flying at the start of its Movement Step); its place is put back afterwards."""
+        if not land:
+            yield
+            return
+        p, f = self.geo.position(model), self.geo.facing(model)
+        self.geo.drop(model, float(self.speed(model)))
+        try:
+            yield
+        finally:
+            self.geo.place(model, p, f)
+
+    def _why_not_land(self, model: str, states, here: bool) -> str | None:
+        """Why ``model`` may not stop Flying by choice now (the States page: Flying is
+        removed "or voluntary"; docs/rulings.md, "Stopping Flying"). ``here``: it lands
+        where it stands (at the start of the step, or after an Idle); after a flight
+        it lands where the flight ends, which the movement check already judged."""
+        if "Flying" not in states:
+            return f"{model} is not Flying: it has nothing to land from"
+        try:
+            cd.remove_state(states, "Flying", "voluntary", settings=self.settings.get("table_settings"))
+        except cd.StateRuleError as exc:
+            return str(exc)
+        if not here:
+            return None
+        m = self.models[model]
+        with self.landed_for_geometry(model, True):
+            x, y, _ = self.geo.position(model)
+            for o in self.models.values():
+                if o.id == model or not o.on_table:
+                    continue
+                ox, oy, _ = self.geo.position(o.id)
+                # bases overlap and the hitboxes meet: it would end inside that model
+                # ("no model may end movement on top of a Dead model")
+                if math.hypot(ox - x, oy - y) < (m.unit.base + o.unit.base) / 2 - 0.02 and \
+                        self.geo.distance(model, o.id) <= EPS:
+                    return f"{model} cannot land here: it would end inside {o.id}'s hitbox"
+        return None
 
     def _why_not_crouch(self, model: str, on: bool, states) -> str | None:
         if on and "Crouched" in states:
@@ -1371,6 +1436,8 @@ class EldfallGame(Game):
 
     def _move(self, a: Move) -> None:
         act = self.act
+        if a.land == "start":
+            self.remove_state(a.model, "Flying", "stops Flying by choice at the start of the Movement Step")
         if a.crouch_start is not None:
             act.crouch_changed_self = True
             if a.crouch_start:
@@ -1390,6 +1457,8 @@ class EldfallGame(Game):
             self._do_path(a.model, name, list(a.path), mv, facing=a.facing)
             if self.is_over or self.act is None:
                 return
+        if a.land == "end":
+            self.remove_state(a.model, "Flying", "stops Flying by choice at the end of the Movement Step")
         if a.crouch_end is not None:
             act.crouch_changed_self = True
             if a.crouch_end:
