@@ -7,7 +7,9 @@ the screen and asks :func:`place_labels` where its label goes. The preferred
 place is just above the thing on screen; when that place is taken (another
 label, a model, a HUD panel or a picture's caption given as an obstacle, the
 frame's edge) the label is stacked higher, then tried to the right, the left
-and below; a label that had to move gets a thin leader line to its thing.
+and below (a Flying model's: beside it before stacking higher, and the other
+labels keep off its drop line too); a label that had to move gets a thin
+leader line to its thing.
 Placement is greedy, in the order given (the models that matter first), so
 it is stable from frame to frame.
 
@@ -30,11 +32,18 @@ STACK = 4           # places stacked above the first (and below the thing) beyon
 class LabelItem:
     """One label to place: the screen rectangle of the thing it names, the
     label's width and height (pixels), and its weight (2: a model that
-    matters now, 1: a model, 0.5: a token or an area)."""
+    matters now, 1: a model, 0.5: a token or an area). ``area``: what the
+    other labels keep off, when more than the thing (a Flying model's drop
+    line and shadow under it; default the thing). ``beside``: when its first
+    place is taken, try beside the thing before stacking higher (a Flying
+    model: stacked up, its label would sit right on the models standing
+    behind it on screen and read as theirs)."""
     thing: tuple[float, float, float, float]
     width: float
     height: float
     weight: float = 1.0
+    area: tuple[float, float, float, float] | None = None
+    beside: bool = False
 
 
 def _overlaps(cands: np.ndarray, rects: np.ndarray) -> np.ndarray:
@@ -65,7 +74,7 @@ def _candidates(things: np.ndarray, size: np.ndarray, gap: np.ndarray) -> np.nda
 def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> list[tuple[tuple, bool]]:
     """For each item, in order: (the label's rectangle, whether it left its
     first place). A place is free when it overlaps no label placed before,
-    no obstacle and no other item's thing; with ``screen`` (w, h) each
+    no obstacle and no other item's thing (its ``area``); with ``screen`` (w, h) each
     candidate is first slid inside the frame; the first free one wins, else
     the one that hides least (labels and obstacles count three times, a
     thing by its weight)."""
@@ -78,12 +87,18 @@ def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> 
     blocks = np.asarray([o for o in obstacles if o is not None], float).reshape(-1, 4)
     gaps = np.full(n, float(gap)) if gap is not None else GAP * size[:, 1]
     cands = _candidates(things, size, gaps)
+    beside = np.asarray([bool(it.beside) for it in items])
+    if beside.any():                    # first place, right, left, then stacked higher, below
+        s = STACK + 1
+        reorder = np.r_[0, s, s + 1, 1:s, s + 2:cands.shape[1]]
+        cands[beside] = cands[beside][:, reorder]
     first = cands[:, 0].copy()
     if screen is not None:              # a thing at the frame's edge: its label slides inside
         dx = np.maximum(0.0, -cands[..., 0]) - np.maximum(0.0, cands[..., 2] - float(screen[0]))
         dy = np.maximum(0.0, -cands[..., 1]) - np.maximum(0.0, cands[..., 3] - float(screen[1]))
         cands = cands + np.stack([dx, dy, dx, dy], axis=-1)
-    on_things = _overlaps(cands, things) * weights                       # (n, c, n)
+    areas = np.asarray([it.area if it.area is not None else it.thing for it in items], float).reshape(-1, 4)
+    on_things = _overlaps(cands, areas) * weights                        # (n, c, n)
     on_things[np.arange(n), :, np.arange(n)] = 0.0                         # its own thing is no obstacle
     fixed = on_things.sum(axis=-1) + 3.0 * _overlaps(cands, blocks).sum(axis=-1)
     placed = np.zeros((n, 4))

@@ -18,6 +18,8 @@ from panda3d.core import (BillboardEffect, Geom, GeomLines, GeomNode,
                           GeomVertexFormat, InternalName, NodePath, TextNode,
                           TransparencyAttrib)
 
+from engine.measure import FLYING_STATE as FLYING
+
 # ---------------------------------------------------------------- colours
 #: each side its own colour, in the order sides first appear in the scene
 SIDE_PALETTE = (
@@ -281,6 +283,60 @@ def grid_node(width: float, depth: float, z: float = 0.01) -> NodePath:
     return root
 
 
+# ---------------------------------------------------------------- a Flying model's drop
+#: a Flying model lower than this over its surface gets no drop line (it sits on it)
+DROP_MIN = 0.05
+#: the shadow disc under a Flying model: dark, see-through; its rim in the side's colour
+DROP_SHADOW = (0.0, 0.0, 0.0, 0.5)
+DROP_LIFT = 0.02            # over the surface, clear of the table's grid (0.012)
+DROP_BIN = 30
+
+
+def drop_node(name: str, xy, ground: float, z: float, radius: float, colour) -> NodePath:
+    """Where a Flying model is over the table and how high: a shadow disc of its
+    base on the surface under it (``ground``: the engine's, ``measuring_z``), a rim
+    in its side's colour, and a line from the disc up to its base with a tick
+    every inch, in its side's colour lightened (it reads on the table and on
+    scenery)."""
+    root = NodePath(name)
+    root.setPos(float(xy[0]), float(xy[1]), float(ground))
+    h = float(z) - float(ground)
+    up = np.array([[0.0, 0.0, 1.0]])
+    v, f = disc_mesh(radius, 48, z=DROP_LIFT)
+    disc = root.attachNewNode(geom_node(f"{name}-shadow", v, f, np.tile(up, (len(v), 1)), DROP_SHADOW))
+    disc.setName("shadow")
+    disc.setTransparency(TransparencyAttrib.MAlpha)
+    disc.setDepthWrite(False)
+    a = np.linspace(0.0, 2 * math.pi, 49)
+    ri, ro = 0.8 * radius, radius
+    rim_v = np.vstack([np.stack([ri * np.cos(a), ri * np.sin(a), np.full_like(a, DROP_LIFT + 0.004)], 1),
+                       np.stack([ro * np.cos(a), ro * np.sin(a), np.full_like(a, DROP_LIFT + 0.004)], 1)])
+    i = np.arange(48)
+    rim_f = np.vstack([np.stack([i, i + 50, i + 1], 1), np.stack([i, i + 49, i + 50], 1)])
+    rim = root.attachNewNode(geom_node(f"{name}-rim", rim_v, rim_f, np.tile(up, (len(rim_v), 1)),
+                                       (*colour[:3], 1.0)))
+    rim.setName("rim")
+    for n in (disc, rim):
+        n.setLightOff(1)
+        n.setShaderOff(1)
+        n.setTwoSided(True)
+        n.setDepthOffset(2)
+    if h >= DROP_MIN:
+        light = tuple(float(0.45 * c + 0.55) for c in colour[:3]) + (1.0,)
+        seg = [[[0, 0, DROP_LIFT], [0, 0, h]]]
+        tick = 0.35 * radius
+        seg += [[[-tick, 0, k], [tick, 0, k]] for k in np.arange(1.0, h, 1.0)]
+        seg += [[[0, -tick, k], [0, tick, k]] for k in np.arange(1.0, h, 1.0)]
+        line = lines_node(f"{name}-line", np.asarray(seg, float), light, 3.0)
+        line.setName("line")
+        line.reparentTo(root)
+    # drawn after the overlays (bins 15-20: a LoS picture's rays run right over the
+    # drop, seen from behind the viewer), still hidden by the scenery in front
+    root.setBin("fixed", DROP_BIN)
+    root.setDepthWrite(False)
+    return root
+
+
 # ---------------------------------------------------------------- the table
 def _attr(obj, *names, default=None):
     for n in names:
@@ -298,8 +354,9 @@ FLOAT_TAG = "float-label"
 
 class TableScene:
     """Everything drawn for one ``World``: terrain, grid, area overlays,
-    model hitboxes and tokens. ``sync()`` moves the models to the world's
-    state (models that enter mid-game, e.g. summoned, appear; removed ones
+    model hitboxes (a Flying one with its drop line and shadow disc down to
+    the surface under it: ``drop_node``) and tokens. ``sync()`` moves the
+    models to the world's state (models that enter mid-game, e.g. summoned, appear; removed ones
     go); ``tokens.set(...)`` redraws the tokens (engine.view.tokens)."""
 
     def __init__(self, world, parent: NodePath, *, grid: bool = True, labels: bool = True):
@@ -348,6 +405,9 @@ class TableScene:
         self.highlights: dict[str, tuple] = {}
         self.marks: dict[str, tuple] = {}
         self.mark_collars: dict[str, float] = {}     # each band's collar (``mark``)
+        self.drops: dict[str, NodePath] = {}         # a Flying model's drop line and shadow
+        self._drop_key: dict[str, tuple] = {}
+        self.ground: dict[str, float] = {}           # the surface under a Flying model
         self._version = None
         self.changed = True
         self.sync(force=True)
@@ -448,7 +508,7 @@ class TableScene:
 
     def _label_node(self, mid: str) -> NodePath:
         colour = self.colour_of(mid)
-        return text_node(f"label-{mid}", mid, 0.5, fg=(1, 1, 1, 1),
+        return text_node(f"label-{mid}", self.label_text(mid), 0.5, fg=(1, 1, 1, 1),
                          card=(*[c * 0.4 for c in colour[:3]], 0.85), billboard=False)
 
     def _key(self, hb) -> tuple:
@@ -496,7 +556,65 @@ class TableScene:
             if "Dead" in states or "dead" in states:
                 node.find("body").setAlphaScale(0.35)
                 node.find("body").setTransparency(TransparencyAttrib.MAlpha)
+            self._sync_drop(mid, hb, FLYING in states)
+            text = self.label_text(mid)
+            if self.label_nodes[mid].node().getText() != text:
+                self.label_nodes[mid].node().setText(text)
+        for mid in [m for m in self.drops if m not in ids]:
+            node = self.drops.pop(mid)
+            if not node.isEmpty():
+                node.removeNode()
+            self._drop_key.pop(mid, None)
+        for mid in [m for m in self.ground if m not in ids]:
+            self.ground.pop(mid, None)
         self._apply_tints()
+
+    def flying_height(self, mid: str) -> float | None:
+        """How high a Flying model's base is over the surface under it (None when
+        it is not Flying): the surface the engine measures it on
+        (``engine.measure.measuring_z``), as its drop line shows."""
+        if mid not in self.ground:
+            return None
+        return float(self.world.hitbox(mid).z) - self.ground[mid]
+
+    def label_text(self, mid: str) -> str:
+        """A model's label: its id; a Flying model's says so and how high it is, so
+        that it is not taken for the label of a model standing near it on screen."""
+        h = self.flying_height(mid)
+        if h is None:
+            return mid
+        return f'{mid} (Flying {h:.1f}" up)' if h >= DROP_MIN else f"{mid} (Flying)"
+
+    def _sync_drop(self, mid: str, hb, flying: bool) -> None:
+        """A Flying model's drop line and shadow disc, down to the surface under it."""
+        if not flying:
+            self.ground.pop(mid, None)
+            if mid in self.drops:
+                node = self.drops.pop(mid)
+                if not node.isEmpty():
+                    node.removeNode()
+                self._drop_key.pop(mid, None)
+            return
+        from engine.measure import measuring_z
+        x, y, z, r = float(hb.x), float(hb.y), float(hb.z), float(hb.radius)
+        ground = float(measuring_z(self.world, mid))
+        self.ground[mid] = ground
+        key = (x, y, z, r, ground, hb.side)
+        model = self.models[mid]
+        old = self.drops.get(mid)
+        if self._drop_key.get(mid) == key and old is not None and not old.isEmpty() \
+                and old.getParent() == model:
+            return
+        if old is not None and not old.isEmpty():
+            old.removeNode()
+        self._drop_key[mid] = key
+        node = drop_node(f"drop-{mid}", (x, y), ground, z, r, self.colour_of(mid))
+        from engine.view.app import SHADOW_MASK
+        node.hide(SHADOW_MASK)
+        # under the model's node: hidden with it (a picture's eye view hides the viewer)
+        node.reparentTo(self.models_root)
+        node.wrtReparentTo(model)
+        self.drops[mid] = node
 
     def layout_labels(self, app, obstacles=(), important=()) -> None:
         """Place every shown label for the camera now (engine.view.labels):
@@ -535,6 +653,7 @@ class TableScene:
         a = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
         ring = np.stack([np.cos(a), np.sin(a)], 1)
         entries = []                  # (text node path, outline (k,3), weight, size)
+        drops = {}                    # entry -> a Flying model's drop: its outline and the hitbox's
         first = set(important) | set(self.tints) | set(self.marks)
         for mid, node in self.label_nodes.items():
             if node.isHidden() or mid not in self.models:
@@ -544,6 +663,9 @@ class TableScene:
             rim = np.column_stack([hb.x + hb.radius * ring[:, 0], hb.y + hb.radius * ring[:, 1]])
             pts = np.vstack([np.column_stack([rim, np.full(len(rim), hb.z)]),
                              np.column_stack([rim, np.full(len(rim), hb.z + top)])])
+            if mid in self.drops:
+                # its shadow disc and drop line are its too: no other label hides them
+                drops[len(entries)] = np.column_stack([rim, np.full(len(rim), self.ground[mid])])
             entries.append((node, pts, 2.0 if mid in first else 1.0, 1.0))
         for tid, anchor in self.tokens.label_nodes.items():
             if anchor.isHidden():
@@ -574,6 +696,19 @@ class TableScene:
             ymean = np.add.reduceat(c[:, 1], starts) / np.asarray(counts)
             x0, x1 = np.minimum.reduceat(px, starts), np.maximum.reduceat(px, starts)
             y0, y1 = np.minimum.reduceat(py, starts), np.maximum.reduceat(py, starts)
+
+        def area_of(e):
+            """A Flying model's hitbox and drop on screen (the disc in front of the lens)."""
+            if e not in drops:
+                return None
+            c = np.column_stack([drops[e], np.ones(len(drops[e]))]) @ to_cam
+            if np.any(c[:, 1] <= near * 1.5):
+                return None
+            u = (c[:, 0] / (c[:, 1] * hfov) + 1.0) * W / 2.0
+            v = (c[:, 2] / (c[:, 1] * vfov) + 1.0) * H / 2.0
+            return (float(min(x0[e], u.min())), float(min(y0[e], v.min())),
+                    float(max(x1[e], u.max())), float(max(y1[e], v.max())))
+
         for e, (node, pts, weight, size) in enumerate(entries):
             if ymin[e] <= near * 1.5 or x1[e] < 0 or x0[e] > W or y1[e] < 0 or y0[e] > H:
                 node.setScale(1e-4)              # behind the lens or out of the frame: no label
@@ -581,7 +716,7 @@ class TableScene:
             l, r, b, t = node.node().getCardActual() if node.node().hasCard() else node.node().getFrameActual()
             k = unit * size
             items.append(LabelItem((float(x0[e]), float(y0[e]), float(x1[e]), float(y1[e])),
-                                   (r - l) * k, (t - b) * k, weight))
+                                   (r - l) * k, (t - b) * k, weight, area=area_of(e), beside=e in drops))
             placed_nodes.append((node, float(ymean[e]), size, (l, r, b), k))
         order = sorted(range(len(items)), key=lambda i: (-items[i].weight, items[i].thing[1]))
         result = place_labels([items[i] for i in order], obstacles, screen=(W, H))

@@ -65,6 +65,46 @@ def pick_surface(app, world, film_xy=None, *, pixel=None):
     return tuple(float(v) for v in origin + direction * d) if np.isfinite(d) else None
 
 
+def standing_point(world, origin, direction, radius: float, top: bool = False):
+    """Where a base stands for a click along a ray (models let through): the surface
+    hit; on a face a base cannot stand on (the side of a wall or a rock) the ground at
+    its foot on the clicker's side, the base's edge against the face (``top``: the top
+    above the face, where a climb up it ends). None when the ray meets nothing."""
+    from engine.world import WALKABLE_MIN_NZ
+    origin = np.asarray(origin, float)
+    direction = np.asarray(direction, float)
+    dist, tri = world.rays.first_hit(origin[None], direction[None])
+    d, t = float(dist[0]), int(tri[0])
+    if not np.isfinite(d):
+        return None
+    p = origin + direction * d
+    n = world.rays.normals[t] if t >= 0 else np.array([0.0, 0.0, 1.0])
+    nh = np.asarray(n[:2], float)
+    if n[2] >= WALKABLE_MIN_NZ or np.linalg.norm(nh) < 1e-9:
+        return tuple(float(v) for v in p)
+    nh = nh / np.linalg.norm(nh)
+    if float(np.dot(nh, direction[:2])) > 0:     # the face's back seen through (a thin piece): face the clicker
+        nh = -nh
+    if top:
+        # just behind the face, on the lowest surface above the point clicked
+        q = p[:2] - nh * 1e-2
+        above = [z for z in world.surfaces_at(float(q[0]), float(q[1])) if z >= p[2] - 1e-6]
+        if above:
+            return (float(q[0]), float(q[1]), float(min(above)))
+    q = p[:2] + nh * (float(radius) + 1e-2)      # the base's edge against the face
+    z = float(world.surface_height(q[None], below=p[2])[0])
+    if not np.isfinite(z):                       # off the table: at the face itself
+        q = p[:2] + nh * 1e-2
+        z = float(world.surface_height(q[None], below=p[2])[0])
+    return (float(q[0]), float(q[1]), z) if np.isfinite(z) else tuple(float(v) for v in p)
+
+
+def pick_standing(app, world, radius: float, top: bool = False, film_xy=None, *, pixel=None):
+    """``standing_point`` for the ray through a film point, a pixel or the pointer."""
+    ray = _pointer_ray(app, film_xy, pixel)
+    return None if ray is None else standing_point(world, *ray, radius, top)
+
+
 def pick_token(app, world, tokens, film_xy=None, *, pixel=None) -> str | None:
     """The token (``engine.view.tokens.TokenLayer``) under a film point or a
     pixel, or None. The engine answers first (``world.pick``); a token is

@@ -33,7 +33,7 @@ from engine.view import overlays as ov
 from engine.view.camera import TableCamera
 from engine.view.hud import Hud, event_line
 from engine.view.meshes import TableScene
-from engine.view.picking import pick, pick_surface, pick_token
+from engine.view.picking import pick, pick_standing, pick_token
 
 SELECT = (1.0, 1.0, 1.0, 0.95)
 CAN_ACT = (1.0, 0.9, 0.3, 0.8)
@@ -56,6 +56,8 @@ def action_targets(a) -> tuple[str, ...]:
     if t:
         return tuple(x[0] if isinstance(x, (tuple, list)) else x for x in t)
     t = getattr(a, "target", None)
+    if t is None:
+        t = getattr(a, "to", None)      # Legends of Norova's thrown potion: the ally it is thrown to
     return (t,) if isinstance(t, str) else ()
 
 
@@ -157,6 +159,21 @@ def live_los(world, a: str, b: str):
 def verdict_text(res) -> str:
     from engine.view.pictures import los_caption
     return los_caption(res)
+
+
+# ---------------------------------------------------------------- Legends of Norova's words
+def _is_norova(a) -> bool:
+    return type(a).__module__ == "rules.norova.actions"
+
+
+def _thing(name: str | None) -> str:
+    """An item, weapon, skill or spell as a player says it ("power_tonic": "power tonic")."""
+    return str(name).replace("_", " ")
+
+
+#: the order of a Legends of Norova turn's menu after its moves: the common choices first
+NOROVA_ORDER = ("Stand", "Attack", "Reload", "Cast", "EndTurn", "Wait", "Focus", "UseSkill", "UsePotion",
+                "ThrowPotion", "Turn", "Perceive", "Equip")
 
 
 # ====================================================================== TableView
@@ -943,9 +960,13 @@ class PlayController(TableView):
             if tid is not None:
                 return self.token_click(tid)
         if self.state == "move":
-            point = hit.point
-            if hit.kind == "model":           # a model (the mover's own head): the ground under the pointer
-                point = pick_surface(self.app, self.world)
+            # where a base stands under the pointer: through a model (the mover's own head)
+            # to the ground; on the side of a wall, at its foot (a climb: on its top)
+            mid = self.active_model()
+            radius = self.world.hitbox(mid).radius if mid in self.world.models else 0.0
+            point = pick_standing(self.app, self.world, radius, top=self.move_mode == "climb")
+            if point is None and hit.kind != "model":
+                point = hit.point
             if point is None:
                 return None
             self.waypoints.append(tuple(float(v) for v in point))
@@ -1085,10 +1106,12 @@ class PlayController(TableView):
                 "click a target for the next Strike (the same model again adds one); "
                 "Enter declares these, Backspace takes the last back, Esc cancels" + self.push_words())
 
-    @staticmethod
-    def _key(a):
+    def _key(self, a):
         if action_kind(a) == "UseStratagem":
             return (f"Stratagem {a.name}", None, None)
+        if _is_norova(a) and action_targets(a):
+            # one target step per way of doing it (the hand, skill, aid, item, spell): its words
+            return (self.norova_words(a, None), None, None)
         return (getattr(a, "action", None) or action_kind(a), getattr(a, "weapon", None), getattr(a, "spell", None))
 
     def target_reason(self, mid: str) -> str | None:
@@ -1103,6 +1126,8 @@ class PlayController(TableView):
         try:
             if "target" in names:
                 probe = dataclasses.replace(sample, target=mid)
+            elif "to" in names:                # a thrown potion (Legends of Norova)
+                probe = dataclasses.replace(sample, to=mid)
             elif "targets" in names and getattr(sample, "targets", None):
                 first = sample.targets[0]
                 probe = dataclasses.replace(sample, targets=(
@@ -1178,19 +1203,32 @@ class PlayController(TableView):
         from engine import motion
         settings = None
         allowance = self.allowance(mid, mode)
-        if allowance is not None:            # a game with its own allowances: a walk that far
-            if mode not in ("walk", "sprint", "crawl", "run"):
-                return None
-            mode, speed = "walk", allowance
-            step = getattr(self.game, "walk_step_height", None)
-            if callable(step):
-                settings = {"step_height": float(step())}
-        elif mode not in ("walk", "run"):
-            return None
-        else:
-            speed = self._speed(mid)
         with self._as_declared(mid):
+            if allowance is not None:            # a game with its own allowances: a walk that far
+                if mode not in ("walk", "sprint", "crawl", "run"):
+                    return None
+                mode, speed = "walk", allowance
+                step = getattr(self.game, "walk_step_height", None)
+                if callable(step):
+                    settings = self._rules_motion_settings(mid, float(step()))
+            elif mode not in ("walk", "run"):
+                return None
+            else:
+                speed = self._speed(mid)
             return motion.reachable(self.world, mid, mode, speed=speed, settings=settings)
+
+    def _rules_motion_settings(self, mid, step: float) -> dict:
+        """The motion settings the rules' own route check runs with (the geometry's), the
+        step no higher than the game's ``step`` nor than the engine steps there: with
+        ``step_height: hitbox`` that is the hitbox's height, and a crawling (Crouched)
+        Legends of Norova character's is 0.14", so the 1" low wall its walk steps over
+        stops its crawl (the shading offered the far side, and the rules refused it)."""
+        from engine import motion
+        st = dict(getattr(self.geometry, "motion_settings", None) or {})
+        engine_step = motion.settings(st)["step_height"]
+        if engine_step == "hitbox":
+            engine_step = self.world.hitbox(mid).height
+        return {**st, "step_height": min(step, float(engine_step))}
 
     def show_reach(self, mid, mode):
         self.reach_shown = None
@@ -1982,6 +2020,132 @@ class PlayController(TableView):
                 out.add(kind)
         return out
 
+    # ------------------------------------------------------------ Legends of Norova's menu
+    def _fighter(self, mid):
+        fighters = getattr(self.game, "fighters", None)
+        return fighters.get(mid) if isinstance(fighters, dict) else None
+
+    def _norova_data(self, table: str, name) -> dict:
+        data = getattr(getattr(self.game, "data", None), table, None)
+        return (data.get(name) if isinstance(data, dict) else None) or {}
+
+    def _potion(self, item) -> str:
+        """"the power tonic (+5 Power)": a potion and what it restores."""
+        it = self._norova_data("items", item)
+        gain = f" (+{it['amount']} {str(it['restores']).title()})" if it.get("restores") and it.get("amount") else ""
+        return f"the {_thing(item)}{gain}"
+
+    def norova_words(self, a, target: str | None = "") -> str:
+        """A Legends of Norova action as a player says it: "attack brute with the longsword",
+        "drink the power tonic (+5 Power)". ``target`` None: the words without the target
+        (a target step's name: its target is clicked); "": the action's own target."""
+        kind, mid = action_kind(a), action_actor(a)
+        f = self._fighter(mid)
+        ts = action_targets(a)
+        t = (ts[0] if ts else None) if target == "" else target
+        on = f" {t}" if t else ""
+        if kind == "EndTurn":
+            slots = getattr(self.game, "action_slots", None)
+            try:
+                used = slots(mid) if callable(slots) else {}
+            except Exception:                     # noqa: BLE001 -- words only
+                used = {}
+            free = [k for k, u in used.items() if not u]
+            # what it gives up, once it has done something (at the start, everything)
+            return "end the turn" + (f" ({', '.join(free)} unused)" if free and len(free) < len(used) else "")
+        if kind == "Wait":
+            return "wait: act later this round"
+        if kind == "Stand":
+            return "stand up"
+        if kind == "Reload":
+            w = next((n for n in (f.main, f.off) if n and n in f.unloaded), None) if f else None
+            return f"reload the {_thing(w)}" if w else "reload"
+        if kind == "Turn":
+            for e in getattr(self.game, "enemies", lambda m: [])(mid):
+                if e in self.world.models:
+                    hb, he = self.world.hitbox(mid), self.world.hitbox(e)
+                    deg = math.degrees(math.atan2(he.y - hb.y, he.x - hb.x)) % 360.0
+                    if abs((deg - a.facing + 180.0) % 360.0 - 180.0) < 0.01:     # the rules round to 0.01
+                        return f"turn to face {e}"
+            return f"turn to {a.facing:g} degrees"
+        if kind == "Attack":
+            main, off = (f.main, f.off) if f else (None, None)
+            if a.hand == "dual":
+                how = f" with both weapons ({_thing(main)} and {_thing(off)})"
+            else:
+                w = main if a.hand == "main" else off
+                how = (f" with the {_thing(w)}" if w else " unarmed") + (" (off hand)" if a.hand == "off" else "")
+            skill = f", {_thing(a.skill)}" if a.skill else ""
+            aid = ""
+            if a.aid:
+                aid = ", aided by " + " and ".join(
+                    p.ally + (f" ({p.hand} hand)" if p.hand not in (None, "main") else "")
+                    + (f" ({_thing(p.skill)})" if p.skill else "") for p in a.aid)
+            return f"attack{on}{how}{skill}{aid}"
+        if kind == "Cast":
+            sp = self._norova_data("spells", a.spell)
+            area = f" ({sp['area']} area around {mid})" if sp.get("area") and a.target is None else ""
+            aid = (", aided by " + " and ".join(f"{p.ally}'s {_thing(p.skill)}" for p in a.aid)) if a.aid else ""
+            return f"cast {_thing(a.spell)}{' on' + on if t else ''}{area}{aid}"
+        if kind == "ThrowPotion":
+            return f"throw {self._potion(a.item)}{' to' + on if t else ''}"
+        if kind == "UsePotion":
+            if a.target == mid:
+                return f"drink {self._potion(a.item)}"
+            return f"give {self._potion(a.item)}{' to' + on if t else ''}"
+        if kind == "Focus":
+            return f"focus{' on' + on if t else ''}"
+        if kind == "Perceive":
+            return f"perceive{on}" + (" (spot it: it is hidden)" if t else "")
+        if kind == "UseSkill":
+            sk = self._norova_data("skills", a.skill)
+            what = f" (+{sk['amount']} {str(sk['restores']).title()})" if sk.get("effect") == "restore" else (
+                " (try to hide)" if sk.get("effect") == "hide" else "")
+            return f"use {_thing(a.skill)}{what}"
+        if kind == "Equip":
+            held = list(dict.fromkeys(_thing(n) for n in ((f.main, f.off) if f else ()) if n))
+            if a.main is None and a.off is None:
+                return f"put away the {' and '.join(held)} (fight unarmed)" if held else "fight unarmed"
+            words = f"equip the {_thing(a.main)} (main hand)" if a.main else "empty the main hand"
+            if a.off:
+                words += f" and the {_thing(a.off)} (off hand)"
+            elif f is not None and f.off:
+                words += ", off hand empty"
+            return words
+        return str(a)
+
+    def norova_menu(self, legal, actor) -> list:
+        """The Legends of Norova entries after the moves, in words, the common choices
+        first (``NOROVA_ORDER``): an action aimed at another model, offered on more than
+        one, is one entry whose target is clicked; an action on one model names it."""
+        def aimed(a) -> bool:         # a potion for itself is drunk: not a click
+            ts = action_targets(a)
+            return bool(ts) and not (action_kind(a) == "UsePotion" and ts[0] == actor)
+
+        groups: dict = {}
+        for a in legal:
+            if _is_norova(a) and action_actor(a) == actor and aimed(a):
+                groups.setdefault(self._key(a), []).append(a)
+        entries, seen = [], set()
+        for n, a in enumerate(legal):
+            kind = action_kind(a)
+            if not _is_norova(a) or action_actor(a) != actor or kind == "Move":
+                continue
+            rank = NOROVA_ORDER.index(kind) if kind in NOROVA_ORDER else len(NOROVA_ORDER)
+            key = self._key(a) if aimed(a) else None
+            if key is not None and len(groups[key]) > 1:
+                if key in seen:
+                    continue
+                seen.add(key)
+                names = sorted({action_targets(b)[0] for b in groups[key]})
+                whom = "an ally" if kind in ("ThrowPotion", "UsePotion") else "a target"
+                entries.append((rank, n, f"{key[0]} -> click {whom} ({', '.join(names)})",
+                                (lambda key=key: self.start_target(key))))
+            else:
+                entries.append((rank, n, self.norova_words(a), a))
+        entries.sort(key=lambda e: e[:2])
+        return [(label, what) for _, _, label, what in entries]
+
     def build_menu(self) -> list:
         side = self.stratagem_side()
         if side is not None:
@@ -2040,6 +2204,8 @@ class PlayController(TableView):
                 continue
             elif kind in ("Move", "Declare", "DodgeMove"):
                 continue
+            elif _is_norova(a):
+                continue                      # in words, after the loop (norova_menu)
             elif action_actor(a) in (None, actor) and kind in self._click_kinds(legal, actor):
                 # one model target each (Legends of Norova's Focus): one entry, then a click
                 if (kind, "click") not in seen:
@@ -2052,6 +2218,7 @@ class PlayController(TableView):
             elif action_actor(a) in (None, actor) and kind not in seen:
                 seen.add(str(a))
                 menu.append((str(a), a))
+        menu += self.norova_menu(legal, actor)
         self.menu = self.page_menu(menu)
         return self.menu
 
@@ -2109,10 +2276,14 @@ class PlayController(TableView):
         if self.state == "idle" and leader and leader != self.selected and leader in self.table.models:
             self.table.highlight(leader, CAN_ACT)
         status = []
-        if hasattr(g, "summary"):
+        if hasattr(g, "hud_lines"):
+            # Legends of Norova: the round and how the fight stands (its summary's first
+            # line is a bare heading, "Round 1:")
+            rl = g.hud_lines(None)
+            score = next((ln for ln in rl if ln.startswith("Standing:")), None)
+            status.append(rl[0] + (" | " + score if score else ""))
+        elif hasattr(g, "summary"):
             status.append(g.summary().splitlines()[0])
-        elif hasattr(g, "hud_lines"):
-            status.append(g.hud_lines(None)[0])
         if g.is_over:
             status.append(f"GAME OVER: {g.outcome}")
         else:
@@ -2171,7 +2342,7 @@ class PlayController(TableView):
             try:
                 lines = g.hud_lines(mid)
                 shown = set(self.hud.status.text.splitlines())
-                return "\n".join(ln for ln in lines if ln not in shown and not ln.startswith("Active:"))
+                return "\n".join(ln for ln in lines if ln not in shown and not ln.startswith(("Active:", "Standing:")))
             except Exception:
                 pass
         models = getattr(g, "models", {})
@@ -2357,6 +2528,7 @@ class AttractController(PlayController):
         shown = [m for m in (action_actor(action), *action_targets(action), *named) if m and m in on_table]
         if shown:
             self.focus = list(dict.fromkeys(shown))       # the actor and whom it acts on, framed together
+        self._shot = None                                   # a new step: its shot is chosen anew
         self.hud.set_banner(self.narrate(action, events))
         return events
 
@@ -2495,76 +2667,195 @@ class AttractController(PlayController):
                             "the models are back on their starting places")
         return self.game
 
-    def frame_goal(self, focus) -> tuple[np.ndarray, float]:
-        """The orbit target and distance that frame ``focus`` in the part of the
-        frame between the status panel (top) and the banner (bottom)."""
-        goal = np.array([self.world.table[0] / 2, self.world.table[1] / 2, 0.0])
-        dist = max(self.world.table) * 1.25
-        if focus:
-            hbs = [self.world.hitbox(m) for m in focus]
-            pts = np.array([[hb.x, hb.y, hb.z + dz] for hb in hbs for dz in (0.0, hb.height)])
-            lo, hi = pts.min(axis=0), pts.max(axis=0)
-            goal = (lo + hi) / 2.0
-            radius = float(np.linalg.norm(hi - lo)) / 2.0 + 3.0
-            fov = min(self.app.camLens.getFov()[0], self.app.camLens.getFov()[1])
-            dist = max(max(self.world.table) * 0.95, radius / math.sin(math.radians(fov) / 2.0))
-        # the banner (bottom) and the status panel (top) cover part of the frame: the
-        # models framed (or the whole table: a game's first step, its result) stand in
-        # the part between them, not behind the narration
-        from engine.view.labels import screen_rect
+    #: inches of table kept around each framed model, and the least radius of table
+    #: framed around the models' middle (a model alone is shown with its surroundings,
+    #: not as a close-up of its base)
+    FRAME_PAD, FRAME_MIN_RADIUS = 1.0, 8.0
+
+    def frame_window(self) -> tuple[float, float, float, float]:
+        """The part of the frame (NDC: left, right, bottom, top) where framed models
+        stand: below the panels at the top (the status) with room for the labels
+        above the models, above those at the bottom (the banner), off the edges."""
+        from engine.view.labels import LABEL_NDC
         h = float(self.app.size[1])
-        low, high = screen_rect(self.app, self.hud.banner.np), screen_rect(self.app, self.hud.status.np)
-        b = float(np.clip(low[3] / h, 0.0, 0.45)) if low else 0.0
-        t = float(np.clip(1.0 - high[1] / h, 0.0, 0.3)) if high else 0.0
-        free = max(1.0 - b - t, 0.3)
-        dist = dist / free
-        vfov = self.app.camLens.getFov()[1]
+        top, bottom = 1.0, -1.0
+        for r in self.hud.rects():
+            if (r[1] + r[3]) / 2.0 > h / 2.0:
+                top = min(top, max(2.0 * r[1] / h - 1.0, 0.4))          # a tall panel leaves 70 % at least
+            else:
+                bottom = max(bottom, min(2.0 * r[3] / h - 1.0, -0.1))
+        return -0.96, 0.96, bottom + 0.03, top - 2.2 * LABEL_NDC
+
+    def frame_goal(self, focus) -> tuple[np.ndarray, float]:
+        """The orbit target and distance that frame ``focus`` (model ids; none: the
+        whole table) as large as the free part of the frame holds them, for this
+        heading and the pitch of 50 degrees: the bases and tops of the models (and
+        the least surroundings) fitted exactly to ``frame_window`` in both
+        directions, not a bounding sphere against the narrower field of view (that
+        left a pair of models across the table a third of the frame)."""
+        world = self.world
+        if focus:
+            hbs = [world.hitbox(m) for m in focus]
+            ring = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
+            cs, sn = np.cos(ring), np.sin(ring)
+            pts = [np.column_stack([hb.x + (hb.radius + self.FRAME_PAD) * cs, hb.y + (hb.radius + self.FRAME_PAD) * sn,
+                                    np.full(16, hb.z + dz)]) for hb in hbs for dz in (0.0, hb.height)]
+            xy = np.array([[hb.x, hb.y] for hb in hbs])
+            mid = (xy.min(axis=0) + xy.max(axis=0)) / 2.0
+            z0 = min(hb.z for hb in hbs)
+            pts.append(np.column_stack([mid[0] + self.FRAME_MIN_RADIUS * cs, mid[1] + self.FRAME_MIN_RADIUS * sn,
+                                        np.full(16, z0)]))
+            pts = np.vstack(pts)
+        else:
+            tw, td = world.table
+            pts = np.array([[x, y, 0.0] for x in (0.0, tw) for y in (0.0, td)])
         p_, hd = math.radians(50.0), math.radians(self.cam_heading)
-        # the camera's up for this orbit (heading about z, looking down by the pitch)
-        up = np.array([math.sin(p_) * math.sin(hd), math.sin(p_) * math.cos(hd), math.cos(p_)])
-        goal = goal - (b - t) * dist * math.tan(math.radians(vfov) / 2.0) * up
-        return goal, dist
+        fwd = np.array([math.sin(hd) * math.cos(p_), math.cos(hd) * math.cos(p_), -math.sin(p_)])
+        right = np.array([math.cos(hd), -math.sin(hd), 0.0])
+        up = np.array([math.sin(hd) * math.sin(p_), math.cos(hd) * math.sin(p_), math.cos(p_)])
+        hfov, vfov = (math.radians(f) / 2.0 for f in self.app.camLens.getFov())
+        x0, x1, y0, y1 = self.frame_window()
+        x0, x1, y0, y1 = x0 * math.tan(hfov), x1 * math.tan(hfov), y0 * math.tan(vfov), y1 * math.tan(vfov)
+        rr, uu, dd = pts @ right, pts @ up, pts @ fwd
+        # the camera at c (its coordinates along right, up, and ``back`` behind the
+        # points along the view): a point shows inside the window when
+        # x0 <= (rr - c_r) / (dd + back) <= x1, and the same upward; the least
+        # ``back`` for which some c_r and c_u satisfy every point, in closed form
+        back = max((np.max(rr - x1 * dd) - np.min(rr - x0 * dd)) / (x1 - x0),
+                   (np.max(uu - y1 * dd) - np.min(uu - y0 * dd)) / (y1 - y0),
+                   2.0 - float(np.min(dd)))                                  # in front of the lens
+        depth = dd + back
+        c_r = (np.max(rr - x1 * depth) + np.min(rr - x0 * depth)) / 2.0
+        c_u = (np.max(uu - y1 * depth) + np.min(uu - y0 * depth)) / 2.0
+        eye = c_r * right + c_u * up - back * fwd
+        dist = float(np.mean(depth))                 # the target at the depth of the framed points
+        return eye + fwd * dist, dist
+
+    def model_box(self, mid: str) -> tuple[float, float, float, float] | None:
+        """A model's hitbox on screen as the camera stands now (pixels, y up), also
+        where the frame's edge cuts it (``app.project`` gives nothing for a point
+        off the frame); None when part of it is behind the camera."""
+        from panda3d.core import Point3
+        app = self.app
+        hb = self.world.hitbox(mid)
+        w, h = app.size
+        tx, ty = (math.tan(math.radians(f) / 2.0) for f in app.camLens.getFov())
+        xs, ys = [], []
+        for t in np.linspace(0, 2 * math.pi, 12, endpoint=False):
+            for dz in (0.0, hb.height):
+                p = app.cam.getRelativePoint(app.render, Point3(hb.x + hb.radius * math.cos(t),
+                                                                hb.y + hb.radius * math.sin(t), hb.z + dz))
+                if p.y <= 1e-6:
+                    return None
+                xs.append((p.x / (p.y * tx) + 1.0) * w / 2.0)
+                ys.append((p.z / (p.y * ty) + 1.0) * h / 2.0)
+        return min(xs), min(ys), max(xs), max(ys)
 
     def models_under_panels(self) -> list[str]:
-        """The models on screen (as the camera stands now) that a shown HUD panel covers."""
+        """The models on screen (as the camera stands now) that a shown HUD panel
+        covers, also those the frame's edge cuts (one at the bottom edge behind the
+        banner was taken for off the frame)."""
         rects = self.hud.rects()
         w, h = self.app.size
         out = []
         for m in self.world.model_ids():
-            hb = self.world.hitbox(m)
-            pts = [self.app.project((hb.x + hb.radius * math.cos(t), hb.y + hb.radius * math.sin(t), hb.z + dz))
-                   for t in np.linspace(0, 2 * math.pi, 12, endpoint=False) for dz in (0.0, hb.height)]
-            if any(p is None for p in pts):
-                continue
-            xs, ys = [p[0] for p in pts], [h - p[1] for p in pts]
-            r = (min(xs), min(ys), max(xs), max(ys))
-            if r[2] < 0 or r[0] > w or r[3] < 0 or r[1] > h:
+            r = self.model_box(m)
+            if r is None or r[2] < 0 or r[0] > w or r[3] < 0 or r[1] > h:
                 continue                  # off the frame: not under a panel
             if any(min(r[2], q[2]) > max(r[0], q[0]) and min(r[3], q[3]) > max(r[1], q[1]) for q in rects):
                 out.append(m)
         return out
 
+    #: the headings tried for a step's shot, degrees from the orbit's own: the
+    #: nearest first, and a turn must earn its place (see ``shot_cost``)
+    SHOT_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0, 90.0, -90.0, 135.0, -135.0, 180.0)
+
+    def hidden_share(self, focus) -> float:
+        """The share of the framed models' sight points (middle and top of each
+        hitbox, and its sides) that scenery hides from the camera as it stands."""
+        eye = self.camera.position()
+        pts = []
+        for m in focus:
+            hb = self.world.hitbox(m)
+            for dx, dy, f in ((0, 0, 0.5), (0, 0, 0.9), (1, 0, 0.6), (-1, 0, 0.6), (0, 1, 0.6), (0, -1, 0.6)):
+                pts.append((hb.x + dx * hb.radius * 0.7, hb.y + dy * hb.radius * 0.7, hb.z + hb.height * f))
+        if not pts:
+            return 0.0
+        pts = np.asarray(pts, float)
+        d = pts - eye
+        length = np.linalg.norm(d, axis=1)
+        hit, _ = self.world.rays.first_hit(np.repeat(eye[None], len(pts), axis=0), d)
+        return float(np.mean(hit < length - 0.05))
+
+    def frame_step(self, focus) -> tuple[np.ndarray, float, list[str]]:
+        """The orbit target and distance for ``focus`` at the present heading, and
+        the models framed: a model that would stand behind a panel is framed with
+        them (Norova: the brute and the hexer under the status), and so on until
+        none does (else every model is framed)."""
+        cam = self.camera
+        everyone = list(self.world.model_ids())
+        framed = list(focus)
+        for _ in everyone:
+            goal, dist = self.frame_goal(framed)
+            cam.set_orbit(goal, self.cam_heading, 50.0, dist)
+            under = [m for m in self.models_under_panels() if m not in framed]
+            if not under:
+                return goal, dist, framed
+            framed += under
+        goal, dist = self.frame_goal(everyone)
+        return goal, dist, everyone
+
+    def shot_cost(self, dist: float, turn: float, hidden: float) -> float:
+        """Smaller is better: nearer (the models larger), turned less from the slow
+        orbit (a quarter turn costs as much as a fifth closer), and the step's
+        models in plain view (each hidden sight point costs about its share twice)."""
+        return dist * (1.0 + 0.25 * abs(turn) / 90.0) * (1.0 + 2.0 * hidden)
+
+    def shot_heading(self, focus) -> float:
+        """The heading for a step's shot: of the headings ``SHOT_TURNS`` around the
+        orbit's, the one whose framing (``frame_step``) shows the step's models
+        largest and least hidden by scenery. A single heading left a pair of
+        models across the table stacked one behind the other, or framed every
+        model because a bystander stood behind the banner, and small bases were
+        specks; a wall could stand between the camera and the target."""
+        cam = self.camera
+        keep = (cam.target.copy(), cam.heading, cam.pitch, cam.distance, self.cam_heading)
+        best = None
+        try:
+            for turn in self.SHOT_TURNS:
+                self.cam_heading = (keep[4] + turn) % 360.0
+                _, dist, _ = self.frame_step(focus)
+                cost = self.shot_cost(dist, turn, self.hidden_share(focus))
+                if best is None or cost < best[0] - 1e-9:
+                    best = (cost, self.cam_heading)
+        finally:
+            self.cam_heading = keep[4]
+            cam.set_orbit(keep[0], keep[1], keep[2], keep[3])
+        return best[1]
+
     def cinematic(self, dt: float, snap: bool = False) -> None:
         """A slow orbit that drifts toward the model acting now and the models
-        it acts on, far enough back to frame them all; ``snap`` goes there at
-        once (offscreen frames: each picture shows what its banner says)."""
+        it acts on, far enough back to frame them all, from the heading that
+        shows them best (``shot_heading``, chosen once a step); ``snap`` goes
+        there at once (offscreen frames: each picture shows what its banner says)."""
         cam = self.camera
         if cam.mode == "eye":
             return
+        k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         self.cam_heading = (self.cam_heading + dt * 4.0) % 360.0
         focus = [m for m in (self.focus or ()) if m in self.world.model_ids()]
-        everyone = list(self.world.model_ids())
         before = (cam.target.copy(), cam.distance)
-        goal, dist = self.frame_goal(everyone)
         if focus:
-            # the step's models framed; the other models too when one of them would
-            # stand behind a panel (Norova: the brute and the hexer under the status)
-            goal, dist = self.frame_goal(focus)
-            cam.set_orbit(goal, self.cam_heading, 50.0, dist)
-            if self.models_under_panels():
-                goal, dist = self.frame_goal(everyone)
+            if getattr(self, "_shot", None) is None:
+                self._shot = self.shot_heading(focus)
+            else:
+                self._shot = (self._shot + dt * 4.0) % 360.0
+            turn = (self._shot - self.cam_heading + 180.0) % 360.0 - 180.0
+            self.cam_heading = (self.cam_heading + turn * k) % 360.0
+            goal, dist, _ = self.frame_step(focus)
+        else:
+            goal, dist = self.frame_goal(list(self.world.model_ids()))
         cam.target, cam.distance = before
-        k = 1.0 if snap else 1.0 - math.exp(-dt * 1.2)
         target = cam.target + (goal - cam.target) * k
         distance = cam.distance + (dist - cam.distance) * k
         cam.set_orbit(target, self.cam_heading, 50.0, distance)
