@@ -112,3 +112,23 @@ def test_eldfall_play_and_replay_tell_the_misses(tmp_path, capsys):
     rc, out, err = run_cli(capsys, "replay", log, "--events")
     assert rc == 0, err
     assert [ln.split(None, 1)[1] for ln in out.splitlines() if " misses " in ln] == [m.strip() for m in miss]
+
+
+def test_a_norova_crawl_steps_over_the_arenas_low_wall_as_a_walk_does():
+    # the page's crawl keeps low, and the arena's 1" step is for walks, sprints and crawls:
+    # the crawl's route was judged with the Crouched hitbox (0.14" high) and refused the wall
+    from rules.norova.actions import Move
+    from test_norova_helpers import arena_game
+    g = arena_game()
+    g.geometry.world.move_model("ranger", 12.0, 8.0, 0.0)    # the low wall: y 8.75 to 9.25, 1" high
+    f = g.fighters["ranger"]
+    for low, prone in ((True, False), (False, True)):        # crawled, or fallen
+        f.low, f.prone = low, prone
+        g._sync_states(f)
+        mv, _ = g.move_check(Move("ranger", "crawl", ((12.0, 10.3, 0.0),)))
+        assert mv.legal, mv.reason
+        assert g.geometry.world.hitbox("ranger").states == frozenset({"Crouched"})   # put back
+    f.low = f.prone = False
+    g._sync_states(f)
+    tall = g.move_check(Move("ranger", "walk", ((12.0, 10.3, 0.0),)))[0]
+    assert tall.legal                                        # standing, as before

@@ -143,12 +143,12 @@ def test_a_climb_clicked_on_a_wall_side_ends_on_its_top(view_app, arena):
     assert reason is None, c.message
 
 
-def test_a_crawls_shading_stops_where_the_rules_stop_it(view_app, arena):
-    """A crawling (low) character's Crouched hitbox is 0.14" high and the rules' route
-    check steps up at most the hitbox (``step_height: hitbox``): the 1" low wall stops
-    its crawl. The shading stepped up the game's 1" and offered the wall's top and its
-    far side, and the rules refused every such end ("scenery 1.00\\" high ... taller
-    than the hitbox")."""
+def test_a_crawls_shading_is_what_the_rules_take(view_app, arena):
+    """A crawling (low) character's Crouched hitbox is 0.14" high; the rules judge its route
+    standing (``judged_pose``: a crawl steps up 1" as a walk does), and so does the shading:
+    the 1" low wall is crossed, and every end shaded, the wall's far side included, is one
+    the rules take. (The shading once stepped up the game's 1" while the rules' route
+    check stepped up only the hitbox's 0.14", and refused the far side.)"""
     from rules.norova.actions import Move
     c, game = arena, arena.game
     f = game.fighters["ranger"]
@@ -159,8 +159,10 @@ def test_a_crawls_shading_stops_where_the_rules_stop_it(view_app, arena):
     grid = c.reach_grid("ranger", "crawl")
     pts = grid.points()
     assert len(pts) > 100                                    # the crawl's own side is shaded
+    beyond = [q for q in pts.tolist() if q[1] > 9.25 + f.radius]
+    assert beyond                                            # over the low wall
     refused = []
-    for p in pts[::7].tolist() + [q for q in pts.tolist() if q[1] > 8.75 - f.radius]:
+    for p in pts[::7].tolist() + beyond[::3]:
         end = tuple(float(v) for v in p)
         if game.why_illegal(Move("ranger", "crawl", (end,))) is None:
             continue
@@ -169,6 +171,7 @@ def test_a_crawls_shading_stops_where_the_rules_stop_it(view_app, arena):
         if why:
             refused.append((end, why))
     assert not refused, refused[:3]
+    assert "Crouched" in c.world.hitbox("ranger").states    # the pose is put back
 
 
 def test_norova_status_panel_names_the_game_and_round(view_app, arena):

@@ -1203,7 +1203,8 @@ class PlayController(TableView):
         from engine import motion
         settings = None
         allowance = self.allowance(mid, mode)
-        with self._as_declared(mid):
+        pose = getattr(self.game, "judged_pose", None)     # the pose the rules judge the route in
+        with self._as_declared(mid), (pose(mid, mode) if callable(pose) else contextlib.nullcontext()):
             if allowance is not None:            # a game with its own allowances: a walk that far
                 if mode not in ("walk", "sprint", "crawl", "run"):
                     return None
@@ -1220,9 +1221,8 @@ class PlayController(TableView):
     def _rules_motion_settings(self, mid, step: float) -> dict:
         """The motion settings the rules' own route check runs with (the geometry's), the
         step no higher than the game's ``step`` nor than the engine steps there: with
-        ``step_height: hitbox`` that is the hitbox's height, and a crawling (Crouched)
-        Legends of Norova character's is 0.14", so the 1" low wall its walk steps over
-        stops its crawl (the shading offered the far side, and the rules refused it)."""
+        ``step_height: hitbox`` that is the height of the hitbox in the pose the rules
+        judge the route in (``judged_pose``: a Legends of Norova crawl, standing)."""
         from engine import motion
         st = dict(getattr(self.geometry, "motion_settings", None) or {})
         engine_step = motion.settings(st)["step_height"]

@@ -14,6 +14,7 @@ protocol.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -644,22 +645,33 @@ class NorovaGame(Game):
         """
         enemies = {e: 0.0 for e in self.enemies(a.actor)}
         allowance = self.move_allowance(a.actor, a.mode)
-        f = self.fighters.get(a.actor)
-        # a walk or sprint of a character low from a crawl gets up as it goes: the route
-        # is judged for it standing (the table's Crouched hitbox, its base's height,
-        # would make every step higher than that need a climb)
-        rises = f is not None and f.low and not f.prone and a.mode in ("walk", "sprint")
-        if rises:
-            f.low = False
-            self._sync_states(f)
-        try:
+        with self.judged_pose(a.actor, a.mode):
             mv = self.geometry.check_move(a.actor, ENGINE_MODE[a.mode], list(a.route), 4.0 * allowance + 1.0,
                                           enemies=enemies)
-        finally:
-            if rises:
-                f.low = True
-                self._sync_states(f)
         return mv, allowance
+
+    @contextlib.contextmanager
+    def judged_pose(self, mid: str, mode: str):
+        """The table's pose a route of ``mode`` is judged in, meanwhile: a walk or sprint of
+        a character low from a crawl gets up as it goes, and a crawl (low, or fallen) steps
+        up as a walk does (``walk_step_height``: higher needs a climb): each is judged for
+        the character standing, as the table's Crouched hitbox (its base's height) would
+        make every step higher than that need a climb. Front ends shade a route's reach in
+        it too."""
+        f = self.fighters.get(mid)
+        up = f is not None and (f.low or f.prone) and (
+            mode == "crawl" or mode in ("walk", "sprint") and not f.prone)
+        if not up:
+            yield
+            return
+        low, prone = f.low, f.prone
+        f.low = f.prone = False
+        self._sync_states(f)
+        try:
+            yield
+        finally:
+            f.low, f.prone = low, prone
+            self._sync_states(f)
 
     def _why_move(self, a: Move, f: Fighter) -> str | None:
         if a.mode not in ENGINE_MODE:
