@@ -132,3 +132,19 @@ def test_a_norova_crawl_steps_over_the_arenas_low_wall_as_a_walk_does():
     g._sync_states(f)
     tall = g.move_check(Move("ranger", "walk", ((12.0, 10.3, 0.0),)))[0]
     assert tall.legal                                        # standing, as before
+
+
+def test_natural_weapons_are_never_put_away_nor_offered_to_be():
+    # the ghoul's claws: the hotseat menu offered "put away the claws (fight unarmed)"
+    from rules.core import IllegalAction
+    from rules.norova.actions import Equip
+    us = [unit("G", "blue", 5, 5, 0, equipment={"main": "claws", "off": "claws"}, inventory={"dagger": 1}),
+          unit("K", "red", 25, 25, 180)]
+    g = game(us)
+    assert g.active_model == "G"
+    for eq in (Equip("G", None, None), Equip("G", "dagger", "claws"), Equip("G", "claws", None)):
+        with pytest.raises(IllegalAction, match="is a natural weapon: it cannot be put away"):
+            g.apply(eq)
+    assert not [a for a in g.legal_actions() if isinstance(a, Equip)]
+    k = [unit("K", "red", 5, 5, 0, inventory={"dagger": 1}), unit("G", "blue", 25, 25, 180)]
+    assert [a for a in game(k).legal_actions() if isinstance(a, Equip)]    # a sword is put away

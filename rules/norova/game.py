@@ -1301,6 +1301,10 @@ class NorovaGame(Game):
     def _why_equip(self, a: Equip, f: Fighter) -> str | None:
         if (a.main, a.off) == (f.main, f.off):
             return "that is the equipment already in hand"
+        for hand, held, new in (("main hand", f.main, a.main), ("off hand", f.off, a.off)):
+            # claws, a bite: part of the creature, never put away nor swapped
+            if held is not None and new != held and self.data.weapons.get(held, {}).get("natural"):
+                return f"{f.id}'s {held} ({hand}) is a natural weapon: it cannot be put away"
         have = self._held_and_carried(f)
         need: dict[str, int] = {}
         for n in (a.main, a.off):
