@@ -181,3 +181,54 @@ def test_norova_status_panel_names_the_game_and_round(view_app, arena):
     first = arena.hud.status.text.splitlines()[0]
     assert first == "Legends of Norova - round 1 | Standing: foes 5/5, party 4/4 (even)", arena.hud.status.text
     assert "Standing:" not in arena.hud.profile.text
+
+
+FLYERS = """\
+name: Flyers
+games: [eldfall]
+table: [36, 36]
+terrain:
+  - {id: crate, shape: box, at: [10, 10, 0], size: [3, 3, 2]}
+models:
+  - {id: red-b, side: red, profile: sample-red#archer, at: [20, 10, 5], facing: 0, states: [Flying]}
+  - {id: blue-c, side: blue, profile: sample-blue#warden, at: [30, 30], facing: 180}
+"""
+
+
+def test_a_flying_model_lands_from_the_menu(view_app, tmp_path):
+    """The rules offer a Flying model to land at the start or the end of its Movement Step
+    (``Move ... land=``); the menu showed the landing Idle as a second "Move: Idle" and
+    offered no landing walk. Each reads as what it does; "Land, then Walk" shades and
+    previews the walk from where the model lands, on foot."""
+    from tools.cmd_view import game_factory, load_world
+    from view_fixtures import hotseat_activate
+    p = tmp_path / "flyers.yaml"
+    p.write_text(FLYERS)
+    world = load_world(str(p))
+    game, geo = game_factory(world, "eldfall")(3)
+    c = open_controller(view_app, world, game, geo, tmp_path)
+    try:
+        hotseat_activate(view_app, c, "red-b", "order blue second")
+        assert game.pending == ("movement", "red-b")
+        labels = [label for label, _ in c.menu]
+        for want in ("Move: Idle", "Move: Idle and land", "Move: Land, then Walk (click the path)",
+                     "Move: Walk, then land (click the path)"):
+            assert want in labels, labels
+        assert press(view_app, menu_key(c, "Move: Land, then Walk")) == "move"
+        assert c.move_land == "start"
+        grid = c.reach_grid("red-b", "walk")
+        assert grid.contains(22.0, 10.0, 0.0)                 # from the ground it lands on
+        hb = world.hitbox("red-b")
+        assert hb.z == pytest.approx(5.0) and "Flying" in hb.states       # put back
+        n0 = len(game.events)
+        press(view_app, "mouse1", pixel=view_app.project((22.0, 10.0, 0.0)))
+        action, reason = c.preview
+        assert reason is None, c.message
+        assert action.land == "start"
+        press(view_app, "enter")
+        assert len(game.events) > n0, c.message
+        hb = world.hitbox("red-b")
+        assert "Flying" not in game.models["red-b"].states
+        assert (hb.x, hb.y, hb.z) == pytest.approx((22.0, 10.0, 0.0), abs=0.05)
+    finally:
+        c.close()

@@ -93,10 +93,15 @@ def _names(text: str, mid: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(mid)}(?![\w-])", text) is not None
 
 
-def move_words(mode: str, crouch_start: bool | None = None) -> str:
+def move_words(mode: str, crouch_start: bool | None = None, land: str | None = None) -> str:
     """A movement as the menu names it: "Run", "Stand up and Run" (a Crouched model
-    cancels Crouched at the start of its Movement Step), "Crouch and Walk"."""
+    cancels Crouched at the start of its Movement Step), "Crouch and Walk"; a Flying
+    model that stops Flying: "Land, then Walk" (at the start), "Walk, then land"."""
     name = str(mode).title()
+    if land == "start":
+        name = f"Land, then {name}"
+    elif land == "end":
+        name = f"{name}, then land"
     if crouch_start is None:
         return name
     return f"{'Crouch' if crouch_start else 'Stand up'} and {name}"
@@ -671,6 +676,7 @@ class PlayController(TableView):
         self.state = "idle"            # idle | move | target
         self.move_mode: str | None = None
         self.move_crouch_start: bool | None = None   # False: a Crouched model stands up first
+        self.move_land: str | None = None   # a Flying model lands at the "start" or "end" of its step
         self.waypoints: list[tuple] = []
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
         self.split: list[str] | None = None   # split Strikes: the target of each Strike clicked so far
@@ -753,6 +759,16 @@ class PlayController(TableView):
                 stand = Move(mid, mode, (), crouch_start=False)
                 if judge and self._mode_open(stand):
                     out.append(stand)
+            # a Flying model may stop Flying at the start (then walk on foot) or the end of
+            # its step: the landings the rules take (the sampled ones come after the paths)
+            if "Flying" in self._states(mid) and "land" in getattr(Move, "__dataclass_fields__", {}):
+                idle = Move(mid, "idle", land="start")
+                if self._mode_open(idle):
+                    out.append(idle)
+                for land in ("start", "end"):
+                    probe = Move(mid, "walk", (), land=land)
+                    if self._mode_open(probe):
+                        out.append(probe)
         seen, uniq = set(), []
         for a in out:
             if str(a) not in seen:
@@ -817,7 +833,7 @@ class PlayController(TableView):
     def _reset_step(self):
         """Back to idle: no path, no target step, no split, no aim, no facing."""
         self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
-        self.move_crouch_start = None
+        self.move_crouch_start = self.move_land = None
         self.split, self.aim_points, self.move_facing = None, [], None
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
 
@@ -1171,14 +1187,16 @@ class PlayController(TableView):
         self.table.tokens.clear_highlights()
 
     # ------------------------------------------------------------ movement
-    def start_move(self, mode: str, crouch_start: bool | None = None):
+    def start_move(self, mode: str, crouch_start: bool | None = None, land: str | None = None):
         """Click the path of a ``mode`` move; ``crouch_start=False``: a Crouched model
-        stands up at the start of its Movement Step (then Runs, say)."""
+        stands up at the start of its Movement Step (then Runs, say); ``land``: a Flying
+        model stops Flying at the "start" (then walks on foot) or the "end" of its step."""
         mid = self.active_model()
         self._clear_play()
         self._reset_step()
         self.state, self.move_mode, self.move_crouch_start = "move", mode, crouch_start
-        self.message = (f"{mid}: {move_words(mode, crouch_start)} - click waypoints, Enter confirms, "
+        self.move_land = land
+        self.message = (f"{mid}: {move_words(mode, crouch_start, land)} - click waypoints, Enter confirms, "
                         "Backspace removes, F faces the pointer at the end, Esc cancels")
         self.show_reach(mid, mode)
         self.refresh()
@@ -1242,7 +1260,7 @@ class PlayController(TableView):
         from engine.view.pictures import reach_arrays
         pts, cost, allowance = reach_arrays(grid)
         ov.reach_overlay(pts, cost, allowance, float(grid.resolution)).reparentTo(self.play_live)
-        self.reach_shown = (mid, mode, self.move_crouch_start, grid)
+        self.reach_shown = (mid, mode, (self.move_crouch_start, self.move_land), grid)
 
     def route_in_reach(self) -> bool:
         """A first click in the shaded reachable area whose straight line the rules
@@ -1251,7 +1269,7 @@ class PlayController(TableView):
         rules take it. True when the waypoints became that route."""
         shown = getattr(self, "reach_shown", None)
         mid = self.active_model()
-        if (shown is None or shown[:3] != (mid, self.move_mode, self.move_crouch_start)
+        if (shown is None or shown[:3] != (mid, self.move_mode, (self.move_crouch_start, self.move_land))
                 or self.game.why_illegal(self.candidate_move()) is None):
             return False
         click = self.waypoints[-1]
@@ -1280,10 +1298,11 @@ class PlayController(TableView):
         """The states the move is judged with when it changes Crouched at its start
         (a Crouched model standing up to Run); None when it changes nothing."""
         cs = self.move_crouch_start if self.state == "move" else None
-        if cs is None or mid not in self.world.models:
+        land = self.move_land == "start" and self.state == "move"
+        if (cs is None and not land) or mid not in self.world.models:
             return None
-        states = frozenset(self.world.hitbox(mid).states)
-        return (states | {"Crouched"}) if cs else (states - {"Crouched"})
+        states = frozenset(self.world.hitbox(mid).states) - ({"Flying"} if land else set())
+        return states if cs is None else (states | {"Crouched"}) if cs else (states - {"Crouched"})
 
     @contextlib.contextmanager
     def _as_declared(self, mid):
@@ -1295,10 +1314,14 @@ class PlayController(TableView):
         if states is None:
             yield
             return
+        landed = getattr(self.game, "landed_for_geometry", None)
         saved = self.world.hitbox(mid).states
         self.world.set_states(mid, states)
         try:
-            yield
+            # a model landing at the start of its step moves from where it lands
+            with (landed(mid, True) if callable(landed) and self.move_land == "start"
+                  and self.state == "move" else contextlib.nullcontext()):
+                yield
         finally:
             self.world.set_states(mid, saved)
 
@@ -1336,7 +1359,8 @@ class PlayController(TableView):
         cs = self.move_crouch_start
         sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid
                        and getattr(a, "mode", None) == self.move_mode
-                       and getattr(a, "crouch_start", None) == cs), None)
+                       and getattr(a, "crouch_start", None) == cs
+                       and getattr(a, "land", None) == self.move_land), None)
         if sample is None:
             sample = next((a for a in self.legal() if action_kind(a) == "Move" and action_actor(a) == mid
                            and getattr(a, "mode", None) == self.move_mode), None)
@@ -1348,6 +1372,8 @@ class PlayController(TableView):
         extra = {"facing": self.move_facing} if hasattr(sample, "facing") else {}
         if hasattr(sample, "crouch_start"):
             extra["crouch_start"] = cs          # standing up first, or no Crouched change
+        if hasattr(sample, "land"):
+            extra["land"] = self.move_land      # a Flying model landing, or not
         return dataclasses.replace(sample, mode=self.move_mode, **{path_field(sample): tuple(self.waypoints)}, **extra)
 
     def update_path_preview(self):
@@ -2162,11 +2188,12 @@ class PlayController(TableView):
                 if a.mode == "idle":
                     extra = "" if getattr(a, "crouch_end", None) is None else (
                         " and crouch" if a.crouch_end else " and stand up")
+                    extra = (" and land" if getattr(a, "land", None) else "") + extra
                     menu.append((f"Move: Idle{extra}", a))
                 else:
-                    cs = getattr(a, "crouch_start", None)
-                    menu.append((f"Move: {move_words(a.mode, cs)} (click the path)",
-                                 (lambda m=a.mode, cs=cs: self.start_move(m, cs))))
+                    cs, land = getattr(a, "crouch_start", None), getattr(a, "land", None)
+                    menu.append((f"Move: {move_words(a.mode, cs, land)} (click the path)",
+                                 (lambda m=a.mode, cs=cs, land=land: self.start_move(m, cs, land))))
             elif action_kind(a) == "DodgeMove":
                 if getattr(a, "crouch", None) is None:
                     menu.append(("Dodge: stay", a))
