@@ -52,7 +52,7 @@ def test_attract_banner_says_a_miss(view_app, tmp_path):
         assert any(e.kind == "attack" and e.data["target"] == "blue-guard" for e in events)
         assert not any(e.kind == "hit" for e in events)
         banner = ctl.hud.banner.text
-        assert "red-archer misses blue-guard (rolled 15; needed 9 or less)" in banner, banner
+        assert "red-archer misses blue-guard (rolled 15 against ACC 9)" in banner, banner
     finally:
         ctl.close()
 

@@ -2648,24 +2648,16 @@ class AttractController(PlayController):
             self.bot_step()
 
     def misses(self, events) -> list[str]:
-        """The attacks of a step that hit nothing, in words: the rules emit no event
-        for a miss, so a step whose attack roll failed had no outcome on the banner."""
-        out = []
-        for e in events:
-            d = getattr(e, "data", None) or {}
-            if e.kind != "attack" or d.get("failed") or not isinstance(d.get("target"), str) \
-                    or "attacker" not in d or "attribute" not in d:
-                continue
-            a, t = d["attacker"], d["target"]
-            if any(x.kind in ("hit", "hit_dodged", "friendly_fire", "confrontation") and a in (
-                    (x.data or {}).get("attacker"), (x.data or {}).get("a"), (x.data or {}).get("b"))
-                   for x in events):
-                continue
-            rolls = [str(x.data.get("value")) for x in events if x.kind == "roll" and x.data.get("attacker") == a
-                     and x.data.get("target") == t and str(x.data.get("why", "")).startswith("attack")]
-            if rolls:
-                out.append(f"{a} misses {t} (rolled {', '.join(rolls)}; needed {d['attribute']} or less)")
-        return out
+        """The attacks of a step that hit nothing, in words (the game's narration's
+        ``misses``): the rules emit no event for a miss, so a step whose attack roll
+        failed had no outcome on the banner."""
+        import importlib
+        pkg = type(self.game).__module__.rsplit(".", 1)[0]
+        try:
+            fn = getattr(importlib.import_module(pkg + ".narrate"), "misses", None)
+        except ImportError:
+            fn = None
+        return [ln.strip() for _, ln in sorted(fn(list(events)).items())] if callable(fn) else []
 
     def show_result(self) -> None:
         """The game is over: the banner says who won and why, the tally of the games
