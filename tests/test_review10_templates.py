@@ -102,3 +102,12 @@ def test_a_centre_inside_a_pillar_under_a_deck_is_found_inside_the_pillar():
         T.place_circle(w, "circle-l", target="blue-a", at=(12.0, 10.0))
     # beside the pillar, under the deck: the card lies on the table, as before
     assert T.place_circle(w, "circle-l", target="blue-a", at=(11.4, 10.0)).centre_z is None
+
+
+def test_the_aoe_text_says_the_card_lies_on_the_scenery():
+    from tools.cmd_aoe import describe
+    w = crate_world()
+    over = describe(T.template(w, "circle-l", user="red-mage", target="blue-t", at=(11.5, 10.0)), w)
+    assert "on the surface at z 0.00 (the card lies on the scenery there, at z 1.00); band z -3.00 to 3.00" in over
+    flat = describe(T.template(w, "circle-l", user="red-mage", target="blue-t"), w)
+    assert "card lies" not in flat

@@ -184,8 +184,10 @@ def describe(res, world, picture: bool = False) -> str:
         lo, hi = pl.band
         if pl.kind == "circle":
             ox, oy, oz = pl.origin
-            lines.append(f"{tag}centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}; "
-                         f"band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
+            over = ("" if getattr(pl, "centre_z", None) is None
+                    else f" (the card lies on the scenery there, at z {_f(pl.centre_z)})")
+            lines.append(f"{tag}centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}"
+                         f"{over}; band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
         else:
             toward = f" toward ({_at(pl.aim[0])}, {_at(pl.aim[1])})" if pl.aim is not None else ""
             lines.append(f"{tag}from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg{toward}, "
