@@ -183,27 +183,16 @@ def test_norova_status_panel_names_the_game_and_round(view_app, arena):
     assert "Standing:" not in arena.hud.profile.text
 
 
-FLYERS = """\
-name: Flyers
-games: [eldfall]
-table: [36, 36]
-terrain:
-  - {id: crate, shape: box, at: [10, 10, 0], size: [3, 3, 2]}
-models:
-  - {id: red-b, side: red, profile: sample-red#archer, at: [20, 10, 5], facing: 0, states: [Flying]}
-  - {id: blue-c, side: blue, profile: sample-blue#warden, at: [30, 30], facing: 180}
-"""
-
-
 def test_a_flying_model_lands_from_the_menu(view_app, tmp_path):
     """The rules offer a Flying model to land at the start or the end of its Movement Step
     (``Move ... land=``); the menu showed the landing Idle as a second "Move: Idle" and
     offered no landing walk. Each reads as what it does; "Land, then Walk" shades and
     previews the walk from where the model lands, on foot."""
+    from test_review10_flying import SCENE      # red-b Flying 5" over the ground
     from tools.cmd_view import game_factory, load_world
     from view_fixtures import hotseat_activate
     p = tmp_path / "flyers.yaml"
-    p.write_text(FLYERS)
+    p.write_text(SCENE)
     world = load_world(str(p))
     game, geo = game_factory(world, "eldfall")(3)
     c = open_controller(view_app, world, game, geo, tmp_path)
