@@ -188,10 +188,12 @@ def line(ev) -> str | None:
     if k == "reaction_changed":
         return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
     if k == "attack":
-        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items())
+        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a != "targetless")
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
         if mods:
             s += f" (after {mods})"
+        if d["modifiers"].get("targetless"):
+            s += " (Targetless: no LoS needed, no Cover)"
         if d.get("failed"):
             s += f" -- fails: {d['failed']}"
         return s

@@ -285,6 +285,10 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
     if d.strikes > stk:
         return f"{d.strikes} Strikes declared, STK is {stk}"
     melee = a == "Melee Attack" or prof.get("melee")
+    # Targetless: the Attack's own "LoS to the target" is waived (eldfall-actions.txt,
+    # Attack: "unless stated otherwise, e.g. Targetless"); Reach, range, States, the
+    # template's own LoS and the Reaction's qualification stay (ruling "Targetless")
+    targetless = is_targetless(prof)
     if a == "Spell Attack" and "Engaged" in m.states and not melee:
         # ruling "Spell Attack while Engaged": a melee-type spell within Reach only
         return f"{d.model} is Engaged: only a melee-type spell within Reach, not {prof.get('name', d.spell)}"
@@ -306,7 +310,7 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             if measured and not game.geo.in_reach(d.model, t, reach):
                 return (f"{t} is out of Reach ({game.geo.distance(d.model, t):.2f}\" > "
                         f"RCH {reach:g}\")")
-            if not game.has_los(d.model, t):
+            if not targetless and not game.has_los(d.model, t):
                 return f"no LoS to {t}"
             continue
         dist = game.geo.distance(d.model, t)
@@ -319,7 +323,7 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
                         else f"{t} is out of range ({dist:.2f}\" beyond the last band)")
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
             return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
-        if not game.has_los(d.model, t):
+        if not targetless and not game.has_los(d.model, t):
             aura = (prof.get("kind") == "spell" and role == "active"
                     and game.geo.in_awareness(d.model, t, _acute(m)))
             if not aura:
@@ -329,6 +333,11 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             if not tc.legal:
                 return f"the template cannot cover {t}: {tc.reason}"
     return None
+
+
+def is_targetless(prof: dict | None) -> bool:
+    """The weapon's or spell's Targetless trait: its Attack needs no LoS to the target."""
+    return bool(prof) and cb.has_trait(prof.get("traits", []), "Targetless")
 
 
 def _acute(m) -> float:
@@ -378,7 +387,12 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
             else None                     # cover needs the hidden share
         dist = game.geo.distance(st.attacker, st.target)
         tstates = game.models[st.target].states
-        if not los:
+        if not los and is_targetless(prof):
+            # aimed without LoS, at the ground where the target stands: not halved (the
+            # Casting Aura's price is for a spell that needs LoS), and "Targetless attacks
+            # at the ground ... ignore cover" (eldfall-facts.md, Cover)
+            mods["targetless"] = "no LoS"
+        elif not los:
             halvings += 1                 # Casting Aura: halved, and the target gets no Cover
             mods["aura"] = "halved"
         else:
