@@ -176,9 +176,24 @@ def _thing(name: str | None) -> str:
     return str(name).replace("_", " ")
 
 
-#: the order of a Legends of Norova turn's menu after its moves: the common choices first
-NOROVA_ORDER = ("Stand", "Attack", "Reload", "Cast", "EndTurn", "Wait", "Focus", "UseSkill", "UsePotion",
-                "ThrowPotion", "Turn", "Perceive", "Equip")
+#: the order of a Legends of Norova turn's menu after its moves: the common choices first.
+#: "Attack" is a plain attack (one per hand); "Attack+skill" and "Attack+aid" come after the
+#: turn's end (a dual wielder with two attack skills has nine attacks: the turn's end was on page 2)
+NOROVA_ORDER = ("Stand", "Attack", "Reload", "Cast", "EndTurn", "Attack+skill", "Attack+aid", "Wait", "Focus",
+                "UseSkill", "UsePotion", "ThrowPotion", "Turn", "Perceive", "Equip")
+#: the hands of a plain attack in the menu's order: the main hand, both, the off hand
+NOROVA_HANDS = ("main", "dual", "off")
+
+
+def norova_rank(a) -> tuple:
+    """Where a Legends of Norova action goes in the menu (``NOROVA_ORDER``, then the hand)."""
+    kind = action_kind(a)
+    if kind == "Attack":
+        kind += "+aid" if a.aid else "+skill" if a.skill else ""
+        hand = NOROVA_HANDS.index(a.hand) if a.hand in NOROVA_HANDS else len(NOROVA_HANDS)
+    else:
+        hand = 0
+    return (NOROVA_ORDER.index(kind) if kind in NOROVA_ORDER else len(NOROVA_ORDER), hand)
 
 
 # ====================================================================== TableView
@@ -2061,6 +2076,26 @@ class PlayController(TableView):
         gain = f" (+{it['amount']} {str(it['restores']).title()})" if it.get("restores") and it.get("amount") else ""
         return f"the {_thing(item)}{gain}"
 
+    def _wielded(self, mid, hand: str, attack: bool = True) -> str:
+        """What ``mid`` strikes with in ``hand``, as a player says it: "with the longsword",
+        "with the dagger (off hand)", "with both weapons (longsword and dagger)", "with both
+        claws", "unarmed"; an aider's (``attack`` False) without "with the": "longsword"."""
+        f = self._fighter(mid)
+        main, off = (f.main, f.off) if f else (None, None)
+        with_ = "with " if attack else ""
+        if hand == "dual":
+            if main and main == off:           # the ghoul's claws: not "claws and claws"
+                return f"{with_}both {_thing(main)}{'' if main.endswith('s') else 's'}"
+            return f"{with_}both weapons ({_thing(main)} and {_thing(off)})"
+        w = main if hand == "main" else off
+        return ((f"{with_}the " if attack else "") + _thing(w) if w else "unarmed") + (
+            " (off hand)" if hand == "off" else "")
+
+    def _cost(self, skill) -> str:
+        """" (2 Power)": what a skill costs, as the potions say what they restore."""
+        cost = self._norova_data("skills", skill).get("cost") or {}
+        return f" ({', '.join(f'{n} {str(pool).title()}' for pool, n in cost.items())})" if cost else ""
+
     def norova_words(self, a, target: str | None = "") -> str:
         """A Legends of Norova action as a player says it: "attack brute with the longsword",
         "drink the power tonic (+5 Power)". ``target`` None: the words without the target
@@ -2095,19 +2130,11 @@ class PlayController(TableView):
                         return f"turn to face {e}"
             return f"turn to {a.facing:g} degrees"
         if kind == "Attack":
-            main, off = (f.main, f.off) if f else (None, None)
-            if a.hand == "dual":
-                how = f" with both weapons ({_thing(main)} and {_thing(off)})"
-            else:
-                w = main if a.hand == "main" else off
-                how = (f" with the {_thing(w)}" if w else " unarmed") + (" (off hand)" if a.hand == "off" else "")
-            skill = f", {_thing(a.skill)}" if a.skill else ""
-            aid = ""
-            if a.aid:
-                aid = ", aided by " + " and ".join(
-                    p.ally + (f" ({p.hand} hand)" if p.hand not in (None, "main") else "")
-                    + (f" ({_thing(p.skill)})" if p.skill else "") for p in a.aid)
-            return f"attack{on}{how}{skill}{aid}"
+            skill = f" using {_thing(a.skill)}{self._cost(a.skill)}" if a.skill else ""
+            # each aider's weapon (the rules strike with it) and skill: "aided by brute (greataxe)"
+            aid = "".join(f", aided by {p.ally} ({self._wielded(p.ally, p.hand or 'main', False)}"
+                          + (f", {_thing(p.skill)}" if p.skill else "") + ")" for p in a.aid)
+            return f"attack{on} {self._wielded(mid, a.hand)}{skill}{aid}"
         if kind == "Cast":
             sp = self._norova_data("spells", a.spell)
             area = f" ({sp['area']} area around {mid})" if sp.get("area") and a.target is None else ""
@@ -2157,7 +2184,7 @@ class PlayController(TableView):
             kind = action_kind(a)
             if not _is_norova(a) or action_actor(a) != actor or kind == "Move":
                 continue
-            rank = NOROVA_ORDER.index(kind) if kind in NOROVA_ORDER else len(NOROVA_ORDER)
+            rank = norova_rank(a)
             key = self._key(a) if aimed(a) else None
             if key is not None and len(groups[key]) > 1:
                 if key in seen:
