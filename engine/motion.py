@@ -1024,6 +1024,39 @@ def _engaged_check(ctx, start, pts, st) -> str:
     return f"Engaged: it may only Walk directly toward the enemy engaging it ({names})"
 
 
+def _level_edge(ctx, a, b, z, keep: bool) -> float:
+    """Fraction t of the plan step a -> b at the edge of level z, to bisection_tolerance:
+    the last place where a base still rests at z (``keep``), or the first where it does.
+
+    A climb, a ladder, a drop or a wall that stops a Walk is met there, not at a 0.05"
+    sample: a player measures to the wall's face. Where the level is not flat (a slope
+    under the base) no such place is found and the step's own end is kept (t 0 or 1).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    L = float(np.hypot(*(b - a)))
+    tol = float(ctx.st["bisection_tolerance"])
+    pat = getattr(ctx, "edge_pattern", None)
+    if pat is None:
+        # the base's own rim (the route's probes stop 0.002" inside it: touching is not
+        # standing on), densely: a face is met within 0.00001" of base contact
+        k = int(math.ceil(2 * math.pi * ctx.R / 0.005))
+        ang = np.arange(k) * (2 * math.pi / k)
+        rim = (ctx.R - 1e-6) * np.column_stack([np.cos(ang), np.sin(ang)])
+        pat = ctx.edge_pattern = np.vstack([ctx.pattern, rim])
+    lo, hi = 0.0, 1.0
+    while (hi - lo) * L > tol:
+        t = 0.5 * (lo + hi)
+        l2, h2, n2, _ = ctx.cols.probe((a + t * (b - a))[None, :] + pat)
+        s2 = n2[..., 2] >= ctx.cols.min_nz - 1e-9
+        stn = _stances(l2.reshape(1, -1), h2.reshape(1, -1), s2.reshape(1, -1), ctx.h, 4)[0]
+        has = bool(np.any(np.abs(stn[np.isfinite(stn)] - z) <= _EPS))
+        if has == keep:
+            lo = t
+        else:
+            hi = t
+    return lo if keep else hi
+
+
 def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     st = ctx.st
     xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
@@ -1116,14 +1149,23 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
             if hanging and not climb:
                 blocked = (f"the model hangs on a vertical surface at z {z:.2f}: only a Climb (or a Jump) "
                            f"goes on from there")
-            elif ok.any():
+                break
+            # up to where the base meets it (its edge), not the sample before
+            te = _level_edge(ctx, xy[i - 1], xy[i], z, keep=True)
+            E = xy[i - 1] + te * (xy[i] - xy[i - 1])
+            if te > 0.0:
+                route_pts.append((float(E[0]), float(E[1]), z))
+                costs.append(float(np.hypot(*(E - xy[i - 1]))))
+                kinds.append("move")
+                support.append(support[-1])
+            if ok.any():
                 kk = int(np.argmin(np.where(ok, np.abs(dz), np.inf)))
                 t = float(abs(dz[kk]))
                 what = (f"scenery {t:.2f}\" high" if dz[kk] > 0 else f"a drop of {t:.2f}\"")
-                blocked = (f"{what} at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f}) is taller than the "
+                blocked = (f"{what} at ({E[0]:.2f}, {E[1]:.2f}) is taller than the "
                            f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder")
             else:
-                blocked = f"the base cannot pass at ({xy[i, 0]:.2f}, {xy[i, 1]:.2f})"
+                blocked = f"the base cannot pass at ({E[0]:.2f}, {E[1]:.2f})"
             break
         j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
         znew = float(cand[j])
@@ -1148,12 +1190,26 @@ def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
         # hanging on a face with that level free below it: down where it hangs, then across
         down_here = hanging and dzj < 0 and bool(np.any(np.abs(stn[i - 1] - znew) <= _EPS)) and \
             bool(_free(lo[i - 1:i], hi[i - 1:i], np.array([znew]), np.array([z + ctx.h]))[0])
-        hanging = False
+        hanging_before, hanging = hanging, False
+        xy_prev, at_edge = xy[i - 1], False
+        if vertical and not hanging_before:
+            # made at the level's edge (where the base meets the face, or leaves the
+            # ledge), not at a sample up to 0.05" from it: first across to there
+            te = _level_edge(ctx, xy[i - 1], xy[i], z if dzj > 0 else znew, keep=dzj > 0)
+            if 0.0 < te < 1.0:
+                xy_prev, at_edge = xy[i - 1] + te * (xy[i] - xy[i - 1]), True
+                route_pts.append((float(xy_prev[0]), float(xy_prev[1]), z))
+                costs.append(h_cost * te)
+                kinds.append("move")
+                support.append(support[-1])
+                h_cost *= 1.0 - te
         if vertical:
             kind = "ladder" if lad[j] >= 0 else "climb"
             v_cost = abs(dzj) * (float(st["ladder_cost"]) if kind == "ladder" else 1.0)
-            if dzj > 0 or down_here:   # up (or down from a hanging start) at the old position, then across
-                route_pts.append((xy[i - 1, 0], xy[i - 1, 1], znew))
+            if dzj > 0 or down_here or at_edge:
+                # up (or down from a hanging start, or off a ledge's edge) where it
+                # stands, then across
+                route_pts.append((float(xy_prev[0]), float(xy_prev[1]), znew))
                 costs.append(v_cost)
                 kinds.append(kind)
                 support.append(-1)
@@ -1183,6 +1239,7 @@ def _area_costs(ctx, route):
     st = ctx.st
     if len(route.pts) < 2:
         return route, []
+    route = _split_at_area_edges(ctx, route)
     mid = 0.5 * (route.pts[:-1] + route.pts[1:])
     ends = [route.pts[:-1], route.pts[1:]]
     facs = []
@@ -1192,13 +1249,56 @@ def _area_costs(ctx, route):
         facs.append(f)
         for a, inside in touched:
             touched_ids.append(a.piece)
-    f_area = 0.5 * (facs[0] + facs[1])
+    f_mid, _ = _area_factor(ctx.areas, mid[:, :2], mid[:, 2], ctx.R, st)
+    # a horizontal piece lies on one side of an area's edge (the route is cut there):
+    # its middle says which; a vertical one (a ladder, a climb) takes its ends' mean
+    f_area = np.where(np.array(route.kinds) == "move", f_mid, 0.5 * (facs[0] + facs[1]))
     narrow = _narrow_factor(ctx, mid)
     fac = _combine(f_area, narrow, stack=st["stack_costs"])
     kinds = np.array(route.kinds)
     # vertical ladder/climb segments keep their own cost (ladder: x2 already) but pay for areas
     fac = np.where(kinds == "move", fac, f_area)
     return _Route(route.pts, route.costs * fac, route.kinds, route.support), touched_ids
+
+
+def _split_at_area_edges(ctx, route):
+    """The route with a vertex where the base starts or stops touching a half-speed
+    area within a horizontal piece (found by bisection), so that each inch is paid at
+    its own rate: a player measures the 2-per-inch part from the edge, not from the
+    sample after it."""
+    st = ctx.st
+    if not ctx.areas or len(route.pts) < 2:
+        return route
+    A, B = route.pts[:-1], route.pts[1:]
+    fa, _ = _area_factor(ctx.areas, A[:, :2], A[:, 2], ctx.R, st)
+    fb, _ = _area_factor(ctx.areas, B[:, :2], B[:, 2], ctx.R, st)
+    L = np.linalg.norm(B[:, :2] - A[:, :2], axis=1)
+    k = np.nonzero((fa != fb) & (np.array(route.kinds) == "move") & (L > 0))[0]
+    if not len(k):
+        return route
+    lo, hi = np.zeros(len(k)), np.ones(len(k))
+    tol = float(st["bisection_tolerance"])
+    while np.any((hi - lo) * L[k] > tol):
+        t = 0.5 * (lo + hi)
+        P = A[k] + t[:, None] * (B[k] - A[k])
+        f, _ = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
+        same = f == fa[k]
+        lo, hi = np.where(same, t, lo), np.where(same, hi, t)
+    cut = dict(zip(k.tolist(), hi.tolist()))
+    pts, costs, kinds, support = [route.pts[0]], [], [], [route.support[0]]
+    for i in range(len(route.costs)):
+        t = cut.get(i)
+        if t is not None and 0.0 < t < 1.0:
+            pts.append(A[i] + t * (B[i] - A[i]))
+            costs += [route.costs[i] * t, route.costs[i] * (1.0 - t)]
+            kinds += ["move", "move"]
+            support.append(route.support[i + 1])
+        else:
+            costs.append(route.costs[i])
+            kinds.append(route.kinds[i])
+        pts.append(B[i])
+        support.append(route.support[i + 1])
+    return _Route(pts, costs, kinds, support)
 
 
 def _narrow_factor(ctx, pts):
@@ -1436,26 +1536,27 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         z0 = float(st0[np.argmin(np.abs(st0 - start[2]))])
         if abs(z0 - start[2]) <= float(st["level_tolerance"]) or not _hanging(ctx, start):
             start = (start[0], start[1], z0)
+    arc = float(st["arc_apex"]) if st["jump_shape"] == "arc" else None
     # resolve the heights of the waypoints
     full = [start]
     for k, p in enumerate(pts):
-        if p[2] is not None:
-            full.append(p)
-            continue
         if k < len(pts) - 1:
-            full.append((p[0], p[1], full[-1][2]))
+            full.append(p if p[2] is not None else (p[0], p[1], full[-1][2]))
             continue
-        lo, hi, std, nrm, piece = ctx.layers(np.array([p[:2]]))
-        s = _stances(lo, hi, std, h, 4)[0]
-        s = s[np.isfinite(s)]
-        zt = float(s[np.argmin(np.abs(s - start[2]))]) if len(s) else start[2]
-        if len(pts) == 1 and zt < start[2] - float(st["level_tolerance"]):
-            # a jump down: across, then down (a falling straight line would go
-            # through the surface the model stands on)
+        if p[2] is not None:
+            zt = float(p[2])
+        else:
+            lo, hi, std, nrm, piece = ctx.layers(np.array([p[:2]]))
+            s = _stances(lo, hi, std, h, 4)[0]
+            s = s[np.isfinite(s)]
+            zt = float(s[np.argmin(np.abs(s - start[2]))]) if len(s) else start[2]
+        if len(pts) == 1 and arc is None and zt < start[2] - float(st["level_tolerance"]):
+            # a jump down: across, then down, whether the target's height is given or
+            # not (a falling straight line would go through the surface the model
+            # stands on; an arc rises first)
             full.append((p[0], p[1], start[2]))
         full.append((p[0], p[1], zt))
     target = np.array(full[-1], dtype=float)
-    arc = float(st["arc_apex"]) if st["jump_shape"] == "arc" else None
     if arc is not None and not 0 <= arc <= _MAX_APEX:
         raise InputError(Problem("<move>", None, "arc_apex", f"the arc's apex must be 0 to {_MAX_APEX:g}\" "
                                  f"above the higher end, got {arc:g}"))
@@ -1463,8 +1564,10 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         a = np.array(start, dtype=float)
         t = np.linspace(0.0, 1.0, 65)
         line = a[None, :] + (target - a)[None, :] * t[:, None]
-        rise = max(a[2], target[2]) + float(arc) - 0.5 * (a[2] + target[2])
-        line[:, 2] += 4.0 * rise * t * (1.0 - t)
+        # the parabola through both ends whose top is `arc` above the higher end
+        # (4 x the rise over the ends' mean is that only for ends at one height)
+        top = max(a[2], target[2]) + float(arc)
+        line[:, 2] += (math.sqrt(top - a[2]) + math.sqrt(top - target[2])) ** 2 * t * (1.0 - t)
         rpts = line
     else:
         rpts = np.array(full, dtype=float)
@@ -2300,11 +2403,12 @@ def _build_static(world, R, h, res, st) -> _Static:
                     fb = np.sqrt(1.0 + ((nb_n[:, :2] @ dvec) / np.maximum(nb_n[:, 2], 1e-6)) ** 2)
                     hf = np.maximum(fa, fb)        # the dearer end: never under the path check
                     # nor under the 3D length between the two nodes where the step is a slope
-                    # (both ends on sloped faces of one piece, a rise no steeper than a standable
-                    # face): on a ridge the faces' normals say less than the height changes by
+                    # (an end on a sloped face, a rise no steeper than a standable face): on a
+                    # ridge the faces' normals say less than the height changes by, and so do
+                    # they where the base's rim climbs a hill's foot from the table (the node
+                    # on the table is flat; the path check pays the rise along the way)
                     rise = np.abs(dz) / L
-                    sloped = (na_n[:, 2] < 1.0 - 1e-9) & (nb_n[:, 2] < 1.0 - 1e-9) & ~lad & \
-                        (node_piece[A] == node_piece[B]) & \
+                    sloped = ((na_n[:, 2] < 1.0 - 1e-9) | (nb_n[:, 2] < 1.0 - 1e-9)) & ~lad & \
                         (rise <= math.tan(math.radians(float(st["max_slope_deg"]))) + 1e-9)
                     hf = np.where(sloped, np.maximum(hf, np.sqrt(1.0 + rise * rise)), hf)
                 else:
