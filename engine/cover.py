@@ -688,8 +688,10 @@ def cover_line(r) -> str:
     line under the verdict in every LoS picture's caption (engine.view.pictures.los_detail:
     `eldfall los --picture`, `eldfall demo`'s dispute, the view's F12). ``r``: a
     LosResult or its dict."""
-    piece, why = _field(r, "cover_piece"), _field(r, "cover_reason")
-    return f"cover: {_field(r, 'cover')}" + (f" from {piece}" if piece else "") + (f": {why}" if why else "")
+    level, piece, why = _field(r, "cover"), _field(r, "cover_piece"), _field(r, "cover_reason")
+    if level == "none" and why and str(why).startswith("no cover: "):
+        why = str(why)[len("no cover: "):]          # "cover: none: no cover: ..." says it twice
+    return f"cover: {level}" + (f" from {piece}" if piece else "") + (f": {why}" if why else "")
 
 
 def _field(r, k):

@@ -148,3 +148,11 @@ def test_natural_weapons_are_never_put_away_nor_offered_to_be():
     assert not [a for a in g.legal_actions() if isinstance(a, Equip)]
     k = [unit("K", "red", 5, 5, 0, inventory={"dagger": 1}), unit("G", "blue", 25, 25, 180)]
     assert [a for a in game(k).legal_actions() if isinstance(a, Equip)]    # a sword is put away
+
+
+def test_the_cover_line_says_none_once():
+    from engine.cover import cover_line
+    r = {"cover": "none", "cover_piece": None, "cover_reason": "no cover: low-wall-2 hides part of it but is 5.16\" away"}
+    assert cover_line(r) == "cover: none: low-wall-2 hides part of it but is 5.16\" away"
+    r2 = {"cover": "none", "cover_piece": None, "cover_reason": "no scenery within 1\" hides part of its hitbox"}
+    assert cover_line(r2) == "cover: none: no scenery within 1\" hides part of its hitbox"

@@ -95,7 +95,7 @@ def test_cover_reason_names_the_ground_a_model_is_sunk_in(capsys):
     lines = out.splitlines()
     assert "  blocking: cliff-ramp (part of the hitbox only: a clear line remains)" in lines
     cov = next(ln.strip() for ln in lines if ln.strip().startswith("cover: "))
-    assert cov.startswith("cover: none: no cover: the only part of its hitbox hidden from red-archer is "
+    assert cov.startswith("cover: none: the only part of its hitbox hidden from red-archer is "
                           "sunk in cliff-ramp, the ground it stands on"), cov
 
 
