@@ -134,7 +134,7 @@ def _press_entry(view_app, c, label: str, pages: int):
 
 
 def test_every_legal_attack_is_reached_and_does_what_its_entry_says(view_app, table):
-    from rules.norova.actions import Attack
+    from rules.norova.actions import Aid, Attack
     c, reset = table
     # the knight (facing 90 degrees) against the ghoul and the brute, 30 degrees either side
     # (its front arc: 45), the pyromancer (its turn still to come) in contact with the
@@ -144,8 +144,10 @@ def test_every_legal_attack_is_reached_and_does_what_its_entry_says(view_app, ta
     reset("knight", "ghoul", more, **where)
     attacks = [a for a in c.game.legal_actions() if isinstance(a, Attack)]
     on = {t: [a for a in attacks if a.target == t] for t in ("ghoul", "brute")}
-    assert len(on["ghoul"]) == 10 and len(on["brute"]) == 9, attacks
-    assert [a for a in attacks if a.aid] == [Attack("knight", "ghoul", "main", None, attacks[-1].aid)]
+    # each of the nine ways, aided by the pyromancer (its dagger, no attack skill) or not
+    assert len(on["ghoul"]) == 18 and len(on["brute"]) == 9, attacks
+    aid = (Aid("pyromancer", "main", None),)
+    assert [a for a in attacks if a.aid] == [Attack("knight", "ghoul", a.hand, a.skill, aid) for a in on["brute"]]
     pages = -(-len(_all_entries(c)) // 9)
     clicked = 0
     for a in attacks:

@@ -4,7 +4,8 @@
   is one of them), from its own seeded generator.
 * :class:`GreedyBot` drinks a potion when badly hurt, tries to spot a hidden
   enemy in sight (Perceive), casts its best damage
-  spell, attacks the target it hurts most (with its best hand and skill),
+  spell, attacks the target it hurts most (with its best hand and skill, and
+  the allies' aids that add to it: none past what kills),
   otherwise walks (or sprints) to the nearest enemy, turning to face it; when
   no straight move gets nearer (a wall or a pillar between), it walks round
   the scenery along a route of ``rules.norova.planner``, or climbs where no
@@ -227,10 +228,15 @@ class GreedyBot:
             if game.geometry.distance(mid, a.target) > game.weapon_range(mid, a.hand) + 1e-6:
                 continue
             t = game.f(a.target)
-            dmg = _expected_part(game, mid, a.hand, a.skill)
-            dmg += sum(_expected_part(game, al.ally, al.hand, al.skill) for al in a.aid)
-            kill = 5.0 if dmg >= t.vitality else 0.0
-            attacks.append((dmg + kill - 0.1 * t.vitality, str(a), a))
+            own = _expected_part(game, mid, a.hand, a.skill)
+            aid = sum(_expected_part(game, al.ally, al.hand, al.skill) for al in a.aid)
+            kill = 5.0 if own + aid >= t.vitality else 0.0
+            # an aid spends the ally's attack (and the Power of its skill): what it adds past
+            # the kill is worth nothing, and of two attacks that do as well, fewer aiders and
+            # fewer of their skills win
+            dmg = own + min(aid, max(0.0, t.vitality - own))
+            spent = 0.01 * sum(1 + (al.skill is not None) for al in a.aid)
+            attacks.append((dmg + kill - 0.1 * t.vitality - spent, str(a), a))
         best = first_legal(attacks)
         if best is not None:
             return best

@@ -15,6 +15,7 @@ protocol.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -28,6 +29,9 @@ from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
 
 SLOTS = ("attack", "move", "support", "magic")
 SLOT_NAMES = {"attack": "Attack", "move": "Move", "support": "Support", "magic": "Magic"}
+# the most aided attacks offered on one target with every hand and skill of each aider;
+# beyond it, groups of several aiders aid with their plain attacks (legal_actions stays short)
+AIDED_ATTACKS = 64
 ENGINE_MODE = {"walk": "walk", "sprint": "walk", "crawl": "walk", "fly": "fly", "climb": "climb"}
 
 
@@ -971,6 +975,10 @@ class NorovaGame(Game):
         return None
 
     def _why_part(self, mid: str, hand: str, skill: str | None, target: str) -> str | None:
+        return self._why_way(mid, hand, skill) or self._why_target(mid, target, self.weapon_range(mid, hand))
+
+    def _why_way(self, mid: str, hand: str, skill: str | None) -> str | None:
+        """Can ``mid`` strike with this hand and skill at all (whatever the target)?"""
         f = self.fighters[mid]
         if f.prone and not self.r["fallen"]["can_attack"]:
             return f"{mid} is down and cannot attack (stand up first)"
@@ -990,7 +998,7 @@ class NorovaGame(Game):
             why = self.can_pay(f, sk.get("cost", {}))
             if why:
                 return why
-        return self._why_target(mid, target, self.weapon_range(mid, hand))
+        return None
 
     def _why_attack(self, a: Attack, f: Fighter) -> str | None:
         why = self._why_part(f.id, a.hand, a.skill, a.target)
@@ -1001,26 +1009,36 @@ class NorovaGame(Game):
             if aid.ally in seen or aid.ally == f.id:
                 return f"{aid.ally} is listed twice in the attack"
             seen.add(aid.ally)
-            if aid.ally not in self.fighters:
-                return f"no character {aid.ally!r}"
-            al = self.fighters[aid.ally]
-            if al.side != f.side:
-                return f"{aid.ally} is not an ally of {f.id}"
-            if not al.able:
-                return f"{aid.ally} is {al.status}"
-            if al.turn_done or al.acted:
-                return f"{aid.ally} has already taken its turn this round: it cannot aid"
-            if al.slots["attack"]:
-                return f"{aid.ally} has already used its Attack action"
+            why = self._why_aider(f, aid.ally)
+            if why:
+                return why
             why = self._why_part(aid.ally, aid.hand or "main", aid.skill, a.target)
             if why:
                 return f"aid by {aid.ally}: {why}"
-            if aid.skill:
-                s2 = self.data.skills[aid.skill]["strikes"]
-                if s2 > 1 and aid.skill != a.skill:
-                    return (f"aid by {aid.ally}: a multi-attack skill can only aid the same skill "
-                            f"({a.skill or 'a single attack'} here)")
+            if not self._aid_fits(aid.skill, a.skill):
+                return (f"aid by {aid.ally}: a multi-attack skill can only aid the same skill "
+                        f"({a.skill or 'a single attack'} here)")
         return None
+
+    def _why_aider(self, f: Fighter, ally: str) -> str | None:
+        """Can ``ally`` give up its attack action to aid ``f`` now (whatever the strike)?"""
+        if ally not in self.fighters:
+            return f"no character {ally!r}"
+        al = self.fighters[ally]
+        if al.side != f.side:
+            return f"{ally} is not an ally of {f.id}"
+        if not al.able:
+            return f"{ally} is {al.status}"
+        if al.turn_done or al.acted:
+            return f"{ally} has already taken its turn this round: it cannot aid"
+        if al.slots["attack"]:
+            return f"{ally} has already used its Attack action"
+        return None
+
+    def _aid_fits(self, aid_skill: str | None, skill: str | None) -> bool:
+        """A single attack aids any attack (it joins the first strike); a multi-attack skill
+        aids only the same skill, strike by strike (seed "Aided Attacks")."""
+        return aid_skill is None or self.data.skills[aid_skill]["strikes"] <= 1 or aid_skill == skill
 
     def _plain_part(self, mid: str, hand: str, target: str, skill: str | None = None) -> dict:
         return {"model": mid, "hand": hand, "skill": skill}
@@ -1659,14 +1677,12 @@ class NorovaGame(Game):
         enemies = self.enemies(mid)
         allies = self.allies(mid)
         if not f.slots["attack"]:
+            ways = [(hand, sk) for hand in ("main", "off", "dual") for sk in
+                    (None, *(s for s in f.sheet.skills if self.data.skills[s]["type"] == "offensive"))]
             for e in enemies:
-                for hand in ("main", "off", "dual"):
-                    yield Attack(mid, e, hand)
-                    for sk in f.sheet.skills:
-                        if self.data.skills[sk]["type"] == "offensive":
-                            yield Attack(mid, e, hand, sk)
-                for al in allies:
-                    yield Attack(mid, e, "main", None, (Aid(al, "main", None),))
+                for hand, sk in ways:
+                    yield Attack(mid, e, hand, sk)
+                yield from self.aided_attacks(mid, e, ways)
             for item, n in sorted(f.inventory.items()):
                 if n > 0 and item in self.data.items:
                     for al in allies:
@@ -1713,6 +1729,52 @@ class NorovaGame(Game):
                     yield Turn(mid, round(mx.facing_towards(self.pos(mid), self.pos(e)), 2))
             if moves:
                 yield from self.candidate_moves(mid)
+
+    def aided_attacks(self, mid: str, target: str, ways) -> list[Attack]:
+        """``mid``'s aided attacks on ``target`` (not yet checked): each of its ``ways``
+        (hand, skill) with every aid that fits it: one ally in each of its ways, several
+        allies (in scene order) in every combination of theirs. Where that comes to more
+        than ``AIDED_ATTACKS``, groups of two or more allies aid with their first way only
+        (the plain main-hand attack when they have it)."""
+        ways = [(h, sk) for h, sk in ways if self._why_way(mid, h, sk) is None]
+        aids = self.aid_ways(mid, target)
+        if not ways or not aids:
+            return []
+        allies = list(aids)
+        groups = [[aids[allies[i]] for i in range(len(allies)) if bits >> i & 1]
+                  for bits in range(1, 1 << len(allies))]
+        groups.sort(key=lambda g: (len(g), [allies.index(w[0].ally) for w in g]))
+
+        def attacks(plain_groups: bool) -> list[Attack]:
+            out = []
+            for hand, sk in ways:
+                for g in groups:
+                    if plain_groups and len(g) > 1:
+                        g = [w[:1] for w in g]
+                    for aid in itertools.product(*g):
+                        if all(self._aid_fits(x.skill, sk) for x in aid):
+                            out.append(Attack(mid, target, hand, sk, aid))
+            return out
+        out = attacks(False)
+        return out if len(out) <= AIDED_ATTACKS else attacks(True)
+
+    def aid_ways(self, mid: str, target: str) -> dict[str, list[Aid]]:
+        """Each ally able to aid ``mid``'s attack on ``target`` now, with every way it can
+        (hand and attack skill it can afford, the target within its reach; sight is left
+        to ``why_illegal``): the plain main-hand attack first."""
+        f = self.fighters[mid]
+        out = {}
+        for al in self.allies(mid):
+            if self._why_aider(f, al):
+                continue
+            a = self.fighters[al]
+            d = self.geometry.distance(al, target)
+            skills = (None, *(s for s in a.sheet.skills if self.data.skills[s]["type"] == "offensive"))
+            ways = [Aid(al, hand, sk) for hand in ("main", "off", "dual") for sk in skills
+                    if self._why_way(al, hand, sk) is None and d <= self.weapon_range(al, hand) + 1e-6]
+            if ways:
+                out[al] = ways
+        return out
 
     def candidate_moves(self, mid: str, spread: bool = True) -> Iterator[Action]:
         """A sample of legal moves: the shortest approach to
