@@ -156,3 +156,16 @@ def test_the_cover_line_says_none_once():
     assert cover_line(r) == "cover: none: low-wall-2 hides part of it but is 5.16\" away"
     r2 = {"cover": "none", "cover_piece": None, "cover_reason": "no scenery within 1\" hides part of its hitbox"}
     assert cover_line(r2) == "cover: none: no scenery within 1\" hides part of its hitbox"
+
+
+def test_a_reaction_where_a_move_down_a_ledge_began_reads_in_words():
+    # skirmish seed 5: red-archer's reaction aimed at the start of a 2.0" Walk that began
+    # 1.2" up read as coordinates: the 3D line from the start to the end is 2.33", longer
+    # than the move (measured on the table)
+    from rules.eldfall.actions import Declare
+    from rules.eldfall.narrate import _where
+    mv = {"movement": "Walk", "path": [[12.0, 24.6, 0.0]], "end": [12.0, 24.6, 0.0], "distance": 2.0}
+    start = Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),), point=(14.0, 24.6, 1.2))
+    assert _where(start, mv) == "where it began its Walk"
+    mid = Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),), point=(13.0, 24.6, 0.6))
+    assert _where(mid, mv) == "1.0\" before the end of its 2.0\" Walk"

@@ -44,12 +44,14 @@ def _back_from_end(p, path, end) -> float | None:
     if not pts or math.dist(pts[-1], end) > _EPS:
         cut = next((i for i in range(1, len(pts)) if _on_leg(end, pts[i - 1], pts[i])), None)
         pts = [end] if cut is None else pts[:cut] + [end]
+    def flat(a, b):          # a move is measured on the table: a drop or a ramp adds nothing
+        return math.dist(a[:2], b[:2])
     tail = 0.0
     for i in range(len(pts) - 1, 0, -1):
         if _on_leg(p, pts[i - 1], pts[i]):
-            return tail + math.dist(p, pts[i])
-        tail += math.dist(pts[i - 1], pts[i])
-    return tail + math.dist(p, pts[0])      # on the first leg, from where the move began
+            return tail + flat(p, pts[i])
+        tail += flat(pts[i - 1], pts[i])
+    return tail + flat(p, pts[0])           # on the first leg, from where the move began
 
 
 def _where(a, mv: dict | None) -> str | None:
