@@ -169,3 +169,11 @@ def test_a_reaction_where_a_move_down_a_ledge_began_reads_in_words():
     assert _where(start, mv) == "where it began its Walk"
     mid = Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),), point=(13.0, 24.6, 0.6))
     assert _where(mid, mv) == "1.0\" before the end of its 2.0\" Walk"
+
+
+def test_replay_after_a_torn_last_line_says_what_it_made_again():
+    from tools.cmd_replay import replayed_line
+    line = replayed_line("eldfall", 3, None, 2144, 2143)
+    assert "2144 of the log's" not in line
+    assert "2144 events, numbered from 0: the log's 2143 events and 1 more that its last action made again" in line
+    assert "(10 of the log's 12 events, numbered from 0)" in replayed_line("eldfall", 3, 5, 10, 12)

@@ -29,7 +29,12 @@ def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) 
     so the game stands after its event ``made - 1`` (``made`` events re-created)."""
     head = f"{game_name} game, seed {seed}: "
     last = f"after event {made - 1}" if made else "before any event"
-    tail = f"the game stands {last} ({made} of the log's {counted(logged, 'event')}, numbered from 0)"
+    if made <= logged:
+        tail = f"the game stands {last} ({made} of the log's {counted(logged, 'event')}, numbered from 0)"
+    else:
+        # the last action's consequences were cut off (a torn last line): re-made here
+        tail = (f"the game stands {last} ({made} events, numbered from 0: the log's "
+                f"{counted(logged, 'event')} and {counted(made - logged, 'more', 'more')} that its last action made again)")
     if to is None:
         return head + "replayed every action of the log; " + tail
     return (head + f"replayed every action logged before event {to} (--to counts the log's events "
