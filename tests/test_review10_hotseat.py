@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import all_menu_entries, click_model, menu_key, open_controller, press  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,15 +30,6 @@ def arena(view_app, tmp_path):
     c = open_controller(view_app, world, game, geo, tmp_path)
     yield c
     c.close()
-
-
-def _all_entries(c) -> list[str]:
-    c.page_menu = lambda menu: menu              # every entry, whatever the page
-    c.refresh()
-    labels = [label for label, _ in c.menu]
-    del c.page_menu
-    c.refresh()
-    return labels
 
 
 def _turn_of(c, mid: str) -> None:
@@ -54,7 +45,7 @@ def _turn_of(c, mid: str) -> None:
 def test_norova_turn_menu_is_in_words_common_choices_first(view_app, arena):
     c = arena
     assert c.active_model() == "ranger"
-    labels = _all_entries(c)
+    labels = all_menu_entries(c)
     raw = {str(a) for a in c.game.legal_actions()}
     assert not [m for m in labels if m in raw or "_" in m or "=" in m or " ranger " in f" {m} "], labels
     for words in ("end the turn", "wait: act later this round", "drink the power tonic (+5 Power)",
@@ -71,13 +62,13 @@ def test_norova_turn_menu_is_in_words_common_choices_first(view_app, arena):
     n0 = len(c.game.events)
     press(view_app, menu_key(c, "drink the power tonic"))
     assert [e.data["item"] for e in c.game.events[n0:] if e.kind == "potion"] == ["power_tonic"], c.message
-    assert "drink the power tonic (+5 Power)" not in _all_entries(c)         # carried one: gone
+    assert "drink the power tonic (+5 Power)" not in all_menu_entries(c)         # carried one: gone
 
 
 def test_norova_potion_and_spell_on_several_models_are_clicked(view_app, arena):
     c = arena
     _turn_of(c, "cleric")
-    labels = _all_entries(c)
+    labels = all_menu_entries(c)
     assert "throw the healing potion (+10 Vitality) -> click an ally (knight, pyromancer)" in labels, labels
     assert "cast mend -> click a target (cleric, knight, pyromancer)" in labels, labels
     assert "cast radiant wave (3x3 area around cleric)" in labels, labels

@@ -23,7 +23,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import click_model, menu_key, open_controller, press  # noqa: E402
+from view_fixtures import all_menu_entries, click_model, menu_key, open_controller, press  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -69,15 +69,6 @@ def table(view_app, tmp_path):
     c.close()
 
 
-def _all_entries(c) -> list[str]:
-    c.page_menu = lambda menu: menu              # every entry, whatever the page
-    c.refresh()
-    labels = [label for label, _ in c.menu]
-    del c.page_menu
-    c.refresh()
-    return labels
-
-
 KNIGHT_HANDS = {"main": "with the longsword", "dual": "with both weapons (longsword and dagger)",
                 "off": "with the dagger (off hand)"}
 KNIGHT_SKILLS = {None: "", "power_strike": " using power strike (2 Power)",
@@ -98,7 +89,7 @@ def test_the_turns_end_and_the_plain_attacks_are_on_page_1(view_app, table):
     for words in ("end the turn", "attack ghoul with the longsword",
                   "attack ghoul with both weapons (longsword and dagger)", "attack ghoul with the dagger (off hand)"):
         assert words in page, page
-    labels = _all_entries(c)
+    labels = all_menu_entries(c)
     # the attacks with a skill after the turn's end, none lost
     skilled = [m for m in labels if " using " in m]
     assert len(skilled) == 6 and labels.index("end the turn") < min(labels.index(m) for m in skilled), labels
@@ -107,7 +98,7 @@ def test_the_turns_end_and_the_plain_attacks_are_on_page_1(view_app, table):
 def test_attack_entries_say_the_hand_skill_and_aid(view_app, table):
     c, reset = table
     reset("knight", "ghoul", [("pyromancer", "ghoul", 90.0)])
-    labels = _all_entries(c)
+    labels = all_menu_entries(c)
     assert len(labels) == len(set(labels)), labels
     for words in ("attack ghoul with the longsword using power strike (2 Power)",
                   "attack ghoul with both weapons (longsword and dagger) using twin strike (3 Power)",
@@ -116,7 +107,7 @@ def test_attack_entries_say_the_hand_skill_and_aid(view_app, table):
         assert words in labels, labels
     # the ghoul's two claws, and its allies' weapons
     reset("ghoul", "knight", [("brute", "knight", 0.0)])
-    labels = _all_entries(c)
+    labels = all_menu_entries(c)
     for words in ("attack knight with the claws", "attack knight with the claws (off hand)",
                   "attack knight with both claws", "attack knight with the claws, aided by brute (greataxe)"):
         assert words in labels, labels
@@ -148,7 +139,7 @@ def test_every_legal_attack_is_reached_and_does_what_its_entry_says(view_app, ta
     assert len(on["ghoul"]) == 18 and len(on["brute"]) == 9, attacks
     aid = (Aid("pyromancer", "main", None),)
     assert [a for a in attacks if a.aid] == [Attack("knight", "ghoul", a.hand, a.skill, aid) for a in on["brute"]]
-    pages = -(-len(_all_entries(c)) // 9)
+    pages = -(-len(all_menu_entries(c)) // 9)
     clicked = 0
     for a in attacks:
         reset("knight", "ghoul", more, **where)

@@ -150,3 +150,13 @@ def hotseat_idle_to_action(app, ctl) -> None:
     press(app, menu_key(ctl, "Move: Idle"))
     while ctl.game.pending[0] in ("reaction", "crouch"):
         press(app, "p")
+
+
+def all_menu_entries(ctl) -> list[str]:
+    """Every entry of the controller's menu, whatever the page it is on."""
+    ctl.page_menu = lambda menu: menu
+    ctl.refresh()
+    labels = [label for label, _ in ctl.menu]
+    del ctl.page_menu
+    ctl.refresh()
+    return labels
