@@ -31,7 +31,8 @@ PICTURE_SIZE = (1280, 720)
 PICTURE_SAMPLES = 4        # pictures are single frames: antialias them well
 #: what the colours of a LoS picture mean (ov.los_overlay, ov.front_arc_overlay)
 LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the clear line found; "
-              "target points: green seen, red hidden, grey behind the viewer's front arc line (unseen); the target keeps its side's colour and wears a band, "
+              "target points: green seen, red hidden, grey behind the viewer's front arc line (unseen); "
+              "the target keeps its side's colour and wears a band, "
               "red (no LoS), amber to green (as more of it shows); white ring: the viewer; "
               "yellow: the viewer's front arc")
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
