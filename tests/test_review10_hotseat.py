@@ -11,23 +11,16 @@
 """
 from __future__ import annotations
 
-import os
-
 import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import all_menu_entries, click_model, menu_key, open_controller, press  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from view_fixtures import all_menu_entries, click_model, menu_key, open_scene, press  # noqa: E402
 
 
 @pytest.fixture()
 def arena(view_app, tmp_path):
-    from tools.cmd_view import game_factory, load_world
-    world = load_world(os.path.join(ROOT, "scenes", "norova-arena.yaml"))
-    game, geo = game_factory(world, "norova")(3)
-    c = open_controller(view_app, world, game, geo, tmp_path)
+    c = open_scene(view_app, tmp_path, "scenes/norova-arena.yaml", "norova")
     yield c
     c.close()
 
@@ -180,13 +173,9 @@ def test_a_flying_model_lands_from_the_menu(view_app, tmp_path):
     offered no landing walk. Each reads as what it does; "Land, then Walk" shades and
     previews the walk from where the model lands, on foot."""
     from test_review10_flying import SCENE      # red-b Flying 5" over the ground
-    from tools.cmd_view import game_factory, load_world
     from view_fixtures import hotseat_activate
-    p = tmp_path / "flyers.yaml"
-    p.write_text(SCENE)
-    world = load_world(str(p))
-    game, geo = game_factory(world, "eldfall")(3)
-    c = open_controller(view_app, world, game, geo, tmp_path)
+    c = open_scene(view_app, tmp_path, SCENE)
+    world, game = c.world, c.game
     try:
         hotseat_activate(view_app, c, "red-b", "order blue second")
         assert game.pending == ("movement", "red-b")

@@ -25,17 +25,23 @@ def _turn_cls():
     return Turn
 
 
+def idle_strike(g, attacker: str, target: str, weapon: str):
+    """``attacker`` activates, stays (Idle), blue passes its reactions, and it strikes
+    ``target`` once in melee with ``weapon``: the Declare's events."""
+    g.apply(Activate(attacker))
+    g.apply(Move(attacker, "idle"))
+    if g.pending[0] == "reaction":
+        g.apply(Pass("blue"))
+    return g.apply(Declare(attacker, "Melee Attack", weapon=weapon, targets=((target, 1),)))
+
+
 def hit_from_behind(settings=None, rolls=(5, 20)):
     """r1 hits b1 in melee; b1 faces away from r1 (north, r1 is south of it)."""
     r = unit("r1", "red", 10, 10)
     b = unit("b1", "blue", 10, 12, facing=90.0)
     ts = {"table_settings": settings} if settings else None
     g = setup([r, b], list(rolls), settings=ts)
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    if g.pending[0] == "reaction":
-        g.apply(Pass("blue"))
-    ev = g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 1),)))
+    ev = idle_strike(g, "r1", "b1", "Sword")
     assert kinds(ev, "hit")
     return g, ev
 
@@ -85,10 +91,7 @@ def test_turn_on_hit_setting():
     r, b = unit("r1", "red", 10, 10), unit("b1", "blue", 10, 12)        # b1 faces r1
     for mode, asked in (("choose", False), ("always", True)):
         g = setup([r, b], [5, 20], settings={"table_settings": {"turn_on_hit": mode}})
-        g.apply(Activate("r1")); g.apply(Move("r1", "idle"))
-        if g.pending[0] == "reaction":
-            g.apply(Pass("blue"))
-        g.apply(Declare("r1", "Melee Attack", weapon="Sword", targets=(("b1", 1),)))
+        idle_strike(g, "r1", "b1", "Sword")
         assert (g.pending[0] == "turn-on-hit") is asked
     with pytest.raises(ValueError, match="turn_on_hit"):
         setup([unit("r1", "red", 10, 10), unit("b1", "blue", 10, 12)],
@@ -146,10 +149,7 @@ def test_knockback_off_a_ledge_falls_with_the_fall_rules():
     b = unit("b1", "blue", 10, 14.8)
     r.at, b.at = (10.0, 13.3, 4.0), (10.0, 14.8, 4.0)
     g = setup([r, b], [5, 20, 20], boxes=[("platform", 5, 5, 15, 15, 4)])
-    g.apply(Activate("r1")); g.apply(Move("r1", "idle"))
-    if g.pending[0] == "reaction":
-        g.apply(Pass("blue"))
-    ev = g.apply(Declare("r1", "Melee Attack", weapon="Maul", targets=(("b1", 1),)))
+    ev = idle_strike(g, "r1", "b1", "Maul")
     assert not kinds(ev, "knockback_blocked")
     x, y, z = g.geo.position("b1")
     assert abs(y - 15.8) < 1e-6 and z == 0.0
@@ -183,10 +183,7 @@ def test_knockback_on_the_real_table_moves_an_engaged_model_off_the_cliff():
     g.apply(ChooseOrder(w, w == "red"))
     assert "Engaged" in g.models["blue-marksman"].states
     g.dice = Dice.fixed([5, 20, 20])
-    g.apply(Activate("red-champion")); g.apply(Move("red-champion", "idle"))
-    if g.pending[0] == "reaction":
-        g.apply(Pass("blue"))
-    ev = g.apply(Declare("red-champion", "Melee Attack", weapon="Maul", targets=(("blue-marksman", 1),)))
+    ev = idle_strike(g, "red-champion", "blue-marksman", "Maul")
     assert not kinds(ev, "knockback_blocked")
     x, y, z = g.geo.position("blue-marksman")
     assert abs(y - 33.8) < 1e-3 and abs(z) < 1e-3

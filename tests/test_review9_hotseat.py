@@ -8,39 +8,31 @@
 """
 from __future__ import annotations
 
-import os
-
 import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import (click_model, hotseat_activate, hotseat_idle_to_action, menu_key,  # noqa: E402
-                           open_controller, press)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from view_fixtures import (all_menu_entries, click_model, hotseat_activate, hotseat_idle_to_action,  # noqa: E402
+                           menu_key, open_scene, press)
 
 
 @pytest.fixture()
 def skirmish(view_app, tmp_path):
-    from tools.cmd_view import game_factory, load_world
-    world = load_world(os.path.join(ROOT, "scenes", "skirmish.yaml"))
-    game, geo = game_factory(world, "eldfall")(3)
-    c = open_controller(view_app, world, game, geo, tmp_path)
+    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml")
     yield c
     c.close()
 
 
-def _walk_red_mage(app, c):
-    """Red plays first; red-mage (on the ruin's upper floor) starts a Walk."""
-    game = c.game
-    hotseat_activate(app, c, "red-mage", "order blue second")
-    assert game.pending == ("movement", "red-mage")
+def _walk(app, c, mid="red-mage"):
+    """Red plays first; ``mid`` (red-mage: on the ruin's upper floor) starts a Walk."""
+    hotseat_activate(app, c, mid, "order blue second")
+    assert c.game.pending == ("movement", mid)
     assert press(app, menu_key(c, "Move: Walk")) == "move"
 
 
 def test_a_click_in_the_reachable_area_behind_a_wall_is_a_legal_move(view_app, skirmish):
     c, world = skirmish, skirmish.world
-    _walk_red_mage(view_app, c)
+    _walk(view_app, c)
     grid = c.reach_grid("red-mage", "walk")
     goal = (5.38, 5.88, 2.75)         # the upper floor, round the fallen-in corner
     assert grid.contains(goal[0], goal[1], goal[2])
@@ -69,11 +61,7 @@ def test_a_waypoint_clicked_over_a_model_is_on_the_ground(view_app, skirmish):
     from engine.view.picking import pick
     c, world = skirmish, skirmish.world
     game = c.game
-    press(view_app, menu_key(c, "order blue second"))
-    click_model(view_app, world, "red-shieldbearer")
-    while game.pending[0] == "crouch":
-        press(view_app, "p")
-    assert press(view_app, menu_key(c, "Move: Walk")) == "move"
+    _walk(view_app, c, "red-shieldbearer")
     goal = (16.3, 4.0, 0.0)                       # red-shieldbearer stands at (16, 4)
     px = view_app.project(goal)
     assert pick(view_app, world, pixel=px).id == "red-shieldbearer"
@@ -92,18 +80,12 @@ def test_norova_focus_is_one_entry_and_a_click_on_its_target(view_app, tmp_path)
     """Legends of Norova's first menu listed "focus ranger crossbowman", "focus ranger
     hexer", "focus ranger harpy" (one raw entry per target) and ran to two pages of
     thirteen; the Focus is one entry whose target is clicked, like an Attack's."""
-    from tools.cmd_view import game_factory, load_world
-    world = load_world(os.path.join(ROOT, "scenes", "norova-arena.yaml"))
-    game, geo = game_factory(world, "norova")(3)
-    c = open_controller(view_app, world, game, geo, tmp_path)
+    c = open_scene(view_app, tmp_path, "scenes/norova-arena.yaml", "norova")
+    world, game = c.world, c.game
     try:
-        c.page_menu = lambda menu: menu              # every entry, whatever the page
-        c.refresh()
-        labels = [label for label, _ in c.menu]
+        labels = all_menu_entries(c)
         assert not any(m.startswith("focus ranger") for m in labels), labels
         assert "focus -> click a target (crossbowman, harpy, hexer)" in labels
-        del c.page_menu
-        c.refresh()
         assert press(view_app, menu_key(c, "focus -> click")) == "target"
         n0 = len(game.events)
         click_model(view_app, world, "hexer")
@@ -123,11 +105,7 @@ def test_a_click_on_the_shading_over_a_drop_ends_on_its_level(view_app, skirmish
     on it."""
     c, world = skirmish, skirmish.world
     game = c.game
-    press(view_app, menu_key(c, "order blue second"))
-    click_model(view_app, world, "red-archer")
-    while game.pending[0] == "crouch":
-        press(view_app, "p")
-    assert press(view_app, menu_key(c, "Move: Walk")) == "move"
+    _walk(view_app, c, "red-archer")
     shade = (8.12, 4.62, 2.75)                    # a shaded cell over the hole
     assert c.reach_grid("red-archer", "walk").contains(*shade)
     press(view_app, "mouse1", pixel=view_app.project(shade))

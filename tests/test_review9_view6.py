@@ -20,7 +20,7 @@ import pytest
 pytest.importorskip("panda3d")
 
 from view_fixtures import (click_model, hotseat_activate, hotseat_idle_to_action, menu_key,  # noqa: E402
-                           open_controller, press)
+                           open_scene, press)
 
 #: red-brute's Great Maul (STK 2, Knockback 1): every roll hits, no wound saved
 HITS = [5, 20] * 6 + [20] * 12
@@ -54,12 +54,7 @@ TWO = FLAT.replace("  - {id: blue-ogre", "  - {id: blue-scout, side: blue, profi
 
 
 def _controller(view_app, tmp_path, text):
-    from tools.cmd_view import game_factory, load_world
-    path = tmp_path / "scene.yaml"
-    path.write_text(text)
-    world = load_world(str(path))
-    game, geo = game_factory(world, "eldfall")(3)
-    return open_controller(view_app, world, game, geo, tmp_path)
+    return open_scene(view_app, tmp_path, text)
 
 
 def _to_the_brutes_action(app, c):
@@ -68,6 +63,12 @@ def _to_the_brutes_action(app, c):
     hotseat_activate(app, c, "red-brute", "order blue second")
     hotseat_idle_to_action(app, c)
     assert game.pending == ("action", "red-brute")
+
+
+def _split_the_maul(app, c):
+    """red-brute's Action Step: its Great Maul's Strikes split between targets clicked."""
+    _to_the_brutes_action(app, c)
+    press(app, menu_key(c, "Melee Attack (Great Maul) -> split"))
 
 
 def _toward(app, c, mid, deg, r=3.0, z=None):
@@ -180,8 +181,7 @@ def test_the_preview_says_the_push_off_a_ledge_falls(view_app, tmp_path):
 def test_split_strikes_carry_the_direction_and_each_target_is_judged(view_app, tmp_path):
     c = _controller(view_app, tmp_path, TWO)
     try:
-        _to_the_brutes_action(view_app, c)
-        press(view_app, menu_key(c, "Melee Attack (Great Maul) -> split"))
+        _split_the_maul(view_app, c)
         assert "K chooses the Knockback direction" in c.message
         # no Strike yet, two targets, the pointer on neither: K asks which one
         press(view_app, "k", pixel=_toward(view_app, c, "red-brute", 225))
@@ -203,8 +203,7 @@ def test_split_strikes_carry_the_direction_and_each_target_is_judged(view_app, t
 def test_a_direction_bad_for_a_split_target_refuses_that_strike(view_app, tmp_path):
     c = _controller(view_app, tmp_path, TWO)
     try:
-        _to_the_brutes_action(view_app, c)
-        press(view_app, menu_key(c, "Melee Attack (Great Maul) -> split"))
+        _split_the_maul(view_app, c)
         click_model(view_app, c.world, "blue-scout")
         press(view_app, "k", pixel=_toward(view_app, c, "blue-scout", 300))      # the last Strike's target
         assert c.push_target == "blue-scout" and c.push_aim == (300.0, None)

@@ -1,8 +1,12 @@
 """A small table built in code for the view tests (independent of scene files)."""
 from __future__ import annotations
 
+import os
+
 from engine.scene import ModelSpec, Scene, TerrainSpec
 from engine.world import World
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def small_world() -> World:
@@ -62,6 +66,19 @@ def open_controller(view_app, world, game, geo, tmp_path):
     c.camera.top_view()
     view_app.step()
     return c
+
+
+def open_scene(view_app, tmp_path, scene: str, game_name: str = "eldfall", seed: int = 3):
+    """``open_controller`` on a scene file (a path, or YAML text written to tmp_path)
+    with its game as ``eldfall view`` builds it."""
+    from tools.cmd_view import game_factory, load_world
+    if "\n" in scene:
+        path = tmp_path / "scene.yaml"
+        path.write_text(scene)
+        scene = str(path)
+    world = load_world(scene if os.path.isabs(scene) else os.path.join(ROOT, scene))
+    game, geo = game_factory(world, game_name)(seed)
+    return open_controller(view_app, world, game, geo, tmp_path)
 
 
 # ---------------------------------------------------------------- picture measuring
