@@ -43,6 +43,18 @@ def _pt(p) -> Point:
     return (float(p[0]), float(p[1]), float(p[2]) if len(p) > 2 and p[2] is not None else 0.0)
 
 
+def _finite_facing(v, what: str) -> float:
+    """A facing in degrees: a finite number (a NaN or infinite facing would leave
+    the model with no front arc: no LoS, and a log that is not JSON)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        f = math.nan
+    if not math.isfinite(f):
+        raise ValueError(f"{what}DEGREES (CCW from +x): a finite number, not {v!r}")
+    return f
+
+
 def _onoff(v: bool | None) -> str:
     return "on" if v else "off"
 
@@ -133,7 +145,7 @@ class Move(Action):
     def __post_init__(self):
         object.__setattr__(self, "path", tuple(_pt(p) for p in self.path))
         if self.facing is not None:
-            object.__setattr__(self, "facing", float(self.facing))
+            object.__setattr__(self, "facing", _finite_facing(self.facing, "facing="))
 
     def tokens(self):
         t = ["move", self.model, self.mode] + [fmt_point(p) for p in self.path]
@@ -161,7 +173,7 @@ class Move(Action):
         return cls(pos[0], pos[1], tuple(parse_point(p) for p in pos[2:]),
                    _parse_onoff(kw["crouch-start"]) if "crouch-start" in kw else None,
                    _parse_onoff(kw["crouch-end"]) if "crouch-end" in kw else None,
-                   float(kw["facing"]) if "facing" in kw else None,
+                   _finite_facing(kw["facing"], "facing=") if "facing" in kw else None,
                    kw.get("land"))
 
 
@@ -364,7 +376,7 @@ class Turn(Action):
 
     def __post_init__(self):
         if self.facing is not None:
-            object.__setattr__(self, "facing", float(self.facing) % 360.0)
+            object.__setattr__(self, "facing", _finite_facing(self.facing, "turn MODEL ") % 360.0)
 
     def tokens(self):
         return ["turn", self.model, "keep" if self.facing is None else repr(self.facing)]

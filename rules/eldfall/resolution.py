@@ -46,6 +46,15 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
             return f"no model {t!r} on the table"
     if d.knockback is not None and a not in ATTACKS:
         return f"{a} pushes nothing: knockback= is for an Attack with Knockback"
+    # a key the action has no use for is refused, not silently logged with it
+    if d.spell is not None and a not in ATTACKS + ("Assist", "Ritual"):
+        return f"{a} casts no Spell: spell= is for a Spell Attack, an Assist or a Ritual"
+    if d.items and a != "Trade":
+        return f"{a} exchanges no Items: items= is for Trade"
+    if d.attribute is not None and a != "Dodge":
+        return f"{a} names no attribute: attribute= is for Dodge (AG, or T when Immobilized)"
+    if d.objective is not None and a != "Interact":
+        return f"{a} names no quest object: objective= is for Interact"
     if a in ATTACKS:
         point = rx.reaction_point(game, d) if role == "reactive" else None
         with game.mover_at(point):
@@ -262,8 +271,12 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         r = sp.why_not_cast(game, d.model, s, role)
         if r:
             return r
+        if s.get("type") == "Conjuration":
+            # "Conjuration ... Active only (via Ritual)" (Spell Types)
+            return "a Conjuration is cast with the Ritual action"
         if s.get("target", "enemy") not in ("enemy", "any"):
-            return f"{s['name']} targets allies: cast it as an Assist"
+            whom = "only its caster" if s.get("target") == "self" else "allies"
+            return f"{s['name']} targets {whom}: cast it as an Assist"
     else:
         if d.spell is not None:
             return f"a {a} uses an Item, not a spell"
@@ -279,12 +292,18 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
     if "dense" in game.geo.environments(d.model) and (
             not melee_reach or float(prof.get("rch", 0)) >= 1):
         stk = max(1, stk - 1)            # Dense: -1 STK for reach 1"+ melee and ranged
-    cap = av.strike_cap(role, a, m.states)
-    if cap is not None:
-        stk = min(stk, cap)
+    melee = bool(a == "Melee Attack" or prof.get("melee"))
+    # a Melee-Type Spell's Attack is a Melee Attack ("Requires a Melee Weapon or a
+    # Melee-Type Spell within Reach"): the caps and the targeting rules of Melee
+    # Attacks bind it too (Flying: "Melee Attack Strike value of 1"; "Cannot be
+    # targeted by Melee Attacks -- except by models also in the Flying State")
+    as_action = "Melee Attack" if melee else a
+    caps = [c for c in (av.strike_cap(role, a, m.states), av.strike_cap(role, as_action, m.states))
+            if c is not None]
+    if caps:
+        stk = min([stk] + caps)
     if d.strikes > stk:
         return f"{d.strikes} Strikes declared, STK is {stk}"
-    melee = a == "Melee Attack" or prof.get("melee")
     # Targetless: the Attack's own "LoS to the target" is waived (eldfall-actions.txt,
     # Attack: "unless stated otherwise, e.g. Targetless"); Reach, range, States, the
     # template's own LoS and the Reaction's qualification stay (ruling "Targetless")
@@ -298,10 +317,10 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             return f"{t} is not an enemy (friendly models are Assisted, not Attacked)"
         retaliating = False
         act = game.act
-        if act is not None and role == "reactive" and a == "Melee Attack" and act.action is not None:
+        if act is not None and role == "reactive" and melee and act.action is not None:
             # a Flying model that declared a Melee Attack at this one may be attacked back
-            retaliating = (act.action.action == "Melee Attack" and d.model in act.action.target_ids)
-        r = cd.targeting_block(tm.states, a, attacker_states=m.states, retaliating=retaliating)
+            retaliating = (is_melee_attack(game, act.action) and d.model in act.action.target_ids)
+        r = cd.targeting_block(tm.states, as_action, attacker_states=m.states, retaliating=retaliating)
         if r:
             return r
         measured = game.settings["measuring"] != "realism"   # Realism: declare, then measure
@@ -310,7 +329,8 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             if measured and not game.geo.in_reach(d.model, t, reach):
                 return (f"{t} is out of Reach ({game.geo.distance(d.model, t):.2f}\" > "
                         f"RCH {reach:g}\")")
-            if not targetless and not game.has_los(d.model, t):
+            if not targetless and not game.has_los(d.model, t) and \
+                    not _aura_target(game, d, prof, role, t):
                 return f"no LoS to {t}"
             continue
         dist = game.geo.distance(d.model, t)
@@ -323,16 +343,36 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
                         else f"{t} is out of range ({dist:.2f}\" beyond the last band)")
         elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
             return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
-        if not targetless and not game.has_los(d.model, t):
-            aura = (prof.get("kind") == "spell" and role == "active"
-                    and game.geo.in_awareness(d.model, t, _acute(m)))
-            if not aura:
-                return f"no LoS to {t}"
+        if not targetless and not game.has_los(d.model, t) and \
+                not _aura_target(game, d, prof, role, t):
+            return f"no LoS to {t}"
         if prof.get("template"):
             tc = game.geo.best_template(sp.template_kind(prof["template"]), user=d.model, target=t)
             if not tc.legal:
                 return f"the template cannot cover {t}: {tc.reason}"
+        if prof.get("type") == "Enchantment" and any(e[0] == prof["name"] for e in tm.enchantments):
+            # as the Assist refuses it: "Max 1 Enchantment of same name per model"
+            return f"{t} already has the Enchantment {prof['name']} (max 1 of a name per model)"
     return None
+
+
+def is_melee_attack(game, d: Declare) -> bool:
+    """A Melee Attack, or a Spell Attack with a Melee-Type Spell (eldfall-actions.txt,
+    Melee Attack: "Requires a Melee Weapon or a Melee-Type Spell within Reach")."""
+    if d.action == "Melee Attack":
+        return True
+    if d.action == "Spell Attack":
+        s = game.spell(d.model, d.spell)
+        return bool(s and s.get("melee"))
+    return False
+
+
+def _aura_target(game, d: Declare, prof: dict, role: str, t: str) -> bool:
+    """Casting Aura: in the Active Role a spell may target a model inside the
+    caster's Awareness without LoS, at a halved casting attribute (eldfall-facts.md,
+    "Reach"), a Melee-Type spell as a ranged one."""
+    return (prof.get("kind") == "spell" and role == "active"
+            and game.geo.in_awareness(d.model, t, _acute(game.models[d.model])))
 
 
 def is_targetless(prof: dict | None) -> bool:
@@ -432,6 +472,10 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
         reach = float(prof.get("rch", 0))
         if not game.geo.in_reach(st.attacker, st.target, reach):
             st.failed = f"out of Reach ({game.geo.distance(st.attacker, st.target):.2f}\")"
+        if prof.get("kind") == "spell" and not is_targetless(prof) and \
+                not game.has_los(st.attacker, st.target):
+            halvings += 1                 # a Melee-Type spell through the Casting Aura: halved
+            mods["aura"] = "halved"
     st.stat = stat
     st.mods = mods
     st.attr = game.stat(st.attacker, stat, mods=sum(v for v in mods.values() if isinstance(v, int)),

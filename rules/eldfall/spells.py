@@ -273,7 +273,11 @@ def enchantment_expiry(name: str, caster: str) -> str:
 
 
 def summons_of(game, caster: str) -> list:
-    return [m for m in game.models.values() if m.summoned_by == caster and m.on_table]
+    """The caster's creatures on the field that hold a place in its Summoning Limit:
+    not a Dead one ("ignored for all game impacts", eldfall-states.txt; it never
+    comes back), nor one removed from the field."""
+    return [m for m in game.models.values() if m.summoned_by == caster and m.on_table
+            and "Dead" not in m.states]
 
 
 def tier(unit) -> int:
@@ -300,7 +304,7 @@ def why_not_ritual(game, d) -> str | None:
         c = game.models.get(cid) if cid else None
         if c is None or c.side != m.side:
             return f"{s['name']} summons {cid!r}: no such reserve creature of {m.side}"
-        if not c.reserve:
+        if c.on_table:
             return f"{cid} is already on the table"
         used = sum(tier(x.unit) for x in summons_of(game, d.model))
         limit = game.stat(d.model, "STA")
@@ -350,9 +354,22 @@ def resolve_ritual(game, mid: str, d) -> None:
     if spot is None:
         game.emit("ritual", {"model": mid, "spell": s["name"], "failed": "no room"})
         return
+    again = c.removed
     c.reserve = False
+    c.removed = False
     c.summoned_by = mid
+    if again:
+        # removed from the field with its summoner's fall (or fled): the Ritual calls
+        # the creature anew, as the first time (whole HP, the States of its profile)
+        c.hp = c.unit.stat("HP", 1)
+        c.ap, c.mana, c.items = 0, 0, ()
+        c.enchantments, c.boosts, c.engaged_by = (), (), frozenset()
+        c.on_vertical = c.incap_by_effect = c.rallied = False
+        c.expiry = {}
     game.geo.add_model(c.unit, spot, game.geo.facing(mid))
     game.geo.set_states(cid, c.states)
-    game.emit("summon", {"model": cid, "by": mid, "spell": s["name"], "at": list(spot)})
+    game.emit("summon", {"model": cid, "by": mid, "spell": s["name"], "at": list(spot),
+                         **({"again": True, "hp": c.hp} if again else {})})
+    if again:
+        game.set_states(cid, frozenset(c.unit.states), f"summoned again by {mid}")
     game.set_ap(cid, game.stat(cid, "STA"), "summoned: AP = STA")
