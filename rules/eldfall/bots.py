@@ -112,10 +112,11 @@ class RandomBot:
         if "Engaged" in m.states:
             enemies = {k: -1.0 for k in enemies}
         try:
-            pts = game.geo.reachable_points(
-                model, "walk", float(cb.halve(game.speed(model))),
-                limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
-                enemies=enemies, checked=False)
+            with game.dodge_move_geometry(model):   # any direction, Engaged or not
+                pts = game.geo.reachable_points(
+                    model, "walk", float(cb.halve(game.speed(model))),
+                    limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
+                    enemies=enemies, checked=False)
         except Exception:      # noqa: BLE001 -- no sampling: stay
             pts = []
         self.rng.shuffle(pts)

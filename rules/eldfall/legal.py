@@ -210,9 +210,10 @@ def _dodge_moves(game, model: str) -> Iterator:
     if "Engaged" in m.states:
         enemies = {k: -1.0 for k in enemies}
     try:
-        pts = game.geo.reachable_points(model, "walk", float(spd),
-                                        limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
-                                        enemies=enemies)
+        with game.dodge_move_geometry(model):       # any direction, Engaged or not
+            pts = game.geo.reachable_points(model, "walk", float(spd),
+                                            limit=max(2, int(game.settings["bot_move_candidates"]) // 2),
+                                            enemies=enemies)
     except Exception:      # noqa: BLE001
         pts = []
     for p in pts:

@@ -47,7 +47,10 @@ def observe_path(game, mover: str, path: list) -> None:
     act.qualified = {}
     if not obs:
         return
-    sights = game.geo.sight_along_path(mover, path, obs)
+    # the observers' own LoS: an Engaged one sees the models engaging it (the
+    # Reaction Step adds them), not every enemy whose Reach it stands in
+    with game.own_sight(*obs):
+        sights = game.geo.sight_along_path(mover, path, obs)
     for s in sights:
         act.qualified[s.observer] = {
             "los": bool(s.had_los), "aware": bool(s.entered_awareness),

@@ -342,7 +342,24 @@ class EldfallGame(Game):
             return viewer == target
         if target in v.engaged_by:
             return True
-        return self.geo.sight(viewer, target, moving=moving).los
+        with self.own_sight(viewer):
+            return self.geo.sight(viewer, target, moving=moving).los
+
+    @contextlib.contextmanager
+    def own_sight(self, *viewers: str):
+        """The geometry asked for the viewers' own LoS: without their Engaged State.
+        The Engaged model's automatic LoS is to "the models causing the Engaged
+        State", which the rules know (``engaged_by``, granted by ``has_los`` and the
+        Reaction Step); the 3D table's own guess at them (every enemy whose Reach the
+        model stands in, whether that enemy sees it or not) would see too much."""
+        eng = [m for m in viewers if "Engaged" in self.models[m].states and self.models[m].on_table]
+        for m in eng:
+            self.geo.set_states(m, self.models[m].states - {"Engaged"})
+        try:
+            yield
+        finally:
+            for m in eng:
+                self.geo.set_states(m, self.models[m].states)
 
     def enemy_reaches(self, model: str, states=None) -> dict[str, float]:
         """Each enemy's longest melee reach for a move of ``model`` (the
@@ -843,7 +860,15 @@ class EldfallGame(Game):
                     r = self.melee_reach(e.id)
                     if not self.geo.in_reach(e.id, m.id, r):
                         continue
-                    if self.geo.sight(e.id, m.id).los or self.geo.base_contact(e.id, m.id):
+                    # "within the Melee Weapon Reach and LoS of an enemy model": the
+                    # enemy's own LoS (front arc, scenery); base contact is no LoS. The
+                    # automatic LoS an Engaged model has to its engagers is for its
+                    # reactions: it does not make it engage them back (else a model
+                    # that walks up behind an enemy would be Engaged by it, and every
+                    # engagement would turn mutual one update later)
+                    with self.own_sight(e.id):
+                        seen = self.geo.sight(e.id, m.id).los
+                    if seen:
                         eng.add(e.id)
             eng = frozenset(eng)
             if eng != m.engaged_by:
@@ -1796,12 +1821,22 @@ class EldfallGame(Game):
         if "Engaged" in m.states:
             # Disengage: the dodge may leave the engagers' reach
             enemies = {k: -1.0 for k in enemies}
-        mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
+        # the move after a Dodge goes "in any direction": not the Engaged model's
+        # Walk, which the table keeps "directly toward" an engager
+        with self.dodge_move_geometry(a.model):
+            mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
         if not mv.legal:
             return f"illegal Dodge move: {mv.reason}"
         if self.act is not None and a.model in self.act.panic_failed_reactors:
             return self._why_not_toward_edge(a.model, a.path)
         return None
+
+    def dodge_move_geometry(self, model: str):
+        """The geometry asked for the move after a Dodge: "up to SPD / 2 in any
+        direction", an Engaged model's Disengage included, so without the Engaged
+        State that holds a Walk to its engager (eldfall-actions.txt, "Dodge")."""
+        states = self.models[model].states
+        return self.states_for_geometry(model, states - {"Engaged"} if "Engaged" in states else None)
 
     def _nearest_edges(self, model: str) -> tuple[float, list]:
         """The distance from the base centre to the nearest field edge, and every edge that
