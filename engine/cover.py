@@ -549,6 +549,17 @@ def cover(world, attacker: str, target: str, los_result=None,
     if los_result is None or not los_result.fraction_exact or los_result.target_visible is None:
         from engine.sight import los
         los_result = los(world, attacker, target, fraction=True, cover=False, settings=s)
+    if (los_result.los and los_result.reason not in ("clear", "itself") and los_result.target_allowed is not None
+            and not np.asarray(los_result.target_allowed, bool).all()):
+        # LoS given by a state (a Flying attacker or target, an engager), whatever the arcs:
+        # what hides the target from the attacker is judged all round, as the lines that
+        # LoS stands for are (a wall hiding half of a target behind a Flying attacker's
+        # back is cover; judged only in front of its arc line, nothing was looked at)
+        # (the LoS itself stays the state's: an engager the rules named is not re-derived)
+        from engine.sight import los
+        los_result = los(world, attacker, target, moving=True, fraction=True, cover=False,
+                         settings=s.replace(moving_is_360=True))
+        los_result.los = True
     base_level, base_reason = "none", ""
     if crouched and s.cover_crouched != "none":
         base_level, base_reason = s.cover_crouched, f"{target} is Crouched"
@@ -579,7 +590,10 @@ def cover(world, attacker: str, target: str, los_result=None,
         los_dir = np.array([th.x - ah.x, th.y - ah.y])
         n = np.linalg.norm(los_dir)
         los_dir = los_dir / n if n > 1e-12 else ah.facing_vector
-        n_side_top = int(((los_result.target_part != 2) & allowed).sum())
+        # "hides N% of its hitbox": a share of the whole hitbox (its side and top), as the
+        # visible share is; not of the part in front of the attacker's arc line only (a
+        # target astride that line, "25% visible", half behind the line, was "43% hidden")
+        n_side_top = int((los_result.target_part != 2).sum())
         # Heavy's height: the model's size (its standing hitbox), or its current hitbox
         by_size = s.cover_heavy_against == "size" and th.full_height > th.height
         tall_h = th.full_height if by_size else th.height

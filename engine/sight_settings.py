@@ -18,6 +18,7 @@ import yaml
 from engine.errors import InputError, Problem
 
 DEFAULTS_PATH = Path(__file__).with_name("data") / "sight.yaml"
+INSET_LIMIT_IN = 0.05     # lattice.inset_in must be less (a Crouched hitbox is 0.138" tall)
 
 _CHOICES = {
     "dark_applies": ("either", "viewer", "target"),
@@ -141,9 +142,16 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
             return bad(f"must be a whole number of at least 1, not {value!r}")
         return value, None
     if isinstance(default, float):
+        from engine.validate import TooLarge, exponent_number
+        value = exponent_number(value)          # 1e-3, 2e6: YAML 1.1 reads them as text (as a scene does)
+        if isinstance(value, TooLarge):
+            return bad(f"{value.text} is too large")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return bad(f"must be a number, not {value!r}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:                   # a whole number of hundreds of digits
+            return bad(f"a number of {len(str(abs(value)))} digits is too large")
         if not math.isfinite(value):
             return bad(f"must be a finite number, not {value}")
         if value < 0:
@@ -152,6 +160,11 @@ def _check(name: str, value: Any, default: Any, file: str, keypath: str) -> tupl
             return bad(f"must be more than 0, not {value}")
         if name == "patch_mm" and value < 0.5:
             return bad(f"must be at least 0.5 mm (finer lattices are too slow), not {value}")
+        if name == "inset_in" and value >= INSET_LIMIT_IN:
+            # deeper, the points leave the hitbox's surface: a Crouched hitbox (a base, 3.5 mm)
+            # collapses to its middle, a standing one shrinks, and LoS is judged from inside it
+            return bad(f"must be less than {INSET_LIMIT_IN:g}\" (the sample points lie on the hitbox's "
+                       f"surface, just inside it), not {value:g}")
         return value, None
     if isinstance(default, str):
         choices = _CHOICES.get(name) or _known_names(name)

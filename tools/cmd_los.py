@@ -5,14 +5,16 @@ Line of sight and cover by the rulebook (engine.sight, engine.cover):
     eldfall los scenes/skirmish.yaml red-archer blue-mage
     red-archer -> blue-mage: LoS yes, 37% visible, Heavy cover from wall-1, 14.2" away, 6.0" lower
 
-``--json`` adds what makes the verdict reproducible: the scene file's SHA-256
-and the settings used. ``--picture DIR`` writes the eye view and an overview
+``--json`` adds what makes the verdict reproducible: the scene file's SHA-256,
+the SHA-256 of each party file its models' profiles come from (``parties``) and the
+settings used. ``--picture DIR`` writes the eye view and an overview
 (engine.view.pictures). ``--all`` prints the LoS matrix of every pair, with the cover of
 each pair that has LoS (as ``eldfall los A B`` gives it).
 """
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 from engine.cover import behind_arc, by_state, cover_line, percent
@@ -37,6 +39,24 @@ def _load(args):
     from tools.loading import build_world
     settings = load_settings(args.settings)
     return build_world(load_scene(args.scene, models_dir=args.models_dir), args.scene), settings
+
+
+def party_files(scene) -> dict[str, str]:
+    """The party files the scene's models (on the table and in reserve) take their profiles
+    from, each with its SHA-256: a model's size, traits and weapons come from there, so the
+    scene's own SHA-256 alone does not pin the verdict (a profile changed from M to L gives
+    another answer for the same scene file)."""
+    import hashlib
+    from pathlib import Path
+    out: dict[str, str] = {}
+    for m in tuple(scene.models) + tuple(getattr(scene, "reserves", ())):
+        f = getattr(getattr(m, "profile", None), "file", "")
+        if f and f not in out:
+            try:
+                out[f] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
+            except OSError:
+                out[f] = ""
+    return dict(sorted(out.items()))
 
 
 def not_a_model(world, mid: str) -> str:
@@ -71,6 +91,21 @@ def _zero(v: float) -> float:
     return 0.0 if abs(v) < 0.005 else v
 
 
+def inches(v: float, nd: int) -> str:
+    """A distance with ``nd`` decimals, or as many more (up to 6) as it takes not to print a
+    distance beyond a whole inch as that inch: range bands and Awareness are whole inches,
+    inclusive (within engine.measure.CONTACT_TOLERANCE), so 20.004" is in the 21-40" band and
+    reads "20.004", never "20.00" (or "20.0")."""
+    from engine.measure import CONTACT_TOLERANCE
+    whole = math.floor(v + 0.5)
+    if v <= whole + CONTACT_TOLERANCE:
+        return f"{v:.{nd}f}"
+    for k in range(nd, 7):
+        if float(f"{v:.{k}f}") > whole:
+            return f"{v:.{k}f}"
+    return f"{v:.6f}"
+
+
 def verdict(r) -> str:
     """The one-line verdict."""
     dist, hd = r.distance, r.height_difference
@@ -78,11 +113,11 @@ def verdict(r) -> str:
     if r.los:
         cov = "no cover" if r.cover == "none" else f"{r.cover.capitalize()} cover" + (f" from {r.cover_piece}" if r.cover_piece else "")
         return (f"{r.viewer} -> {r.target}: LoS yes, {percent(r.visible_fraction)} visible, {cov}, "
-                f"{dist:.1f}\" away, {height}")
+                f"{inches(dist, 1)}\" away, {height}")
     why = r.reason
     if r.reason == "blocked" and r.blocking:
         why = "blocked by " + ", ".join(r.blocking)
-    return f"{r.viewer} -> {r.target}: LoS no ({why}), {dist:.1f}\" away, {height}"
+    return f"{r.viewer} -> {r.target}: LoS no ({why}), {inches(dist, 1)}\" away, {height}"
 
 
 def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None) -> str:
@@ -117,7 +152,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                  else " (all of it: the LoS comes from the state, not from a clear line)")
                 if r.blocking and r.los else ""),
              f"  {cover_line(r)}",
-             f"  distance: {dist:.2f}\" between the closest points of the hitboxes; "
+             f"  distance: {inches(dist, 2)}\" between the closest points of the hitboxes; "
              f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
              + (f"; {' and '.join(flying)} Flying: measured as if on the surface under it" if flying else "")]
     if r.witness:
@@ -194,7 +229,8 @@ def run(args) -> int:
         ids = world.model_ids()
         m, cov = los_table(world, ids, settings, args.moving)
         if args.json:
-            print(json.dumps({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
+            print(json.dumps({"scene": world.scene.path, "sha256": sha, "parties": party_files(world.scene),
+                              "settings": settings.as_dict(),
                               "moving": bool(args.moving), "models": ids, "los": {a: {b: m[(a, b)] for b in ids} for a in ids},
                               "cover": {a: {b: cov.get((a, b)) for b in ids} for a in ids}}, indent=2))
             return 0
@@ -209,7 +245,8 @@ def run(args) -> int:
     flying = tuple(m for m in (r.viewer, r.target) if settings.flying_state in world.hitbox(m).states)
     if args.json:
         out = r.as_dict()
-        out.update({"scene": world.scene.path, "sha256": sha, "settings": settings.as_dict(),
+        out.update({"scene": world.scene.path, "sha256": sha, "parties": party_files(world.scene),
+                    "settings": settings.as_dict(),
                     "moving": bool(args.moving),
                     "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r)})
     if args.picture:

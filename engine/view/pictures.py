@@ -1,7 +1,8 @@
 """Offscreen pictures for the CLI and the dispute tools.
 
 ``los_pictures(world, result, out_dir)`` writes ``eye.png`` (the camera at the
-top front of the viewer's hitbox, looking at the target) and ``overview.png``
+top front of the viewer's hitbox, looking at the target; at the viewer point that saw most
+of it when the top front sees none of a target the viewer sees) and ``overview.png``
 (both models framed from behind the viewer), with rays green when clear / red
 when blocked and the target keeping its side's colour under a visibility band. ``aoe_picture``,
 ``move_picture``, ``reach_picture`` and ``table_picture`` do the same for
@@ -35,6 +36,9 @@ LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the cl
               "the target keeps its side's colour and wears a band, "
               "red (no LoS), amber to green (as more of it shows); white ring: the viewer; "
               "yellow: the viewer's front arc")
+#: the legend's last words when the viewer sees all round: no arc is drawn (a half disc the
+#: target stands outside of, under "LoS yes", reads as a fault)
+ALL_ROUND_LEGEND = "no front arc drawn: the viewer sees all round"
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
 AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
               "models under it keep their side's colour and wear a band, orange (fully) to yellow (touching); "
@@ -224,7 +228,8 @@ def los_caption(result) -> str:
         # hides ...", "X is Flying: no cover", "no cover: ..."), as `eldfall los` prints it
         parts.append("no cover")
     if _g(result, "distance") is not None:
-        parts.append(f"{_fmt_len(_g(result, 'distance'))} away")
+        from tools.cmd_los import inches      # as `eldfall los` prints it: 20.004" is not "20.0""
+        parts.append(f"{inches(float(_g(result, 'distance')), 1)}\" away")
     dh = _g(result, "height_difference")
     if dh is not None and abs(float(dh)) >= 0.05:
         parts.append(f"{_fmt_len(abs(float(dh)))} {'higher' if float(dh) > 0 else 'lower'}")
@@ -260,6 +265,32 @@ def los_detail(result) -> str | None:
 _DETAIL = object()
 
 
+def picture_eye(world, result) -> tuple[np.ndarray, str | None]:
+    """Where the eye view's camera stands, and a caption line when it is not the usual place.
+
+    The top front of the viewer's hitbox (``TableCamera.eye_point``), unless the viewer has
+    LoS, part of the target is seen, and that point sees none of the target (terrain and
+    other models in the way, as the LoS counts them): the target is then seen only from
+    lower or side points of the viewer's hitbox (round the end of a wall), and a picture from
+    the top front would show it wholly hidden under "LoS yes". The camera then stands at the
+    viewer point that saw most of it (``result.eye``, the point cover is judged from)."""
+    viewer, target = _g(result, "viewer"), _g(result, "target")
+    hv = world.hitbox(viewer)
+    top = TableCamera.eye_point(hv)
+    seen = _g(result, "target_visible")
+    if (not _g(result, "los") or viewer == target or seen is None or not np.asarray(seen).any()
+            or _g(result, "eye") is None):
+        return top, None
+    from engine import sight
+    s = _g(result, "settings")
+    s = s if isinstance(s, sight.SightSettings) else None       # (a result's dict carries none)
+    if sight.point_los(world, top, target, exclude=(viewer,), settings=s, raise_by=0.0)[1] > 0:
+        return top, None
+    eye = np.asarray(_g(result, "eye"), float)
+    return eye, (f"eye view from ({eye[0]:.2f}, {eye[1]:.2f}, {eye[2]:.2f}), the point of {viewer}'s hitbox "
+                 f"that sees most of {target}: the top front of its hitbox sees none of it")
+
+
 # ------------------------------------------------------------------ LoS
 def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png"),
                  detail=_DETAIL) -> list[str]:
@@ -281,9 +312,13 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         rays = ov.los_overlay(world, result)
         rays.reparentTo(st.overlay)
         caption = los_caption(result)
-        st.caption(caption + (f"\n{detail}" if detail else "") + "\n" + LOS_LEGEND, ov.GREEN if los else ov.RED)
-        # eye view: from the top front of the viewer's hitbox, at the target
-        eye = TableCamera.eye_point(hv)
+        all_round = bool(_g(result, "all_round"))
+        legend = LOS_LEGEND.replace("yellow: the viewer's front arc", ALL_ROUND_LEGEND) if all_round else LOS_LEGEND
+        # eye view: from the top front of the viewer's hitbox, at the target; when that point
+        # sees nothing of what the viewer sees, from the viewer point that saw most
+        eye, eye_note = picture_eye(world, result)
+        st.caption(caption + (f"\n{detail}" if detail else "") + (f"\n{eye_note}" if eye_note else "")
+                   + "\n" + legend, ov.GREEN if los else ov.RED)
         aim = np.array([ht.x, ht.y, ht.z + ht.height / 2.0])
         dist = float(np.linalg.norm(aim - eye))
         span = max(float(ht.height), 2.0 * float(ht.radius)) * 4.0
@@ -296,8 +331,9 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
             if mid != target:          # labels draw through walls: in the eye view only the target's
                 st.hide(lbl)
         st.hide(st.table.tokens.labels_root)
-        arc = ov.front_arc_overlay(hv, radius=float(np.clip(dist * 0.5, 3.0, 8.0)))
-        arc.reparentTo(st.overlay)
+        if not all_round:
+            arc = ov.front_arc_overlay(hv, radius=float(np.clip(dist * 0.5, 3.0, 8.0)))
+            arc.reparentTo(st.overlay)
         paths.append(st.shoot(os.path.join(out_dir, names[0])))
         # overview: from behind and above the viewer, both framed
         st.app.camLens.setFov(50)
@@ -326,6 +362,13 @@ def dispute_folder(world, result, out_dir: str, extra: dict | None = None) -> di
     verdict = json.loads(json.dumps(verdict, default=_jsonable))
     verdict.setdefault("scene", getattr(world.scene, "path", ""))
     verdict.setdefault("scene_sha256", getattr(world.scene, "sha256", ""))
+    # what else the verdict depends on, as `eldfall los --json` gives it: the party files the
+    # profiles (sizes, traits) come from and the sight settings used
+    from tools.cmd_los import party_files
+    verdict.setdefault("parties", party_files(world.scene))
+    settings = _g(result, "settings")
+    if hasattr(settings, "as_dict"):
+        verdict.setdefault("settings", settings.as_dict())
     verdict["pictures"] = [os.path.basename(p) for p in pics]
     verdict["summary"] = los_caption(result).replace("\n", "; ")
     verdict["positions"] = {mid: {"x": world.hitbox(mid).x, "y": world.hitbox(mid).y, "z": world.hitbox(mid).z,
