@@ -46,6 +46,12 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _BAND_RE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*(?:"|in|inches)?\s*$')
 
 MAX_BAND = 120.0                # inches: a range band ends at most here (a spell's range, too)
+# what the Eldfall rules read from a spell's effect text (rules/eldfall/spells.py,
+# spell_effect): "+2 ARM" (summed per stat) and "regains 1 HP" (the first one);
+# each within a Stratagem's bounds (-20..20 per stat, 0..20 HP healed)
+_EFFECT_MOD = re.compile(r"([+-]\d+)\s*(STA|SPD|ARM|HP|OFF|DEF|ACC|INT|AG|T|M)\b")
+_EFFECT_HEAL = re.compile(r"regains?\s+(\d+)\s*HP", re.I)
+MAX_EFFECT = 20
 
 _CACHE: dict[tuple[str, str], dict[str, Profile]] = {}
 
@@ -358,6 +364,8 @@ def _spell(ck, s, p, affinities) -> Spell | None:
     bands = _bands(ck, d["bands"], p + ("bands",)) if "bands" in d else ()
     traits = ck.strings(d["traits"], p + ("traits",)) if "traits" in d else ()
     effect = ck.string(d["effect"], p + ("effect",), allow_empty=True, lines=True) if "effect" in d else ""
+    if effect:
+        _effect_numbers(ck, effect, p + ("effect",))
     if stype == "Healing" and target == "enemy":
         ck.error(p + ("target",), "a Healing spell is cast only as an Assist (ally, self or any)")
     if len(ck.problems) != before or None in (name, stype, affinity, mana, pw, stk, rng, melee, template,
@@ -366,6 +374,27 @@ def _spell(ck, s, p, affinities) -> Spell | None:
     return Spell(name=name, type=stype, affinity=affinity, mana=int(mana), pw=int(pw), stk=int(stk),
                  rng=float(rng), traits=tuple(traits), effect=effect, target=target, melee=bool(melee),
                  template=template, bands=tuple(bands))
+
+
+def _effect_numbers(ck, text: str, p) -> None:
+    """The numbers the rules read from a spell's effect text stay within a
+    Stratagem's bounds: a stat changed by -20..20 in all, 0..20 HP regained (a
+    number of thousands of digits would stop the game mid-cast)."""
+    def shown(n: str) -> str:
+        return n if len(n) <= 12 else f"a number of {len(n.lstrip('+-'))} digits"
+    total: dict[str, int] = {}
+    for n, stat in _EFFECT_MOD.findall(text):
+        if len(n) > 6:
+            ck.error(p, f"changes {stat} by {shown(n)}: a spell changes a stat by -{MAX_EFFECT} to +{MAX_EFFECT}")
+            return
+        total[stat] = total.get(stat, 0) + int(n)
+    for stat, n in total.items():
+        if abs(n) > MAX_EFFECT:
+            ck.error(p, f"changes {stat} by {n:+d} in all: a spell changes a stat by "
+                        f"-{MAX_EFFECT} to +{MAX_EFFECT}")
+    h = _EFFECT_HEAL.search(text)
+    if h and (len(h.group(1)) > 6 or int(h.group(1)) > MAX_EFFECT):
+        ck.error(p, f"regains {shown(h.group(1))} HP: a spell heals at most {MAX_EFFECT} HP")
 
 
 # --------------------------------------------------------------------------- #

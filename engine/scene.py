@@ -352,12 +352,22 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     party_problems: set[Problem] = set()
     reserves: list[ModelSpec] = []
     broken_reserves: set[str] = set()     # reserve: true entries refused with their own error
+    # every entry refused with its own error (a typo, a broken party file): its id
+    # and side still exist for what names them (a token's caster, a side's
+    # Stratagems or deployment zone), which must not add a false "no such model"
+    refused_ids: set[str] = set()
+    refused_sides: set[str] = set()
     for i, item in enumerate(mitems or []):
         spec = _model(ck, item, ("models", i), i, table, claim_id, mdir, party_problems)
         if spec is not None:
             (reserves if spec.reserve else models).append(spec)
-        elif isinstance(item, dict) and item.get("reserve") is True and isinstance(item.get("id"), str):
-            broken_reserves.add(item["id"])
+        elif isinstance(item, dict):
+            if item.get("reserve") is True and isinstance(item.get("id"), str):
+                broken_reserves.add(item["id"])
+            if isinstance(item.get("id"), str):
+                refused_ids.add(item["id"])
+            if isinstance(item.get("side"), str):
+                refused_sides.add(item["side"])
     for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
         ck.problems.append(prob)
 
@@ -385,7 +395,8 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
             titems = None
         on_table = {m.id: m for m in models}
         for i, item in enumerate(titems or []):
-            tok = _token(ck, item, ("tokens", i), i, table, claim_id, on_table, {r.id for r in reserves})
+            tok = _token(ck, item, ("tokens", i), i, table, claim_id, on_table, {r.id for r in reserves},
+                         refused_ids)
             if tok is not None:
                 tokens.append(tok)
     if tokens:
@@ -417,7 +428,7 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
 
     # -- stratagems (Eldfall): side -> [Stratagem] ---------------------------- #
     if "stratagems" in doc and doc["stratagems"] is not None:
-        strat = _stratagems(ck, doc["stratagems"], by_side, games)
+        strat = _stratagems(ck, doc["stratagems"], by_side, games, refused_sides)
         if strat:
             extra["stratagems"] = strat
 
@@ -451,7 +462,7 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
                             f"{table[0]:g} x {table[1]:g} table")
                 continue
             deployment[side] = ((x0, y0), (x1, y1))
-            if side not in by_side and by_side:
+            if side not in by_side and by_side and side not in refused_sides:
                 from engine.validate import suggest
                 guess = suggest(side, by_side)
                 ck.warn(p, f"no model is on side '{side}'" + (f"; did you mean '{guess}'?" if guess else ""))
@@ -511,7 +522,7 @@ REMOVABLE_STATES = ("Bleeding", "Blinded", "Confused", "Crippled", "Immobilized"
 MAX_STRATAGEMS = 50
 
 
-def _stratagems(ck, value, by_side: dict, games) -> dict:
+def _stratagems(ck, value, by_side: dict, games, refused_sides: set = frozenset()) -> dict:
     """The scene's ``stratagems:`` block -> {side: [plain Stratagem]} (defaults
     filled); every problem recorded with its line."""
     p0 = ("stratagems",)
@@ -524,7 +535,7 @@ def _stratagems(ck, value, by_side: dict, games) -> dict:
     out: dict = {}
     for side, items in d.items():
         p = p0 + (side,)
-        if not isinstance(side, str) or side not in by_side:
+        if (not isinstance(side, str) or side not in by_side) and side not in refused_sides:
             known = ", ".join(sorted(by_side)) or "none"
             ck.error(p, f"no model is on side {side!r} (sides: {known})")
             continue
@@ -534,7 +545,7 @@ def _stratagems(ck, value, by_side: dict, games) -> dict:
         if len(lst) > MAX_STRATAGEMS:
             ck.error(p, f"too many Stratagems ({len(lst)}; the limit is {MAX_STRATAGEMS})")
             continue
-        if not any(m.leader for m in by_side[side]):
+        if side not in refused_sides and not any(m.leader for m in by_side[side]):
             ck.warn(p, f"side '{side}' has no Leader: it can never use its Stratagems")
         names: dict[str, int | None] = {}
         got = []
@@ -667,7 +678,8 @@ def _check_summons(ck, models, reserves, broken: set[str] = frozenset()) -> None
                     f"no Conjuration in this scene summons the reserve model '{r.id}'", line=r.line)
 
 
-def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set) -> TokenSpec | None:
+def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set,
+           refused_ids: set = frozenset()) -> TokenSpec | None:
     from engine.validate import ID_RE
     d = ck.mapping(item, p, "a token (a mapping with id, kind, side, at, ...)")
     if d is None:
@@ -713,7 +725,9 @@ def _token(ck, item, p, index, table, claim_id, models: dict, reserve_ids: set) 
                          line=line)
         spell_name = ck.string(d["spell"], p + ("spell",), what="a spell name") if "spell" in d else None
         caster = ck.string(d["caster"], p + ("caster",), pattern=ID_RE) if "caster" in d else None
-        if caster:
+        if caster and caster in refused_ids and caster not in models:
+            caster = None       # a model refused with its own problem: nothing more to say
+        elif caster:
             m = models.get(caster)
             if m is None:
                 why = "a reserve model is not on the table" if caster in reserve_ids else "no such model"

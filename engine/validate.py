@@ -250,6 +250,27 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
     return value, lines, data
 
 
+_OCTAL_RE = re.compile(r"^[-+]?0[0-7_]+$")
+
+
+def misread_number(node, value) -> str | None:
+    """Why a plain number YAML 1.1 reads otherwise than it looks is refused: a
+    leading 0 makes it octal (``010`` is 8; ``05`` is 5 either way), a colon base
+    60 (``1:30`` is 90). Said, never taken silently; None when it is fine."""
+    if node.style not in (None, "") or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    text = str(node.value)
+    if isinstance(value, int) and _OCTAL_RE.match(text):
+        plain = text.replace("_", "").lstrip("+-").lstrip("0") or "0"
+        if int(plain) == abs(value):
+            return None             # 05 is 5 either way
+        return (f"{text} is an octal number in YAML (it reads as {value}); write {'-' if text.startswith('-') else ''}"
+                f"{plain} without the leading 0 (or quote it for a text)")
+    if ":" in text:
+        return f"{text} is a base-60 number in YAML (it reads as {value:g}); write the number (or quote it for a text)"
+    return None
+
+
 class _Builder:
     """Turns a composed node tree into Python values as ``yaml.safe_load``
     would, recording lines, refusing duplicate keys and runaway aliases."""
@@ -293,7 +314,11 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise _YamlProblem(_line(node.start_mark), f"YAML nested too deeply (limit {MAX_DEPTH})")
         if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
+            value = self.scalar(node)
+            why = misread_number(node, value)
+            if why:
+                self.problems.append((_line(node.start_mark), path, why))
+            return value
         if id(node) in self.active:
             raise _YamlProblem(_line(node.start_mark), "recursive YAML alias")
         if node.tag not in ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"):
@@ -443,8 +468,11 @@ def exponent_number(value: Any) -> Any:
     return value
 
 
-# C0 and C1 control characters but the line break and the tab
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 and C1 control characters but the line break and the tab, and the
+# bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069),
+# which reorder what follows them on the terminal's line: "a\u202e" would print the
+# rest of a verdict line (its inches, its cover) backwards
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$")
 

@@ -13,6 +13,8 @@ import os
 import sys
 from tools.loading import counted, file_argument
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # the repository's folder
+
 
 def add_arguments(p) -> None:
     p.add_argument("log", help="a game log (JSON lines) from eldfall play --log")
@@ -52,6 +54,35 @@ def read_game_log(path: str):
         raise InputError(Problem(exc.file, exc.line, exc.path, exc.message)) from None
 
 
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def scene_file(log: str, scene: dict) -> str:
+    """The scene file of a log's header. ``eldfall play`` logs the path as it was
+    given, relative to the folder it ran in; from another folder, the same path
+    under the log's folder or the repository is taken when its content is the
+    logged one (``scene.sha256``), so ``eldfall replay /path/to/game.log`` works
+    from anywhere."""
+    from engine.errors import InputError, Problem
+    path = scene.get("path") if isinstance(scene, dict) else None
+    if isinstance(path, str) and os.path.isfile(path):
+        return path
+    want = scene.get("sha256") if isinstance(scene, dict) else None
+    if isinstance(path, str) and path and not os.path.isabs(path) and isinstance(want, str):
+        for base in (os.path.dirname(os.path.abspath(log)), REPO):
+            cand = os.path.join(base, path)
+            if os.path.isfile(cand) and _sha256(cand) == want:
+                return cand
+    where = (" (the path is from the folder the game was played in: run eldfall replay there)"
+             if isinstance(path, str) and path and not os.path.isabs(path) else "")
+    raise InputError(Problem(log, 1, "scene.path", f"the scene {path!r} is not there{where}"))
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -64,11 +95,8 @@ def run(args) -> int:
         raise InputError(Problem(args.log, 1, "game",
                                  f"unknown game {header['game']!r} ({', '.join(gameplay.GAMES)})"))
     scene = header.get("scene") or {}
-    path = scene.get("path")
-    if not isinstance(path, str) or not os.path.isfile(path):
-        raise InputError(Problem(args.log, 1, "scene.path", f"the scene {path!r} is not there"))
-    with open(path, "rb") as fh:
-        sha = hashlib.sha256(fh.read()).hexdigest()
+    path = scene_file(args.log, scene)
+    sha = _sha256(path)
     if scene.get("sha256") and scene["sha256"] != sha:
         raise InputError(Problem(args.log, 1, "scene.sha256",
                                  f"{path} has changed since the game was logged"))

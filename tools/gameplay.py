@@ -60,8 +60,17 @@ def parse_settings(pairs) -> dict:
             raise InputError(Problem("<command line>", None, "--set", f"expected KEY=VALUE, not {p!r}"))
         try:
             out[key.strip()] = yaml.safe_load(value)
+            node = yaml.compose(value, Loader=yaml.SafeLoader)
         except yaml.YAMLError:
             raise InputError(Problem("<command line>", None, f"--set {key}", "not a YAML value")) from None
+        if isinstance(node, yaml.ScalarNode):
+            from engine.validate import misread_number
+            why = misread_number(node, out[key.strip()])
+            if why:                     # rounds=010 would be 8 rounds
+                raise InputError(Problem("<command line>", None, f"--set {key}", why))
+        if not value.strip():
+            raise InputError(Problem("<command line>", None, f"--set {key}",
+                                     f"expected a value after '{key}=', got nothing"))
     return out
 
 
