@@ -204,21 +204,29 @@ def _skills(hb) -> frozenset[str]:
     return frozenset(getattr(prof, "skills", ()) or ()) | frozenset(getattr(prof, "traits", ()) or ())
 
 
-def _spd(hb) -> float:
+def _spd(hb, file: str | None = None) -> float:
     stats = getattr(hb, "stats", None) or {}
     if "SPD" not in stats:
-        raise InputError(Problem("<move>", None, f"models.{hb.id}.stats.SPD", "the model has no SPD"))
+        # named where the scene writes the model (a model given by size alone has no SPD)
+        spec = getattr(hb, "spec", None)
+        idx = getattr(spec, "index", -1)
+        key = f"models[{idx}]" if isinstance(idx, int) and idx >= 0 else f"models.{hb.id}"
+        line = (getattr(spec, "key_lines", None) or {}).get("stats") or getattr(spec, "line", 0) or None
+        raise InputError(Problem(file or "<move>", line, f"{key}.stats.SPD",
+                                 f"model '{hb.id}' has no SPD (give it a profile or an SPD in its stats, "
+                                 "or the effective SPD with --speed)"))
     return float(stats["SPD"])
 
 
-def effective_spd(hb, st: dict, speed: float | None = None) -> float:
+def effective_spd(hb, st: dict, speed: float | None = None, file: str | None = None) -> float:
     """SPD after the states: halving states (Slowed, Crippled, Crouched), Flying doubles.
 
     ``speed`` given: that is the effective SPD already (states applied by the caller).
+    ``file``: the scene file a missing SPD is reported in.
     """
     if speed is not None:
         return float(speed)
-    spd = _spd(hb)
+    spd = _spd(hb, file)
     states = set(getattr(hb, "states", ()) or ())
     halvings = len(states & set(st["halving_states"]))
     if halvings and not st["halvings_stack"]:
@@ -496,15 +504,30 @@ class _Region:
     zhi: float
 
 
+def _footprint(mesh):
+    """The plan outline of a piece: the union of its triangles seen from above.
+
+    Not the convex hull of its corners: an L-shaped (prism) area leaves its inner
+    corner out, and a base standing there is not in the area.
+    """
+    import shapely
+    from shapely.geometry import MultiPoint
+    tri = np.asarray(mesh.triangles, dtype=float)[:, :, :2]
+    e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    keep = np.abs(e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]) > 1e-12
+    if not keep.any():
+        return MultiPoint(np.asarray(mesh.vertices)[:, :2]).convex_hull
+    return shapely.union_all(shapely.polygons(tri[keep])).buffer(0)
+
+
 def _regions(world, st):
     """(areas, ladders): footprints of area pieces and of ladder pieces."""
-    from shapely.geometry import MultiPoint
     areas, ladders = [], []
     ladder_tags = set(st["ladder_tags"])
     for p in world.pieces:
         tags = frozenset(p.tags)
         lo, hi = np.asarray(p.mesh.bounds)
-        poly = MultiPoint(np.asarray(p.mesh.vertices)[:, :2]).convex_hull
+        poly = _footprint(p.mesh)
         reg = _Region(p.id, p.index, tags, poly, float(lo[2]), float(hi[2]))
         if not p.solid:
             areas.append(reg)
@@ -901,7 +924,7 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
     pts = _parse_waypoints(waypoints)
     hb = ctx.hb
     start = (float(hb.x), float(hb.y), float(hb.z))
-    spd = effective_spd(hb, st, speed)
+    spd = effective_spd(hb, st, speed, getattr(getattr(world, "scene", None), "path", None))
     allowance = allowance_for(mode, spd, st)
 
     def refuse(reason):
@@ -975,6 +998,9 @@ def _fly(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
 
 
 def _engagers(ctx) -> list[int]:
+    """The enemies engaging the mover where it stands: it is within their melee reach and
+    their own LoS (States, Engaged; not the Engaged exception, engine.measure.engages)."""
+    from engine.sight import los
     out = []
     me = np.array([ctx.hb.x, ctx.hb.y, ctx.hb.z])
     for i, h in enumerate(ctx.hbs):
@@ -982,7 +1008,8 @@ def _engagers(ctx) -> list[int]:
         if not ctx.enemy[i] or not ctx.reactive[i] or {"Crouched", "Flying"} & set(h.states):
             continue
         d = float(hitbox_distance(me, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i]))
-        if d <= ctx.reach[i] + float(ctx.st["contact_tolerance"]):
+        if d <= ctx.reach[i] + float(ctx.st["contact_tolerance"]) and \
+                los(ctx.world, ctx.ids[i], ctx.hb.id, fraction=False, cover=False, engaged_with=()).los:
             out.append(i)
     return out
 
@@ -1488,7 +1515,10 @@ def _entry_points(ctx, route, s_max, what):
         limit = ctx.reach[i] if what == "reach" else ctx.aware[i]
         limit = limit if limit > 0 else 1e-6      # RCH 0: base contact
         fn = lambda P, i=i: hitbox_distance(P, ctx.R, ctx.h, ctx.centers[i], ctx.radii[i], ctx.heights[i])  # noqa: E731
-        if float(fn(route.pts[:1])[0]) <= limit:
+        # inside from the start, as the World measures reach and contact (its 0.001"
+        # tolerance): a base that starts touching (0.0005" apart) does not enter the enemy's
+        # reach by moving up to it
+        if float(fn(route.pts[:1])[0]) <= max(float(limit), 0.0) + float(ctx.st["contact_tolerance"]):
             continue  # inside from the start: the route does not enter it
         for s in _first_entries(route, fn, limit, s_max, tol, float(ctx.st["path_step"])):
             out.append(PathPoint(ctx.ids[i], tuple(float(v) for v in route.at(s))))
@@ -1577,9 +1607,19 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     step = float(st["path_step"])
     # collisions of the flying hitbox with the terrain (the standing start is not one), up
     # to the allowance: the flight never goes farther (however high an arc is asked)
+    # (a thin piece at the flight's own level, within the level tolerance above and below
+    # it: a mat or a tile that a base stands on as the level under it, is flown over; it
+    # stops no jump. Anything else is met exactly: a wall top the flight comes down on.)
+    ltol = float(st["level_tolerance"])
+
+    def flown(lo, hi, z):
+        a = np.asarray(z, dtype=float)[:, None]
+        meet = (lo < a + h - _EPS) & (hi > a + _EPS)
+        thin = (lo >= a - ltol) & (hi <= a + ltol)
+        return ~np.any(meet & ~thin, axis=1)
     s, P = route.dense(step, allowance + step)
     lo, hi, std, nrm, piece = ctx.layers(P[:, :2])
-    free = _free(lo, hi, P[:, 2], P[:, 2] + h)
+    free = flown(lo, hi, P[:, 2])
     s_hit = route.length
     bad = np.nonzero(~free)[0]
     bad = bad[s[bad] > 1e-9]
@@ -1589,7 +1629,7 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         def collides(q):
             pt = route.at(np.array([q]))
             l2, h2, *_ = ctx.layers(pt[:, :2])
-            return not bool(_free(l2, h2, pt[:, 2], pt[:, 2] + h)[0])
+            return not bool(flown(l2, h2, pt[:, 2])[0])
         s_hit = _bisect(collides, float(s[k - 1]), float(s[k]), tol)
         s_hit = max(0.0, s_hit - tol)
     # enemies stop the flight at contact
@@ -1626,13 +1666,13 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
             landed = pull
             reason = "pulled up onto the edge"
     if landed is None:
-        below = stances[stances <= Pend[2] + _EPS]
+        below = stances[stances <= Pend[2] + ltol + 1e-3]      # a lip the flight skimmed is under it
         if len(below) == 0:
             return MoveResult(model, "jump", False, "nowhere to land under the end of the jump", float(s_fin),
                               allowance, max(0.0, allowance - s_fin), tuple(float(v) for v in Pend),
                               path=[tuple(map(float, p)) for p in route.pts[route.s < s_fin]] + [tuple(Pend)])
         zl = float(below.max())
-        height = float(Pend[2] - zl)
+        height = max(0.0, float(Pend[2] - zl))
         landed = np.array([Pend[0], Pend[1], zl])
         if height > float(st["level_tolerance"]):
             _, pc = ctx.support(hi1, nrm1, pc1, np.array([zl]))
@@ -1730,7 +1770,7 @@ def fall(world, model: str, height: float, speed: float | None = None, settings:
     """The AG rolls a fall of ``height`` costs ``model`` (its effective SPD)."""
     st = globals()["settings"](settings)
     hb = world.hitbox(model)
-    spd = effective_spd(hb, st, speed)
+    spd = effective_spd(hb, st, speed, getattr(getattr(world, "scene", None), "path", None))
     return Fall(float(height), fall_rolls(height, spd, st["fall_interval_round_up"]), None,
                 (float(hb.x), float(hb.y), float(hb.z)))
 
@@ -2640,7 +2680,7 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     except KeyError:
         raise InputError(Problem("<reach>", None, "model", f"no model {model!r} in the scene")) from None
     hb = ctx.hb
-    spd = effective_spd(hb, st, speed)
+    spd = effective_spd(hb, st, speed, getattr(getattr(world, "scene", None), "path", None))
     allowance = allowance_for(mode, spd, st)
     g = _static(world, ctx.R, ctx.h, res, st)
     t1 = time.perf_counter()

@@ -498,6 +498,9 @@ def place_spray(world, template: str | TemplateSpec, *, user: str, aim=None, tar
             raise InputError("a spray needs a direction: --aim X,Y or --target ID")
         dx, dy = ax - ub.x, ay - ub.y
         if math.hypot(dx, dy) < 1e-9:
+            if aim is None:       # a target straight above or below the user: no direction
+                raise InputError(f"--target: {target} stands straight above or below {user} (the same x, y): "
+                                 "a spray from the user's base needs a direction; give --aim X,Y")
             raise InputError("--aim: the aim point is the user's own centre; give a direction")
         angle = math.degrees(math.atan2(dy, dx))
         aim = (float(ax), float(ay))
@@ -1320,7 +1323,10 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
     search = {"candidates": int(n_cand), "feasible": int(feasible), "estimate": est}
     if not cands:
         pl = (place_circle(world, spec, target=target, settings=settings) if spec.kind == "circle"
-              else place_spray(world, spec, user=user, target=target, band=band or "up"))
+              else place_spray(world, spec, user=user, target=target, band=band or "up")
+              if math.hypot(tb.x - ub.x, tb.y - ub.y) >= 1e-9
+              # a target straight above or below: any direction shows it is not covered
+              else place_spray(world, spec, user=user, angle=ub.facing, band=band or "up"))
         search["ms"] = round((time.perf_counter() - t0) * 1e3, 2)
         search["note"] = "no placement covers the main target fully"
         if spec.kind == "spray" and covering:

@@ -56,6 +56,26 @@ def check_on_table(world, p, flag: str) -> None:
                                  f"point ({p[0]:g}, {p[1]:g}) is off the {W:g}\" x {D:g}\" table"))
 
 
+def engaged_from_table(world, model: str) -> list[str]:
+    """The enemies that engage ``model`` where the scene stands it (in their melee reach, with
+    their LoS: eldfall-states.txt, Engaged, "at the end of ... a Phase", which a scene is),
+    when the scene does not already give it the Engaged State. The State is added to the
+    model for this check (Engaged: only Walk, directly toward them). [] when none does."""
+    from engine.measure import engages
+    hb = world.hitbox(model)
+    if "Engaged" in hb.states or "eldfall" not in tuple(getattr(world.scene, "games", ("eldfall",))):
+        return []           # (Legends of Norova has no Engaged State)
+    by = [e for e in world.model_ids() if e != model and engages(world, e, model)]
+    if by:
+        hb.states = frozenset(hb.states) | {"Engaged"}
+    return by
+
+
+def engaged_line(by) -> str:
+    return (f"  Engaged by {', '.join(by)} (in its melee reach, with LoS, where the scene stands it): "
+            "only Walk, directly toward it")
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the moving model's id")
@@ -142,6 +162,7 @@ def run(args) -> int:
     for p in via:
         check_on_table(world, p, "--via")
     check_on_table(world, to, "--to")
+    engaged_by = engaged_from_table(world, args.model)
     result = check_path(world, args.model, via + [to], args.mode, speed=speed, settings=overrides or None)
     if args.mode != "jump":
         via_level(result, via, overrides)
@@ -160,11 +181,15 @@ def run(args) -> int:
         path = None
     if args.json:
         out = result.to_dict()
+        if engaged_by:
+            out["engaged_by"] = engaged_by
         if path:
             out["picture"] = path
         print(json.dumps(out, indent=2))
     else:
         print(describe(result))
+        if engaged_by:
+            print(engaged_line(engaged_by))
         if path:
             print(f"  picture: {path}")
     return 0

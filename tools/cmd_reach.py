@@ -19,7 +19,7 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, check_on_table, point, positive
+from tools.cmd_move import check_model, check_on_table, engaged_from_table, engaged_line, point, positive
 from tools.loading import counted, load_world
 
 
@@ -123,7 +123,7 @@ def real_allowance(world, model: str, mode: str, speed: float | None) -> float:
     reports it: the reachable grid of a refused movement holds 0."""
     from engine import motion
     st = motion.settings(None)
-    return float(motion.allowance_for(mode, motion.effective_spd(world.hitbox(model), st, speed), st))
+    return float(motion.allowance_for(mode, motion.effective_spd(world.hitbox(model), st, speed, world.scene.path), st))
 
 
 def run(args) -> int:
@@ -146,6 +146,7 @@ def run(args) -> int:
                                  f"at most the table's shorter side ({min(world.table):g}\"), got {args.resolution}"))
     if target is not None:
         check_on_table(world, target, "--path-to")
+    engaged_by = engaged_from_table(world, args.model)
     grid = reachable(world, args.model, args.mode, resolution=res, speed=speed)
     summary = grid.summary(world.pieces)
     if summary.get("reason"):
@@ -164,6 +165,8 @@ def run(args) -> int:
             print(f"eldfall reach: no 3D picture ({type(exc).__name__}: {exc})", file=sys.stderr)
     if args.json:
         out = dict(summary)
+        if engaged_by:
+            out["engaged_by"] = engaged_by
         if route is not None:
             out["shortest_path"] = [[round(v, 4) for v in p] for p in route]
         if pictures:
@@ -171,6 +174,8 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(describe(grid, summary, route))
+        if engaged_by:
+            print(engaged_line(engaged_by))
         for p in pictures:
             print(f"  picture: {p}")
     return 0
