@@ -198,15 +198,17 @@ def _fallback_los(world, viewer: str, target: str) -> bool:
                                     exclude={viewer, target}).any())
 
 
-def has_los(world, viewer: str, target: str) -> bool:
-    """The viewer's LoS to the target by the rulebook (engine.sight)."""
+def has_los(world, viewer: str, target: str, *, own: bool = False) -> bool:
+    """The viewer's LoS to the target by the rulebook (engine.sight). ``own``: the viewer's
+    own LoS, without the Engaged state's LoS to its engagers."""
     if viewer == target:
         return True
     try:
         from engine import sight
     except ImportError:
         return _fallback_los(world, viewer, target)
-    return bool(sight.los(world, viewer, target, fraction=False, cover=False).los)
+    return bool(sight.los(world, viewer, target, fraction=False, cover=False,
+                          engaged_with=() if own else None).los)
 
 
 def engages(world, engager: str, engaged: str) -> bool:
@@ -217,7 +219,8 @@ def engages(world, engager: str, engaged: str) -> bool:
         return False
     if not in_reach(world, engager, engaged, melee_reach(world, engager)):
         return False
-    return has_los(world, engager, engaged)
+    # its own LoS: an Engaged engager's LoS to its own engagers does not engage them back
+    return has_los(world, engager, engaged, own=True)
 
 
 def engagements(world) -> list[tuple[str, str]]:
@@ -241,7 +244,7 @@ def engagements(world) -> list[tuple[str, str]]:
         & can_be[None, :]
     out = []
     for i, j in zip(*np.nonzero(near)):
-        if has_los(world, ids[i], ids[j]):
+        if has_los(world, ids[i], ids[j], own=True):
             out.append((ids[i], ids[j]))
     return out
 

@@ -783,9 +783,10 @@ def _melee_reach(hb) -> float | None:
 
 
 def engagers(world, model: str, settings: SightSettings | None = None) -> list[str]:
-    """The enemies engaging ``model``: it stands within their melee reach (p.24; states: Engaged).
+    """The enemies engaging ``model``: it stands within their melee reach and their LoS
+    (p.24; states: Engaged, "within the Melee Weapon Reach and LoS of an enemy model").
 
-    Crouched and Flying models engage no one (states page). Only when the model
+    Crouched, Flying and Petrified models engage no one (states page). Only when the model
     is in the Engaged state; the rules may instead pass ``engaged_with``.
     """
     s = _settings(settings)
@@ -795,9 +796,14 @@ def engagers(world, model: str, settings: SightSettings | None = None) -> list[s
     out = []
     for other in world.model_ids():
         ho = world.hitbox(other)
-        if other == model or ho.side == hb.side or ho.states & {"Crouched", "Dead", s.flying_state, "Incapacitated"}:
+        if other == model or ho.side == hb.side or \
+                ho.states & {"Crouched", "Dead", s.flying_state, "Incapacitated", "Petrified"}:
             continue
-        if world.in_reach(other, model, _melee_reach(ho) or 0.0):
+        if not world.in_reach(other, model, _melee_reach(ho) or 0.0):
+            continue
+        # "within the Melee Weapon Reach and LoS of an enemy model": the enemy's own LoS
+        # (its front arc, the scenery), not the Engaged exception (no recursion)
+        if los(world, other, model, fraction=False, cover=False, settings=s, engaged_with=()).los:
             out.append(other)
     return out
 
@@ -2911,10 +2917,12 @@ _CHUNKS = (512, 4096, 32768)     # yes/no questions: leaf segments cast in chunk
 
 
 # ------------------------------------------------------------------------ public API
-def _make_query(world, st, viewer, target, moving, s, want_all, models, v_override=None, gather=True):
+def _make_query(world, st, viewer, target, moving, s, want_all, models, v_override=None, gather=True,
+                half: bool | None = None):
     vh = world.hitbox(viewer)
     th = world.hitbox(target) if v_override is None else v_override
-    half = not _is_360(vh, moving, s)
+    if half is None:
+        half = not _is_360(vh, moving, s)
     return _Query(world, st, vh, th, want_all=want_all, s=s, half=half,
                   v_local=_lattice_for(vh, s), t_local=_lattice_for(th, s),
                   exclude={viewer, target}, models=models, gather=gather)
@@ -3032,6 +3040,10 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
     front = (not half) or geo_front
     base["all_round"] = not half
     exc = _exception(world, viewer, target, moving, s, engaged_with)
+    if exc is not None and exc[0] and viewer != target:
+        # LoS given by a state (Flying, Engaged): every line between the hitboxes counts,
+        # so the share, the blocking pieces, the eye and the cover are measured all round
+        half = False
     if viewer == target:
         return LosResult(los=True, visible_fraction=1.0, in_front_arc=True, reason="itself", **base)
     models = _model_records(world, s)
@@ -3050,10 +3062,10 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         # a pair it proves hidden needs no query (only what the result reports of it)
         q = _HiddenPair(world, st, vh, th, half, s, {viewer, target}, models)
         if not q.nt or not q.nv or not _hidden_batch(world, s, [(vh, th, half, {viewer, target})], models)[0]:
-            q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False)
+            q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False, half=half)
             q.root_tried = True
     if q is None:
-        q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False)
+        q = _make_query(world, st, viewer, target, moving, s, q_want, models, gather=False, half=half)
     if mem is not None and not q.done:
         # the last answer for this pair: its witnesses are tried first and its proof (a
         # partition of the same trees' pairs, re-proved here) starts the descent
