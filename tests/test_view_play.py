@@ -228,7 +228,7 @@ def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     click_model(view_app, world, "red-archer")
     assert ctl.selected == "red-archer"
     labels = [label for label, _ in ctl.menu]
-    assert any(label.startswith("Ranged Attack (Longbow)") for label in labels) and "pass red" in labels
+    assert any(label.startswith("Ranged Attack (Longbow)") for label in labels) and "Pass: no (more) Reactions of red (P)" in labels
     assert press(view_app, menu_key(ctl, "Ranged Attack")) == "target"
     events = click_model(view_app, world, "blue-archer")
     decl = next(e for e in events if e.kind == "declare")
@@ -237,7 +237,7 @@ def test_hotseat_reaction_by_the_reactive_player(view_app, ctl):
     # red passes its other reactions: the active model's Action step lists its actions, though
     # the reactor is still the selected model
     while game.pending[0] == "reaction":
-        press(view_app, menu_key(ctl, "pass red"))
+        press(view_app, menu_key(ctl, "Pass: no (more) Reactions"))
     assert game.pending == ("action", "blue-archer") and ctl.selected == "red-archer"
     assert ctl.menu and ctl.hud.menu.text.startswith("Legal for blue-archer:")
 

@@ -51,6 +51,16 @@ def _dispute_pair(world, budget_s: float = 8.0):
     return sight.los(world, best[1], best[2], fraction=True, cover=True)
 
 
+def demo_scene(scene: str) -> str:
+    """The scene to show: the default one is the project's own (scenes/skirmish.yaml
+    beside tools/), wherever ``eldfall demo`` is run from; a scene named is as given."""
+    if scene == DEFAULT_SCENE and not os.path.exists(scene):
+        bundled = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), DEFAULT_SCENE)
+        if os.path.isfile(bundled):
+            return bundled
+    return scene
+
+
 def run(args) -> int:
     from engine.view.config import has_display
     from tools.cmd_check import render, summary
@@ -58,6 +68,7 @@ def run(args) -> int:
     from tools.loading import counted, load_world
     if args.frames < 1:
         raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    args.scene = demo_scene(args.scene)
     world = load_world(args.scene)
     name = game_name_for(world, args.game)
     if has_display() and not args.offscreen:

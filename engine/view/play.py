@@ -34,6 +34,7 @@ from engine.view.camera import TableCamera
 from engine.view.hud import Hud, event_line
 from engine.view.meshes import TableScene
 from engine.view.picking import pick, pick_standing, pick_token
+from rules.core.text import point_words
 
 SELECT = (1.0, 1.0, 1.0, 0.95)
 CAN_ACT = (1.0, 0.9, 0.3, 0.8)
@@ -848,6 +849,7 @@ class PlayController(TableView):
     def _reset_step(self):
         """Back to idle: no path, no target step, no split, no aim, no facing."""
         self.state, self.move_mode, self.waypoints, self.target_key = "idle", None, [], None
+        self.routed_len = 0               # the first waypoints, one click's route through the shaded area
         self.move_crouch_start = self.move_land = None
         self.split, self.aim_points, self.move_facing = None, [], None
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
@@ -961,15 +963,22 @@ class PlayController(TableView):
                 pass
         return event_line(ev)
 
+    #: the most lines a decision's outcome takes in the status panel
+    EXPLAIN_LINES = 8
+
     def explain(self, action, events) -> str:
+        """What a decision did, in the rules' words. The outcome comes last (the
+        second Strike's damage, a wound): when the lines are too many, the dice
+        (the dice panel shows them) go first, then the middle, never the end."""
         lines = [] if self.narrator is not None else [str(action)]
-        for ev in events[1:8]:
-            line = self.say(ev)
-            if line:
-                lines.append(line)
-        if len(events) > 8:
-            lines.append(f"  ... {len(events) - 8} more events")
-        return "\n".join(lines)
+        said = [(ev.kind, line) for ev in events[1:] for line in [self.say(ev)] if line]
+        n = self.EXPLAIN_LINES - len(lines)
+        if len(said) > n:
+            said = [ks for ks in said if ks[0] != "roll"]
+        said = [line for _, line in said]
+        if len(said) > n:
+            said = said[:n - 5] + [f"  ... ({len(said) - n + 1} more in the event log)"] + said[-4:]
+        return "\n".join(lines + said)
 
     # ------------------------------------------------------------ input
     def handlers(self) -> dict:
@@ -1002,6 +1011,7 @@ class PlayController(TableView):
                 return None
             self.waypoints.append(tuple(float(v) for v in point))
             routed = len(self.waypoints) == 1 and self.route_in_reach()
+            self.routed_len = len(self.waypoints) if routed else getattr(self, "routed_len", 0)
             self.update_path_preview()
             if routed:
                 self.message += "\n(the shaded area's route to the click: the straight line is not legal)"
@@ -1211,11 +1221,14 @@ class PlayController(TableView):
         self._reset_step()
         self.state, self.move_mode, self.move_crouch_start = "move", mode, crouch_start
         self.move_land = land
-        self.message = (f"{mid}: {move_words(mode, crouch_start, land)} - click waypoints, Enter confirms, "
-                        "Backspace removes, F faces the pointer at the end, Esc cancels")
+        self.message = self.move_prompt()
         self.show_reach(mid, mode)
         self.refresh()
         return "move"
+
+    def move_prompt(self) -> str:
+        return (f"{self.active_model()}: {move_words(self.move_mode, self.move_crouch_start, self.move_land)} - "
+                "click waypoints, Enter confirms, Backspace removes, F faces the pointer at the end, Esc cancels")
 
     def allowance(self, mid, mode) -> float | None:
         """The rules' own allowance for a mode, for a game that states it
@@ -1396,6 +1409,8 @@ class PlayController(TableView):
             if c.getName() == "path-overlay":
                 c.removeNode()
         if not self.waypoints:
+            self.preview = None                # no path: nothing to confirm, the move's prompt again
+            self.message = self.move_prompt()
             self.refresh()
             return None
         mid = self.active_model()
@@ -1460,7 +1475,11 @@ class PlayController(TableView):
 
     def drop_waypoint(self):
         if self.state == "move" and self.waypoints:
-            self.waypoints.pop()
+            if len(self.waypoints) <= getattr(self, "routed_len", 0):
+                self.waypoints = []          # one click took the shaded area's route: it goes whole
+            else:
+                self.waypoints.pop()
+            self.routed_len = min(getattr(self, "routed_len", 0), len(self.waypoints))
             self.update_path_preview()
         elif self.state == "target" and self.split:
             self.split.pop()
@@ -1891,7 +1910,14 @@ class PlayController(TableView):
 
     def pass_reactions(self):
         passes = [a for a in self.legal() if action_kind(a) == "Pass"]
-        return self.apply(passes[0]) if passes else None
+        if passes:
+            return self.apply(passes[0])
+        # P passes a Reaction, a Crouched window, a Turn when Hit, the Stratagems: say so,
+        # and how the turn ends when that is what the player looked for (no silent key)
+        end = next((label for label, what in self.menu if action_kind(what) == "EndTurn"), None)
+        self.message = "P: nothing to pass now" + (f" (the turn ends with the menu's \"{end}\")" if end else "")
+        self.refresh()
+        return None
 
     # ------------------------------------------------------------ undo / save
     def undo(self):
@@ -1937,17 +1963,39 @@ class PlayController(TableView):
         path = path or self.log_path
         try:
             header, events, warnings = read_log(path)
+            self.check_log_scene(header)
             game = type(self.game).replay(header, events, self.geometry)
         except LogError as exc:
+            if exc.file == "<log>":              # the rules' replay names no file: this one
+                exc.file = path
             if strict:
                 raise
             self.world_sync_from(self.game)
-            self.message = f"cannot load: {exc}"
+            self.message = f"cannot load: {exc.one_line()}"
             self.refresh()
             return None
         self.game = game
         self._after_load(f"loaded {path} ({len(events)} events)" + (f"; {'; '.join(warnings)}" if warnings else ""))
         return path
+
+    def check_log_scene(self, header: dict) -> None:
+        """A log is replayed on the table it was played on: another scene's log (or one
+        logged before the scene file changed) would put its models on this terrain,
+        the answers of the rules on the wrong table. ``LogError`` when the scene differs."""
+        from rules.core.errors import LogError
+        if not isinstance(header, dict) or header.get("game") != getattr(self.game, "game_name", None):
+            return                                  # the replay says whose game it is
+        logged = header.get("scene")
+        here = getattr(self.world.scene, "sha256", "")
+        sha = logged.get("sha256") if isinstance(logged, dict) else None
+        if here and sha and sha != here:
+            was, now = str(logged.get("path") or "another scene"), getattr(self.world.scene, "path", "") or ""
+            if now and os.path.abspath(was) == os.path.abspath(now):
+                why = f"{now} has changed since the game was logged"
+            else:
+                why = (f"this log was played on {was}, not on {now or 'the scene on the table'} "
+                       "(eldfall replay LOG shows it on its own scene)")
+            raise LogError(why, line=1, path="scene.sha256")
 
     def world_sync_from(self, game) -> None:
         """Put the models back where ``game`` has them (a failed replay may
@@ -2251,6 +2299,14 @@ class PlayController(TableView):
             elif kind == "Crouch":
                 # Crouched as a Reaction, at the start or end of the mover's Movement Step
                 words = [f"{'crouch' if on else 'stand up'} {mid}" for mid, on in a.changes]
+                if len(a.changes) > 2:
+                    # all of them at once: each is an entry of its own, so the counts say it
+                    # (one line naming six models widened the menu over half the table)
+                    n_up = sum(1 for _, on in a.changes if on)
+                    n_down = len(a.changes) - n_up
+                    words = [f"crouch all {n_up} at once"] if not n_down else \
+                        [f"stand up all {n_down} at once"] if not n_up else \
+                        [f"crouch {n_up} and stand up {n_down} at once (every model listed)"]
                 menu.append(("Crouched as a Reaction: " + ", ".join(words), a))
             elif kind == "Pass" and (getattr(self.game, "pending", None) or ("",))[0] == "crouch":
                 menu.append(("Pass: no Crouched change now (P)", a))
@@ -2271,10 +2327,34 @@ class PlayController(TableView):
                                  (lambda key=self._key(a): self.start_target(key))))
             elif action_actor(a) in (None, actor) and kind not in seen:
                 seen.add(str(a))
-                menu.append((str(a), a))
+                menu.append((self.plain_words(a), a))
         menu += self.norova_menu(legal, actor)
         self.menu = self.page_menu(menu)
         return self.menu
+
+    #: the reaction steps: the reactive player clicks a ringed model, or passes
+    REACTION_STEPS = ("reaction", "reaction-late", "reaction-change")
+
+    def plain_words(self, a) -> str:
+        """A menu entry in words for the decisions that are a side's, not a model's
+        (the raw "end red", "pass blue", "duel blue accept" said too little)."""
+        kind, side = action_kind(a), getattr(a, "side", None)
+        if kind == "EndTurn":
+            return f"End {side}'s turn (activate no more models)"
+        if kind == "ChooseOrder":
+            other = next((s for s in self.sides() if s != side), "the other side")
+            first = side if a.first else other
+            return f"{a} ({first}'s turn comes first)"
+        if kind == "Pass" and self.pending_kind() in self.REACTION_STEPS:
+            return f"Pass: no (more) Reactions of {side} (P)"
+        if kind == "DuelAnswer":
+            ch, tgt = (getattr(self.game, "duel", None) or {}).get("models", ("the challenger", "the challenged"))
+            return (f"Duel: {tgt} accepts the Duel with {ch}" if a.accept else
+                    f"Duel: {tgt} refuses the Duel with {ch}")
+        return str(a)
+
+    def sides(self) -> list[str]:
+        return sorted({self.world.hitbox(m).side for m in self.world.model_ids()})
 
     show_menu = True
 
@@ -2315,7 +2395,8 @@ class PlayController(TableView):
                     continue
                 if action_kind(a) == "Activate":
                     self.table.highlight(m, CAN_ACT)
-                elif self.pending_kind() == "reaction" and action_kind(a) == "Declare" and self.world.hitbox(m).side == reactive:
+                elif self.pending_kind() in self.REACTION_STEPS and action_kind(a) == "Declare" \
+                        and self.world.hitbox(m).side == reactive:
                     self.table.highlight(m, CAN_REACT)
         if self.state == "idle" and self.show_menu and self.pending_kind() == "turn-on-hit":
             # the hit model (it may turn) and the attackers that hit it
@@ -2343,12 +2424,19 @@ class PlayController(TableView):
         else:
             step = getattr(getattr(g, "act", None), "step", None)
             active = self.active_model()
-            if self.pending_kind() == "turn-on-hit":       # the activated model, not the hit one
-                active = self.pending_mover() or active
+            if self.pending_kind() in ("turn-on-hit", "dodge-move"):   # the activated model, not the
+                active = self.pending_mover() or active                # hit one nor the dodger
             if active:
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
-            if self.pending_kind() == "reaction" and self.show_menu:
+            if self.pending_kind() in self.REACTION_STEPS and self.show_menu:
                 status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
+            if self.pending_kind() == "dodge-move" and self.show_menu:
+                status.append(f"Dodge: {self.pending_who()} may make its Dodge move (number keys; "
+                              "a move: click the path)")
+            if self.pending_kind() == "duel-answer" and self.show_menu:
+                ch, tgt = (getattr(g, "duel", None) or {}).get("models", ("?", "?"))
+                status.append(f"Duel: {ch} challenges {tgt}; {self.pending_who()} accepts or refuses "
+                              "(number keys)")
             if self.pending_kind() == "crouch" and self.show_menu:
                 status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up models "
                               "now (number keys), or P to pass")
@@ -2591,7 +2679,7 @@ class AttractController(PlayController):
         kind = action_kind(action)
         if kind == "Move" and getattr(action, "path", ()):
             p = action.path[-1]
-            text = f"{action.model} {action.mode}s to ({p[0]:.1f}, {p[1]:.1f})"
+            text = f"{action.model} {action.mode}s to {point_words(p)}"
         elif kind == "Declare":
             tg = ", ".join(action_targets(action))
             text = f"{action.model}: {action.action}" + (f" with {action.weapon}" if action.weapon else "") + (
