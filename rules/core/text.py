@@ -18,3 +18,11 @@ def split_keywords(tokens: list[str]) -> tuple[list[str], dict[str, str]]:
         else:
             pos.append(t)
     return pos, kw
+
+
+def point_words(p, digits: int = 1) -> str:
+    """A point of the table as a reader takes it: ``(x, y)``, and its height when it is off
+    the table (``(12.0, 5.0), 3.0" up``): a move onto a tower does not end on the ground."""
+    xy = "(" + ", ".join(f"{float(v):.{digits}f}" for v in p[:2]) + ")"
+    z = float(p[2]) if len(p) > 2 else 0.0
+    return xy + (f", {z:.{digits}f}\" up" if round(z, digits) > 0 else "")

@@ -1,14 +1,15 @@
 """Readable lines for the events of an Eldfall game (the play summary)."""
 from __future__ import annotations
 
-
 import math
+
+from rules.core.text import point_words
 
 _EPS = 1e-4           # a point of the path is on a leg, or at the end (as the rules compare)
 
 
 def _pt(p) -> str:
-    return "(" + ", ".join(f"{v:.1f}" for v in p[:2]) + ")"
+    return point_words(p, 1)
 
 
 # The latest Movement Step of each model as its "movement" event told it, so that a

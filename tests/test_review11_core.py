@@ -1,0 +1,92 @@
+"""Review 11, the engine-side changes the helpers' findings needed (engine/sight.py)."""
+from __future__ import annotations
+
+from engine import sight
+from engine.scene import load_scene
+from engine.world import World
+from scene_files import write  # noqa: E402
+from test_review11_dispute import FLYING_BACK  # noqa: E402
+from test_review11_eldfall_sequence import SCRUM  # noqa: E402
+
+
+def test_an_engaged_models_engagers_are_the_enemies_that_see_it(tmp_path):
+    # States, Engaged: "within the Melee Weapon Reach and LoS of an enemy model". b1 stands in
+    # the Reach of r1 (facing it) and of r3 (behind it, facing away): only r1 engages it, so
+    # the Engaged exception gives b1 LoS to r1 and not to r3
+    text = SCRUM.replace("at: [10, 14],   facing: 90}", "at: [10, 14],   facing: 90, states: [Engaged]}")
+    world = World(load_scene(str(write(tmp_path, "scrum.yaml", text))))
+    assert world.in_reach("r3", "b1", 2.0)
+    assert sight.engagers(world, "b1") == ["r1"]
+    assert sight.los(world, "b1", "r1", fraction=False, cover=False).los
+    assert not sight.los(world, "b1", "r3", fraction=False, cover=False).los
+    # r3 turned to face b1: it engages too
+    turned = text.replace("at: [10, 11.6], facing: 270", "at: [10, 11.6], facing: 90")
+    world2 = World(load_scene(str(write(tmp_path, "turned.yaml", turned))))
+    assert sorted(sight.engagers(world2, "b1")) == ["r1", "r3"]
+    # a Petrified enemy engages no one (Engaged ends when "the enemy model enters the
+    # Incapacitated, Petrified, Crouched, or Dead State")
+    world.set_states("r1", {"Petrified"})
+    assert sight.engagers(world, "b1") == []
+
+
+def test_los_a_state_gives_is_measured_all_round(tmp_path):
+    # f flies and faces away from t: LoS yes (Flying). The share seen, the blocking wall and
+    # the witness are those of every line between the hitboxes, as when f sees all round
+    # (moving): "LoS yes, 0% visible, blocking: none" contradicted the cover next to it
+    world = World(load_scene(str(write(tmp_path, "fly.yaml", FLYING_BACK))))
+    r = sight.los(world, "f", "t")
+    moving = sight.los(world, "f", "t", moving=True)
+    assert r.los and not r.in_front_arc and not r.all_round
+    assert r.visible_fraction == moving.visible_fraction > 0.3
+    assert r.blocking == moving.blocking == ("wall",)
+    assert r.witness is not None
+
+
+def test_an_engaged_walk_heads_only_for_the_enemies_that_see_it(tmp_path):
+    # "Engaged: only Walk, directly toward the enemy engaging it": r3 behind b1, facing away,
+    # has b1 in its Reach but does not see it, so it engages nothing and is no Walk's goal
+    from engine.motion import check_path
+    text = SCRUM.replace("at: [10, 14],   facing: 90}", "at: [10, 14],   facing: 90, states: [Engaged]}")
+    world = World(load_scene(str(write(tmp_path, "scrum.yaml", text))))
+    toward_r1 = check_path(world, "b1", [(10.0, 14.6)], "walk")
+    assert toward_r1.legal, toward_r1.reason
+    toward_r3 = check_path(world, "b1", [(10.0, 13.2)], "walk")
+    assert not toward_r3.legal and "r1" in toward_r3.reason and "r3" not in toward_r3.reason
+
+
+def test_an_engaged_engager_does_not_engage_back_through_its_engaged_los(tmp_path):
+    # measure: b1 (Engaged, facing r1) is in r3's Reach and r3 sees it, so r3 engages b1;
+    # b1 turned away from r3 touches it (its Reach) but not in its LoS: it does not engage
+    # r3, though the Engaged state gives b1 LoS to r3
+    from engine.measure import engagements, engages
+    text = SCRUM.replace("at: [10, 14],   facing: 90}", "at: [10, 14],   facing: 90, states: [Engaged]}") \
+        .replace("at: [10, 11.6], facing: 270", "at: [10, 12.583], facing: 90")
+    world = World(load_scene(str(write(tmp_path, "scrum.yaml", text))))
+    assert engages(world, "r3", "b1") and engages(world, "r1", "b1")
+    assert sight.los(world, "b1", "r3", fraction=False, cover=False).los     # the Engaged exception
+    assert world.base_contact("b1", "r3")
+    assert not engages(world, "b1", "r3")
+    assert ("b1", "r3") not in engagements(world) and ("r3", "b1") in engagements(world)
+
+
+def test_a_move_off_the_table_is_told_with_its_height():
+    # "walks 4.0\" to (12.0, 5.0)" for a walk that ends on a tower's roof read as a walk on the
+    # ground: the end's height is told when it is off the table
+    from rules.core.game import Event
+    from rules.eldfall.narrate import line
+    up = line(Event("movement", {"model": "r1", "movement": "Climb", "end": [12.0, 5.0, 3.0],
+                                 "distance": 4.0, "path": [[12.0, 5.0, 3.0]]}))
+    assert up == "  r1 climbs 4.0\" to (12.0, 5.0), 3.0\" up", up
+    flat = line(Event("movement", {"model": "r1", "movement": "Walk", "end": [12.0, 5.0, 0.0],
+                                   "distance": 4.0, "path": [[12.0, 5.0, 0.0]]}))
+    assert flat == "  r1 walks 4.0\" to (12.0, 5.0)", flat
+
+
+def test_the_attract_banner_tells_a_move_off_the_table_with_its_height(view_app, tmp_path):
+    from rules.eldfall.actions import Move
+    from test_review10_attract import _attract  # noqa: E402
+    ctl, _ = _attract(view_app, tmp_path)
+    up = ctl.narrate(Move("red-archer", "climb", ((12.0, 5.0, 3.0),)), [])
+    assert "(red-archer climbs to (12.0, 5.0), 3.0\" up)" in up, up
+    flat = ctl.narrate(Move("red-archer", "walk", ((12.0, 5.0, 0.0),)), [])
+    assert "(red-archer walks to (12.0, 5.0))" in flat, flat
