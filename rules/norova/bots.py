@@ -178,10 +178,20 @@ class GreedyBot:
         dying = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dying"}
         dead = {o.id for o in game.fighters.values() if o.side == f.side and o.status == "dead"}
         if dying or dead:
-            for a in legal(UsePotion, lambda a: a.target in dying) + legal(
+            # only Vitality brings a Dying ally back (a Soul draught would be wasted on it)
+            for a in legal(UsePotion, lambda a: a.target in dying
+                           and game.data.items[a.item]["restores"] == "vitality") + legal(
                     Cast, lambda a: a.target in dying | dead and game.data.spells[a.spell]["type"] == "healing"
                     and cheap_cast(a)):
                 return a
+            # a Dying ally within reach but not faced: turn to it (a potion is given only to
+            # an ally the giver faces), the potion comes next
+            here = game.pos(mid)
+            faces = {round(mx_facing(here, game.pos(o)), 2): o for o in sorted(dying)}
+            if any(n > 0 and game.data.items.get(i, {}).get("restores") == "vitality"
+                   for i, n in f.inventory.items()):
+                for a in legal(Turn, lambda a: a.facing in faces):
+                    return a
 
         # 2b. a hidden enemy in sight: try to spot it (free, once per enemy and round); a
         # hidden enemy cannot be attacked or targeted until it is spotted

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 from pathlib import Path
 
 import yaml
@@ -67,7 +68,8 @@ class RuleData:
 
     def __init__(self, settings: dict | None = None):
         problems: list[str] = []
-        self.rules = merge(_load("rules.yaml"), dict(settings or {}), "", problems)
+        self._given = dict(settings or {})
+        self.rules = merge(_load("rules.yaml"), self._given, "", problems)
         self.criticals = _load("criticals.yaml")
         w = _load("weapons.yaml")
         self.weapons: dict[str, dict] = w["weapons"]
@@ -105,30 +107,43 @@ class RuleData:
         return self.criticals["critical_critical_d6"][d6]
 
     # ---- validation ---------------------------------------------------
+    def _source(self, path: str) -> str:
+        """Where a rule key's value comes from: ``settings`` (the game's, e.g. ``--set``)
+        or ``rules.yaml``: a problem names the one its user can fix."""
+        node = self._given
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return "rules.yaml"
+            node = node[part]
+        return "settings"
+
+    def _rule_problem(self, path: str, what: str) -> str:
+        return f"{self._source(path)}: {path}: {what}"
+
     def _validate(self) -> list[str]:
         p: list[str] = []
         r = self.rules
+        bad = self._rule_problem
         diffs = r["difficulty"]
         for k, v in diffs.items():
-            if not isinstance(v, int):
-                p.append(f"rules.yaml: difficulty.{k}: must be a whole number")
+            if isinstance(v, bool) or not isinstance(v, int):
+                p.append(bad(f"difficulty.{k}", "must be a whole number"))
         for k, c in r["checks"].items():
             if c.get("difficulty") not in diffs:
-                p.append(f"rules.yaml: checks.{k}.difficulty: unknown difficulty {c.get('difficulty')!r}")
+                p.append(bad(f"checks.{k}.difficulty", f"unknown difficulty {c.get('difficulty')!r}"))
             if "trait" in c and c["trait"] not in TRAITS:
-                p.append(f"rules.yaml: checks.{k}.trait: unknown trait {c['trait']!r} (known: {', '.join(TRAITS)})")
+                p.append(bad(f"checks.{k}.trait", f"unknown trait {c['trait']!r} (known: {', '.join(TRAITS)})"))
         f = r["facing"]
         if not (0 < f["front_half_angle"] <= 180 and 0 <= f["rear_half_angle"] <= 180
                 and f["front_half_angle"] + f["rear_half_angle"] <= 180):
-            p.append("rules.yaml: facing: the front and rear half angles must be in 0..180 and add up to 180 at most")
+            p.append(bad("facing", "the front and rear half angles must be in 0..180 and add up to 180 at most"))
         for arc in ARCS:
             if not isinstance(f["evade_modifier"].get(arc), int):
-                p.append(f"rules.yaml: facing.evade_modifier.{arc}: must be a whole number")
-        if not isinstance(r["move"]["step_height"], (int, float)) or r["move"]["step_height"] < 0:
-            p.append("rules.yaml: move.step_height: must be a number of inches, 0 or more")
+                p.append(bad(f"facing.evade_modifier.{arc}", "must be a whole number"))
         for k, v in r["areas"].items():
             if not isinstance(v, (int, float)) or v <= 0:
-                p.append(f"rules.yaml: areas.{k}: must be a positive number of inches")
+                p.append(bad(f"areas.{k}", "must be a positive number of inches"))
+        p += self._validate_numbers()
         for side in (1, 2, 3, 4, 5, 6):
             if self.criticals["skill_fumble_d6"].get(side) not in ("works_anyway", "failure", "backfire"):
                 p.append(f"criticals.yaml: skill_fumble_d6.{side}: must be works_anyway, failure or backfire")
@@ -161,6 +176,81 @@ class RuleData:
         for name, it in self.items.items():
             if it.get("restores") not in POOLS:
                 p.append(f"items.yaml: items.{name}.restores: must be one of {', '.join(POOLS)}")
+        return p
+
+
+    # every number, list and name of rules.yaml that the rules divide by, count with or
+    # look up: a bad one is a one-line problem here, never a traceback or a silent 0 later
+    _NUMBERS = (
+        # (key path, lowest, highest, whole number, the lowest itself allowed)
+        ("initiative.die", 1, None, True, True),
+        ("move.sprint_factor", 0, None, False, False),
+        ("move.crawl_factor", 0, None, False, False),
+        ("move.fly_factor", 0, None, False, False),
+        ("move.min_step", 0, None, False, True),
+        ("move.step_height", 0, None, False, True),
+        ("climbing.allowance_factor", 0, None, False, False),
+        ("swimming.allowance_factor", 0, None, False, False),
+        ("falling.inches_per_die", 0, None, False, False),
+        ("falling.die", 1, None, True, True),
+        ("attack_of_opportunity.per_enemy_per_round", 0, None, True, True),
+        ("attack_of_opportunity.path_step", 0, None, False, False),
+        ("evade.focused_min", None, None, True, True),
+        ("evade.fallen_modifier", None, None, True, True),
+        ("potions.use_range", 0, None, False, True),
+        ("potions.throw_range", 0, None, False, True),
+        ("potions.path_width", 0, None, False, True),
+        ("critical.crit_power_multiplier", 1, None, True, True),
+        ("critical.double_crit_power_multiplier", 1, None, True, True),
+        ("critical.skill_crit_effect_multiplier", 1, None, True, True),
+        ("critical.skill_crit_power_multiplier", 1, None, True, True),
+        ("off_hand_power_fraction", 0, 1, False, True),
+        ("two_handed_power_times", 1, None, True, True),
+        ("saves.crit_recover_fraction", 0, 1, False, True),
+        ("saves.crit_fail_loss_fraction", 0, 1, False, True),
+        ("max_rounds", 1, None, True, True),
+    )
+
+    def _validate_numbers(self) -> list[str]:
+        p: list[str] = []
+        bad = self._rule_problem
+
+        def value(path):
+            node = self.rules
+            for part in path.split("."):
+                node = node[part]
+            return node
+
+        for path, lo, hi, whole, lo_ok in self._NUMBERS:
+            v = value(path)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (
+                    whole and not (math.isfinite(v) and v == int(v))):
+                p.append(bad(path, f"must be a {'whole ' if whole else ''}number, not {v!r}"))
+            elif v != v or (lo is not None and (v < lo or (v == lo and not lo_ok))) or (hi is not None and v > hi):
+                rng = (f"{'at least' if lo_ok else 'more than'} {lo}" if lo is not None else "")
+                rng += (" and " if rng and hi is not None else "") + (f"at most {hi}" if hi is not None else "")
+                p.append(bad(path, f"must be {rng}, not {v!r}"))
+        r = self.rules
+        if r["initiative"]["trait"] not in TRAITS:
+            p.append(bad("initiative.trait", f"unknown trait {r['initiative']['trait']!r} (known: {', '.join(TRAITS)})"))
+        for pool, n in r["move"]["sprint_cost"].items():
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                p.append(bad(f"move.sprint_cost.{pool}", f"must be a whole number, 0 or more, not {n!r}"))
+        for k, v in r["perceive_cover_modifier"].items():
+            if isinstance(v, bool) or not isinstance(v, int):
+                p.append(bad(f"perceive_cover_modifier.{k}", f"must be a whole number, not {v!r}"))
+        for path, known in (("attack_of_opportunity.range_kinds", WEAPON_KINDS),
+                            ("swimming.no_attack_kinds", WEAPON_KINDS),
+                            ("evade.against", WEAPON_KINDS + ("spell",)),
+                            ("covered_grades", ("light", "heavy"))):
+            for v in value(path):
+                if v not in known:
+                    p.append(bad(path, f"unknown {v!r} (known: {', '.join(known)})"))
+        for v in r["swimming"]["environments"]:
+            if not isinstance(v, str):
+                p.append(bad("swimming.environments", f"must be environment names, not {v!r}"))
+        if r["dying"]["save_stat"] not in POOLS:
+            p.append(bad("dying.save_stat", f"must be one of {', '.join(POOLS)}"))
         return p
 
 

@@ -772,7 +772,7 @@ class NorovaGame(Game):
                     return True
             return False
 
-        for trig in ([] if sneaking else self._aoo_triggers(f, route)):
+        for trig in ([] if sneaking else self._aoo_triggers(f, route, a.mode)):
             along, e, p, why, idx, hand = trig
             if fall_until(along):
                 return
@@ -861,9 +861,15 @@ class NorovaGame(Game):
             self._sync_states(f)
         self.damage(f.id, total, f"a fall of {height:.1f}\"")
 
-    def _aoo_triggers(self, mover: Fighter, route) -> list[tuple]:
+    def _aoo_triggers(self, mover: Fighter, route, mode: str = "walk") -> list[tuple]:
         """Seed "Attack of Opportunity": the enemies the route gives one, in the order the
-        mover reaches them: (inches along, enemy, point, why, sample index, hand)."""
+        mover reaches them: (inches along, enemy, point, why, sample index, hand).
+
+        The attack comes at a point where the enemy could strike the mover (seed "Dealing
+        With Hidden and Covered Targets": it sees it there, and no obstacle is between:
+        "You cannot hit a target beyond or through an obstacle"): entering range while
+        facing, at the first such point in range and in the enemy's front arc; moving away
+        after a fight, at the last such point before the mover leaves the range."""
         ao = self.r["attack_of_opportunity"]
         samples = mx.route_samples(route, float(ao["path_step"]))
         triggers = []
@@ -884,33 +890,52 @@ class NorovaGame(Game):
 
             fought = self.fought_recently(mover.id, e)
             inside0 = dist(samples[0][1]) <= rng + 1e-6
+            away_done = False
             hit_at = None
             for i, (s, p) in enumerate(samples[1:], start=1):
                 d = dist(p)
                 if ao["entered_range_while_facing"] and d <= rng + 1e-6 and mx.relative_angle(
                         epos, efac, p) <= self.r["facing"]["front_half_angle"] + 1e-9:
-                    hit_at = (s, p, "entered range while facing", i)
-                    break
-                if ao["moved_away_after_attack"] and fought and inside0 and d > rng + 1e-6:
-                    prev = samples[i - 1]
-                    hit_at = (prev[0], prev[1], "moved away after a fight", i - 1)
-                    break
+                    if self._can_strike_at(e, mover, p, mode):
+                        hit_at = (s, p, "entered range while facing", i)
+                        break
+                    continue          # behind an obstacle here: no blow through it
+                if ao["moved_away_after_attack"] and fought and inside0 and not away_done and d > rng + 1e-6:
+                    away_done = True
+                    # the last point still in range where the enemy could strike
+                    for k in range(i - 1, -1, -1):
+                        if self._can_strike_at(e, mover, samples[k][1], mode):
+                            hit_at = (samples[k][0], samples[k][1], "moved away after a fight", k)
+                            break
+                    if hit_at is not None:
+                        break
             if hit_at is not None:
                 triggers.append((hit_at[0], e, hit_at[1], hit_at[2], hit_at[3], ah[0]))
-        if not triggers:
-            return []
-        # entering range while facing needs the enemy to see the mover; moving away from a
-        # fight does not (the seed gives it no facing or sight condition: they just fought)
-        facing = [t[1] for t in triggers if t[3] != "moved away after a fight"]
-        seen = {ps.observer: ps for ps in self.geometry.sight_along_path(
-            mover.id, [p for _, p in samples[1:]] or [samples[0][1]], facing)} if facing else {}
-        out = []
-        for s, e, p, why, idx, hand in sorted(triggers):
-            if e in seen and not seen[e].had_los:
-                continue
-            # the sample's index in the route's own points (for the facing of travel)
-            out.append((s, e, p, why, _route_index(route, s), hand))
-        return out
+        # the sample's index in the route's own points (for the facing of travel)
+        return [(s, e, p, why, _route_index(route, s), hand) for s, e, p, why, idx, hand in sorted(triggers)]
+
+    def _can_strike_at(self, e: str, mover: Fighter, p, mode: str) -> bool:
+        """Could enemy ``e`` strike ``mover`` with the mover at route point ``p``: line of
+        sight, and no scenery piece covering it (an obstacle between them)? The mover is
+        put there for the question (standing, or low for a crawl) and back after it."""
+        here, face = tuple(self.pos(mover.id)), self.geometry.facing(mover.id)
+        # (x, y): the table stands the base on the surface under it (near its level)
+        self.geometry.place(mover.id, (p[0], p[1]), face)
+        step = float(self.r["move"]["step_height"])
+        z = self.pos(mover.id)[2]
+        if z < p[2] - step - 1e-6:
+            # a geometry that put it far below the route's own height (a table that puts an
+            # (x, y) on the table's top): the surface at the point, no higher than the route
+            top = self.geometry.ground(p[0], p[1])[2]
+            if top > z:
+                self.geometry.place(mover.id, (p[0], p[1], min(top, p[2] + step)), face)
+        self.geometry.set_states(mover.id, ["Crouched"] if mode == "crawl" else [])
+        try:
+            s = self._cover(e, mover.id)
+        finally:
+            self.geometry.place(mover.id, here, face)
+            self._sync_states(mover)
+        return bool(s.los) and not self._covered(s)
 
     def _attack_of_opportunity(self, mover: Fighter, e: str, p, why: str, along: float, face: float) -> bool:
         """Enemy ``e``'s hit check at point ``p``; True: the mover stops there (put on the
@@ -1268,7 +1293,11 @@ class NorovaGame(Game):
             centres[a.to] = self.pos(a.to)
         radii = {m: self.fighters[m].radius for m in centres}
         src, dst = self.pos(f.id), self.pos(a.to)
-        on_path = [m for s, m in mx.segment_hits(src, dst, centres, radii, self.r["potions"]["path_width"])]
+        # the path runs between the thrower's and the catcher's hitboxes, in height too: a
+        # character on a ledge above it (or in a pit below it) is not in the potion's path
+        bands = {m: (float(p[2]), float(p[2]) + self.fighters[m].height) for m, p in centres.items()}
+        on_path = [m for s, m in mx.segment_hits(src, dst, centres, radii, self.r["potions"]["path_width"],
+                                                 bands, (float(src[2]), float(src[2]) + f.height), bands[a.to])]
         if a.to in on_path:
             on_path = on_path[:on_path.index(a.to) + 1]
         self.emit("throw_potion", {"model": f.id, "item": a.item, "to": a.to, "path": on_path})
@@ -1697,10 +1726,7 @@ class NorovaGame(Game):
                                          and o.side == f.side] if s["type"] == "healing" else enemies
                 for t in dict.fromkeys(pool):
                     yield Cast(mid, sp, t)
-                    if s["type"] == "damage":
-                        for al in allies:
-                            for sp2 in self.fighters[al].sheet.spells:
-                                yield Cast(mid, sp, t, (Aid(al, None, sp2),))
+                    yield from self.aided_casts(mid, sp, t)
         if not f.slots["support"]:
             for item, n in sorted(f.inventory.items()):
                 if n > 0 and item in self.data.items:
@@ -1727,6 +1753,15 @@ class NorovaGame(Game):
             for e in enemies:
                 if not self.in_front(mid, e):
                     yield Turn(mid, round(mx.facing_towards(self.pos(mid), self.pos(e)), 2))
+            if not f.slots["support"] and any(n > 0 and self.data.items.get(i, {}).get("kind") == "potion"
+                                              for i, n in f.inventory.items()):
+                # "To use a potion on an ally you must be within 1 space and facing them":
+                # turning to face an ally within reach (the menu's only way to turn)
+                reach = float(self.r["potions"]["use_range"])
+                for o in self.fighters.values():
+                    if o.side == f.side and o.id != mid and o.status != "dead" and not self.in_front(mid, o.id) \
+                            and self.geometry.distance(mid, o.id) <= reach + 1e-6:
+                        yield Turn(mid, round(mx.facing_towards(self.pos(mid), self.pos(o.id)), 2))
             if moves:
                 yield from self.candidate_moves(mid)
 
@@ -1757,6 +1792,41 @@ class NorovaGame(Game):
             return out
         out = attacks(False)
         return out if len(out) <= AIDED_ATTACKS else attacks(True)
+
+    def aided_casts(self, mid: str, spell: str, target: str) -> list[Cast]:
+        """``mid``'s aided casts of ``spell`` on ``target`` (not yet checked): one ally with
+        each of its spells of the same type (damage or healing: seed "Aided Magic", "both
+        healing, or both damaging"), several allies (in scene order) in every combination
+        of theirs; where that comes to more than ``AIDED_ATTACKS``, groups of two or more
+        allies aid with their first such spell only."""
+        sp = self.data.spells[spell]
+        if sp.get("area") or self.spell_rounds(mid, spell) > 1:
+            return []
+        ways: dict[str, list[Aid]] = {}
+        for al in self.allies(mid):
+            a = self.fighters[al]
+            if a.turn_done or a.acted or a.slots["magic"] or a.charging:
+                continue
+            opts = [Aid(al, None, s2) for s2 in a.sheet.spells
+                    if self.data.spells[s2]["type"] == sp["type"] and not self.data.spells[s2].get("area")]
+            if opts:
+                ways[al] = opts
+        if not ways:
+            return []
+        allies = list(ways)
+        groups = [[ways[allies[i]] for i in range(len(allies)) if bits >> i & 1]
+                  for bits in range(1, 1 << len(allies))]
+        groups.sort(key=lambda g: (len(g), [allies.index(w[0].ally) for w in g]))
+
+        def casts(plain_groups: bool) -> list[Cast]:
+            out = []
+            for g in groups:
+                if plain_groups and len(g) > 1:
+                    g = [w[:1] for w in g]
+                out += [Cast(mid, spell, target, aid) for aid in itertools.product(*g)]
+            return out
+        out = casts(False)
+        return out if len(out) <= AIDED_ATTACKS else casts(True)
 
     def aid_ways(self, mid: str, target: str) -> dict[str, list[Aid]]:
         """Each ally able to aid ``mid``'s attack on ``target`` now, with every way it can

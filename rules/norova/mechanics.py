@@ -152,8 +152,17 @@ def route_length(points: Sequence[Point]) -> float:
 
 
 def segment_hits(a_xy, b_xy, centres: dict[str, Sequence[float]], radii: dict[str, float],
-                 width: float = 0.0) -> list[tuple[float, str]]:
-    """Models whose base circle meets the segment a->b: ``(distance along, id)`` sorted."""
+                 width: float = 0.0, bands: dict[str, tuple[float, float]] | None = None,
+                 a_band: tuple[float, float] | None = None,
+                 b_band: tuple[float, float] | None = None) -> list[tuple[float, str]]:
+    """Models whose base circle meets the segment a->b: ``(distance along, id)`` sorted.
+
+    With ``bands`` (each model's hitbox from its base to its top, inches up) and the
+    bands of the segment's two ends, the path is the space between the two ends'
+    hitboxes (its bottom and its top run straight from one end to the other): a model
+    is on it only where its base meets the line *and* its own band meets the path's
+    there (a character on a ledge above the path, or in a pit below it, is not on it).
+    """
     ax, ay = a_xy[0], a_xy[1]
     dx, dy = b_xy[0] - ax, b_xy[1] - ay
     L2 = dx * dx + dy * dy
@@ -164,6 +173,34 @@ def segment_hits(a_xy, b_xy, centres: dict[str, Sequence[float]], radii: dict[st
         else:
             t = max(0.0, min(1.0, ((c[0] - ax) * dx + (c[1] - ay) * dy) / L2))
         px, py = ax + t * dx, ay + t * dy
-        if math.hypot(c[0] - px, c[1] - py) <= radii[mid] + width + 1e-9:
-            out.append((t * math.sqrt(L2), mid))
+        R = radii[mid] + width + 1e-9
+        if math.hypot(c[0] - px, c[1] - py) > R:
+            continue
+        if bands is not None and a_band is not None and b_band is not None and mid in bands:
+            # the part of the line [t0, t1] where the base circle meets it
+            if L2 == 0:
+                t0, t1 = 0.0, 1.0
+            else:
+                ex, ey = ax - c[0], ay - c[1]
+                bq = (dx * ex + dy * ey) / L2
+                cq = (ex * ex + ey * ey - R * R) / L2
+                root = math.sqrt(max(0.0, bq * bq - cq))
+                t0, t1 = max(0.0, -bq - root), min(1.0, -bq + root)
+            lo, hi = bands[mid]
+            # the path's bottom (a_band[0] -> b_band[0]) at or below the model's top, and
+            # its top (a_band[1] -> b_band[1]) at or above the model's base
+            for z0, z1, limit, below in ((a_band[0], b_band[0], hi, True), (a_band[1], b_band[1], lo, False)):
+                slope = z1 - z0
+                if abs(slope) < 1e-12:
+                    if (z0 > limit + 1e-9) if below else (z0 < limit - 1e-9):
+                        t0, t1 = 1.0, 0.0
+                    continue
+                edge = (limit - z0) / slope
+                if (slope > 0) == below:
+                    t1 = min(t1, edge)
+                else:
+                    t0 = max(t0, edge)
+            if t0 > t1 + 1e-9:
+                continue
+        out.append((t * math.sqrt(L2), mid))
     return sorted(out)

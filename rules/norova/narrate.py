@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import re
 
+from rules.core.text import point_words
+
 
 def _pt(p) -> str:
-    return f"({p[0]:.2f}, {p[1]:.2f})"
+    return point_words(p, 2)
 
 
 # the data's keys (skills, spells, weapons, items, checks) read as words: "aimed shot"
@@ -43,6 +45,11 @@ _CHECK = {"aoo_hit": "hit roll", "ranged_hit": "ranged hit roll",
 # the critical hit check's outcomes (seed "Critical Hits", "Critical Critical Hits")
 _CRIT = {"crit": "critical hit, power doubled", "double": "double crit, power added three times",
          "deathblow": "deathblow", "fumble": "fumble"}
+
+
+# a skill or spell roll's outcomes (seed "Criticals": natural 20; natural 1 and its d6)
+_SKILL = {"crit": "critical success (natural 20)", "success": "success", "failure": "failure",
+          "works_anyway": "natural 1, but it works anyway (d6 1)", "backfire": "natural 1: it backfires (d6 6)"}
 
 
 def _check(d: dict) -> str:
@@ -110,14 +117,23 @@ def line(ev) -> str | None:
         what = f"{name} ({why})" if name and why else name or why or _key(d["check"])
         return f"     {d['model']} {what}: {_check(d)}"
     if k == "skill_roll":
-        return f"     {d['model']} {_key(d['what'])}: d20 {d['natural']} -> {d['total']} vs {d['target']}: {d['outcome']}"
+        add = int(d["total"]) - int(d["natural"])
+        trait = f" {add:+d} {d['trait']}" if d.get("trait") else ""
+        if d["outcome"] == "failure" and int(d["natural"]) == 1:
+            said = "natural 1, a plain failure (d6 2-5)"
+        else:
+            said = _SKILL.get(d["outcome"], _key(d["outcome"]))
+        return f"     {d['model']} {_key(d['what'])}: d20 {d['natural']}{trait} -> {d['total']} vs {d['target']}: {said}"
     if k == "critical_check":
         return f"     {d['model']} critical hit check: d20 {d['natural']}: {_CRIT.get(d['result'], _key(d['result'])) if d['result'] else 'no critical'}"
     if k == "strike":
         if d.get("deathblow"):
             return f"     DEATHBLOW on {d['target']}"
         if d["hit"]:
-            return f"     hit: {d['damage']} damage to {d['target']}"
+            parts = d.get("parts") or []
+            # an aided strike: each part's share ("cleric 9 + knight 16")
+            share = " (" + " + ".join(f"{p['model']} {p['damage']}" for p in parts) + ")" if len(parts) > 1 else ""
+            return f"     hit: {d['damage']} damage to {d['target']}{share}"
         return f"     no hit on {d['target']} ({d.get('why', '')})"
     if k == "damage":
         return f"     {d['model']} takes {d['amount']} damage ({max(0, d['vitality'])} Vitality left)"
