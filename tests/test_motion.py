@@ -434,7 +434,7 @@ def test_move_command_words_and_ladder(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["move", YARD, "hero", "--to", "12,x", "--mode", "walk"], "--to"),
-    (["move", YARD, "nobody", "--to", "12,10", "--mode", "walk"], "no model 'nobody'"),
+    (["move", YARD, "nobody", "--to", "12,10", "--mode", "walk"], "unknown model 'nobody'"),
     (["move", YARD, "hero", "--to", "99,10", "--mode", "walk"], "off the"),
     (["move", YARD, "hero", "--to", "12,10", "--mode", "fly"], "invalid choice"),
     (["move", YARD, "hero", "--to", "12,10", "--mode", "walk", "--speed", "-1"], "--speed"),
@@ -442,7 +442,7 @@ def test_move_command_words_and_ladder(capsys):
     (["move", "tests/data/motion/none.yaml", "hero", "--to", "12,10", "--mode", "walk"], "none.yaml"),
     (["reach", YARD, "hero", "--mode", "jump"], "invalid choice"),
     (["reach", YARD, "hero", "--mode", "walk", "--resolution", "0"], "--resolution"),
-    (["reach", YARD, "ghost", "--mode", "walk"], "no model"),
+    (["reach", YARD, "ghost", "--mode", "walk"], "unknown model 'ghost'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
     rc, out, err = run_cli(capsys, *argv)

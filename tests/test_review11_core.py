@@ -90,3 +90,38 @@ def test_the_attract_banner_tells_a_move_off_the_table_with_its_height(view_app,
     assert "(red-archer climbs to (12.0, 5.0), 3.0\" up)" in up, up
     flat = ctl.narrate(Move("red-archer", "walk", ((12.0, 5.0, 0.0),)), [])
     assert "(red-archer walks to (12.0, 5.0))" in flat, flat
+
+
+def test_move_and_reach_refuse_a_picture_folder_whose_picture_is_a_folder(capsys, tmp_path):
+    # "DIR/move.png" a folder: move printed "picture: DIR/move.png" with exit 0 and left an
+    # empty move.png.pz; reach did all its work, then failed: now one line, before any work
+    from cli_run import run_cli  # noqa: E402
+    (tmp_path / "move.png").mkdir()
+    (tmp_path / "reach-top.png").mkdir()
+    rc, out, err = run_cli(capsys, "move", "scenes/skirmish.yaml", "red-archer", "--to", "6,4",
+                           "--mode", "walk", "--picture", str(tmp_path))
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "move.png" in err, (rc, out, err)
+    rc, out, err = run_cli(capsys, "reach", "scenes/skirmish.yaml", "red-archer", "--mode", "walk",
+                           "--picture", str(tmp_path))
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "reach-top.png" in err, (rc, out, err)
+    assert not list(tmp_path.glob("*.pz")) and sorted(p.name for p in tmp_path.iterdir()) == \
+        ["move.png", "reach-top.png"]
+
+
+def test_frames_beyond_the_limit_are_refused_before_any_work(capsys, tmp_path):
+    from cli_run import run_cli  # noqa: E402
+    from tools.cmd_view import MAX_FRAMES
+    for cmd in (["view", "scenes/skirmish.yaml", "--offscreen"], ["demo", "scenes/skirmish.yaml"]):
+        rc, out, err = run_cli(capsys, *cmd, "--frames", str(MAX_FRAMES + 1), "--out", str(tmp_path / "o"))
+        assert rc == 2 and f"--frames: must be 1 to {MAX_FRAMES}, not {MAX_FRAMES + 1}" in err, (cmd, err)
+    assert not (tmp_path / "o").exists()
+
+
+def test_measure_and_move_say_a_reserve_creature_is_off_the_table(capsys):
+    from cli_run import run_cli  # noqa: E402
+    for argv in (["measure", "scenes/ritual.yaml", "ritual-wolf", "red-summoner"],
+                 ["move", "scenes/ritual.yaml", "ritual-wolf", "--to", "6,4", "--mode", "walk"],
+                 ["reach", "scenes/ritual.yaml", "ritual-wolf", "--mode", "walk"]):
+        rc, _, err = run_cli(capsys, *argv)
+        assert rc == 2 and "'ritual-wolf' is a reserve creature: off the table until a Ritual summons it" in err, \
+            (argv, err)

@@ -66,8 +66,8 @@ def run(args) -> int:
     from tools.cmd_check import render, summary
     from tools.cmd_view import game_factory, game_name_for
     from tools.loading import counted, load_world
-    if args.frames < 1:
-        raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    from tools.cmd_view import check_frames
+    check_frames(args.frames)
     args.scene = demo_scene(args.scene)
     world = load_world(args.scene)
     name = game_name_for(world, args.game)

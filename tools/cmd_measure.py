@@ -52,8 +52,8 @@ def run(args) -> int:
     # bad input names the argument, as every command does: "<command line>: B: ..."
     for mid, flag in ((args.a, "A"), (args.b, "B")):
         if mid not in world.models:
-            raise InputError(Problem("<command line>", None, flag,
-                                     f"unknown model {mid!r} (known: {', '.join(world.model_ids())})"))
+            from tools.cmd_los import not_a_model
+            raise InputError(Problem("<command line>", None, flag, not_a_model(world, mid)))
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
     m = measure(world, args.a, args.b, weapon=args.weapon)

@@ -44,8 +44,8 @@ def positive(text: str, flag: str) -> float:
 
 def check_model(world, model: str, flag: str = "MODEL") -> None:
     if model not in world.model_ids():
-        raise InputError(Problem("<command line>", None, flag,
-                                 f"no model {model!r} in the scene (models: {', '.join(world.model_ids())})"))
+        from tools.cmd_los import not_a_model
+        raise InputError(Problem("<command line>", None, flag, not_a_model(world, model)))
 
 
 def check_on_table(world, p, flag: str) -> None:
@@ -156,7 +156,7 @@ def run(args) -> int:
                                          f"got {args.arc!r}"))
     if args.picture is not None:
         from engine.validate import output_folder
-        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
+        output_folder(args.picture, "--picture", files=("move.png",))     # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
     for p in via:

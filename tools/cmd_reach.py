@@ -136,7 +136,7 @@ def run(args) -> int:
     target = point(args.path_to, "--path-to") if args.path_to is not None else None
     if args.picture is not None:
         from engine.validate import output_folder
-        output_folder(args.picture, "--picture")     # before any work: a bad folder writes nothing
+        output_folder(args.picture, "--picture", files=("reach-top.png", "reach.png"))  # before any work: a bad folder writes nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
     if res is not None and res > min(world.table):

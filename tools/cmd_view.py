@@ -138,6 +138,16 @@ def _check_out(path: str) -> None:
         raise InputError(Problem("<command line>", None, "--out", f"cannot write in {p}"))
 
 
+#: the most frames one offscreen run renders (frame-0000.png ... frame-9999.png)
+MAX_FRAMES = 10000
+
+
+def check_frames(frames: int) -> None:
+    """--frames: 1 to MAX_FRAMES (a huge count would check and name every file first)."""
+    if not 1 <= frames <= MAX_FRAMES:
+        raise InputError(Problem("<command line>", None, "--frames", f"must be 1 to {MAX_FRAMES}, not {frames}"))
+
+
 def frame_names(frames: int) -> list[str]:
     """The files an offscreen run writes into --out (engine.view.play AttractController.run_frames)."""
     return [f"frame-{i:04d}.png" for i in range(frames)]
@@ -159,8 +169,7 @@ def _check_out_arg(path: str, frames: int | None) -> None:
 def run(args) -> int:
     from engine.view.config import ViewConfig, has_display
     width, height = _size(args.size)
-    if args.frames < 1:
-        raise InputError(Problem("<command line>", None, "--frames", "must be at least 1"))
+    check_frames(args.frames)
     offscreen = args.offscreen or not has_display()
     _check_out_arg(args.out, args.frames if offscreen else None)
     if args.log:
