@@ -125,3 +125,16 @@ def test_measure_and_move_say_a_reserve_creature_is_off_the_table(capsys):
         rc, _, err = run_cli(capsys, *argv)
         assert rc == 2 and "'ritual-wolf' is a reserve creature: off the table until a Ritual summons it" in err, \
             (argv, err)
+
+
+def test_rounds_below_one_are_refused_and_a_statless_model_reads_hp_1_of_1(capsys, tmp_path):
+    # --set rounds=0 played a full round, then said "turn limit: after the last player's turn 0";
+    # a model given by size alone starts with 1 HP and read "HP 1/0"
+    from cli_run import run_cli  # noqa: E402
+    from tools.gameplay import new_game
+    rc, _, err = run_cli(capsys, "play", "scenes/open.yaml", "--bots", "random", "--set", "rounds=0", "--log", str(tmp_path / "g.log"))
+    assert rc == 2 and "rounds" in err and "must be at least 1" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "g.log").exists()
+    _, g = new_game("scenes/open.yaml", None, 0)
+    line = next(ln for ln in g.summary().splitlines() if "blue-marker" in ln)
+    assert "HP 1/1 " in line, line

@@ -353,7 +353,7 @@ class GreedyBot:
                 m = game.models[t]
                 own = m.side == side
                 if eff.get("heal"):
-                    lost = m.unit.stat("HP") - m.hp
+                    lost = m.unit.stat("HP", 1) - m.hp
                     v += min(int(eff["heal"]), max(0, lost)) * (2.0 if "Incapacitated" in m.states else 1.0)
                 for x in eff.get("remove") or ():
                     if own and x in m.states:
@@ -386,7 +386,7 @@ class GreedyBot:
             return expected_wounds(game, d, "active", with_cover=exact)
         if d.action == "Assist":
             t = game.models[d.target_ids[0]]
-            return 0.6 if t.hp < t.unit.stat("HP") else 0.15
+            return 0.6 if t.hp < t.unit.stat("HP", 1) else 0.15
         if d.action == "Dodge":
             return 0.1 if game.models[model].engaged_by else 0.0
         return 0.0

@@ -103,6 +103,8 @@ def merge_settings(settings: dict | None) -> dict:
             TableSettings.from_mapping(s["table_settings"])
         except TableDataError as exc:
             raise SettingError("table_settings", f"setting table_settings: {exc}") from None
+    if s["rounds"] < 1:
+        raise SettingError("rounds", "setting rounds must be at least 1")
     if s["stratagems_per_phase"] > 20:
         raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0-20")
     return s
@@ -1936,7 +1938,7 @@ class EldfallGame(Game):
                 continue
             where = "off the table" if not m.on_table else "({:.1f}, {:.1f}, {:.1f})".format(
                 *self.geo.position(m.id))
-            lines.append(f"  {m.side:>6} {m.id:<12} HP {m.hp}/{m.unit.stat('HP')} AP {m.ap} "
+            lines.append(f"  {m.side:>6} {m.id:<12} HP {m.hp}/{m.unit.stat('HP', 1)} AP {m.ap} "
                          f"{','.join(sorted(m.states)) or '-'} {where}")
         for t in self.tokens.values():
             state = ("taken by " + str(t.by)) if t.removed else ("hidden" if t.hidden else "revealed")
