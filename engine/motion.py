@@ -40,7 +40,7 @@ import yaml
 
 from engine.errors import InputError, Problem
 
-from engine.world import cylinder_distance
+from engine.world import cylinder_distance, plan_footprint
 
 SETTINGS_FILE = Path(__file__).with_name("data") / "motion.yaml"
 MODES = ("walk", "run", "climb", "jump")
@@ -504,22 +504,6 @@ class _Region:
     zhi: float
 
 
-def _footprint(mesh):
-    """The plan outline of a piece: the union of its triangles seen from above.
-
-    Not the convex hull of its corners: an L-shaped (prism) area leaves its inner
-    corner out, and a base standing there is not in the area.
-    """
-    import shapely
-    from shapely.geometry import MultiPoint
-    tri = np.asarray(mesh.triangles, dtype=float)[:, :, :2]
-    e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
-    keep = np.abs(e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]) > 1e-12
-    if not keep.any():
-        return MultiPoint(np.asarray(mesh.vertices)[:, :2]).convex_hull
-    return shapely.union_all(shapely.polygons(tri[keep])).buffer(0)
-
-
 def _regions(world, st):
     """(areas, ladders): footprints of area pieces and of ladder pieces."""
     areas, ladders = [], []
@@ -527,7 +511,7 @@ def _regions(world, st):
     for p in world.pieces:
         tags = frozenset(p.tags)
         lo, hi = np.asarray(p.mesh.bounds)
-        poly = _footprint(p.mesh)
+        poly = plan_footprint(p.mesh)
         reg = _Region(p.id, p.index, tags, poly, float(lo[2]), float(hi[2]))
         if not p.solid:
             areas.append(reg)

@@ -91,6 +91,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from engine.sight_settings import SightSettings, default_settings
+from engine.world import plan_footprint
 
 MM2_PER_IN2 = 25.4 * 25.4
 _SHRINK = 1e-4          # proofs use obstacles shrunk by this (inches): no grazing contact counts
@@ -501,22 +502,11 @@ def _largest_rectangle(mask: np.ndarray):
     return out
 
 
-def _footprint(mesh):
-    from shapely.geometry import Polygon
-    from shapely.ops import unary_union
-    tris = np.asarray(mesh.triangles)[:, :, :2]
-    area2 = (tris[:, 1, 0] - tris[:, 0, 0]) * (tris[:, 2, 1] - tris[:, 0, 1]) - \
-        (tris[:, 1, 1] - tris[:, 0, 1]) * (tris[:, 2, 0] - tris[:, 0, 0])
-    polys = [Polygon(t) for t, a in zip(tris, area2) if abs(a) > 1e-12]
-    fp = unary_union(polys).buffer(0)
-    return fp
-
-
 def _rings(poly) -> np.ndarray:
     geoms = getattr(poly, "geoms", [poly])
     edges = []
     for g in geoms:
-        for ring in [g.exterior, *g.interiors]:
+        for ring in ([g.exterior, *g.interiors] if hasattr(g, "exterior") else []):   # (no plan area: no ring)
             c = np.asarray(ring.coords)[:, :2]
             edges.append(np.stack([c[:-1], c[1:]], axis=1))
     return np.concatenate(edges) if edges else np.zeros((0, 2, 2))
@@ -559,7 +549,7 @@ def _static(world) -> _Static:
             infos.append(_PieceInfo(p.index, p.id, lo, hi, n, d, convex, inner))
             infos[-1].vertices = np.asarray(p.mesh.vertices, dtype=float)
         elif "forest" in p.tags or "dark" in p.tags:
-            fp = _footprint(p.mesh)
+            fp = plan_footprint(p.mesh)
             lo, hi = np.asarray(p.mesh.bounds, dtype=float)
             f = _Forest(p.id, _rings(fp), float(lo[2]), float(hi[2]), fp)
             if "forest" in p.tags:

@@ -162,6 +162,22 @@ def segments_hit_cylinders(origins, ends, centers, radii, heights) -> np.ndarray
     return np.where(hit, lo, np.inf)
 
 
+def plan_footprint(mesh):
+    """The plan outline of a piece: the union of its triangles seen from above.
+
+    Not the convex hull of its corners: an L-shaped (prism) area leaves its inner
+    corner out, and a base standing there is not in the area.
+    """
+    import shapely
+    from shapely.geometry import MultiPoint
+    tri = np.asarray(mesh.triangles, dtype=float)[:, :, :2]
+    e1, e2 = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    keep = np.abs(e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]) > 1e-12
+    if not keep.any():
+        return MultiPoint(np.asarray(mesh.vertices)[:, :2]).convex_hull
+    return shapely.union_all(shapely.polygons(tri[keep])).buffer(0)
+
+
 class World:
     """Terrain meshes, hitboxes and the geometric queries the rules ask.
 
@@ -206,12 +222,7 @@ class World:
     @cached_property
     def area_footprints(self) -> list[tuple[Piece, object]]:
         """(piece, shapely footprint) for every non-solid area piece."""
-        from shapely.geometry import MultiPoint
-        out = []
-        for p in self.pieces:
-            if not p.solid:
-                out.append((p, MultiPoint(p.mesh.vertices[:, :2]).convex_hull))
-        return out
+        return [(p, plan_footprint(p.mesh)) for p in self.pieces if not p.solid]
 
     # ------------------------------------------------------------------ models
     def model_ids(self) -> list[str]:

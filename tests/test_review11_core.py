@@ -138,3 +138,20 @@ def test_rounds_below_one_are_refused_and_a_statless_model_reads_hp_1_of_1(capsy
     _, g = new_game("scenes/open.yaml", None, 0)
     line = next(ln for ln in g.summary().splitlines() if "blue-marker" in ln)
     assert "HP 1/1 " in line, line
+
+
+def test_a_model_in_the_open_corner_of_an_l_shaped_area_is_not_in_it(tmp_path):
+    # an area is where its piece lies seen from above, not the hull of its corners: the
+    # environments (Dense, Forest, deep water, difficult) of a base in the L's notch are none
+    text = """\
+table: [24, 24]
+terrain:
+  - {id: mud, shape: prism, at: [0, 0, 0], points: [[4, 4], [16, 4], [16, 8], [8, 8], [8, 16], [4, 16]],
+     height: 0.01, tags: [area, difficult, forest]}
+models:
+  - {id: a, side: red, size: M, at: [13, 10], facing: 0}
+  - {id: b, side: blue, size: M, at: [6, 10], facing: 0}
+"""
+    world = World(load_scene(str(write(tmp_path, "l.yaml", text))))
+    assert world.environments("a") == frozenset()
+    assert "difficult" in world.environments("b") and "forest" in world.environments("b")
