@@ -155,3 +155,32 @@ models:
     world = World(load_scene(str(write(tmp_path, "l.yaml", text))))
     assert world.environments("a") == frozenset()
     assert "difficult" in world.environments("b") and "forest" in world.environments("b")
+
+
+def test_the_norova_menu_names_an_ally_a_turn_faces(view_app, tmp_path):
+    # a turn to face an ally (to give it a potion) read "turn to 341.57 degrees"
+    import math
+    from rules.norova.actions import Turn
+    from view_fixtures import open_scene  # noqa: E402
+    ctl = open_scene(view_app, tmp_path, "scenes/norova-arena.yaml", "norova")
+    to_cleric = round(math.degrees(math.atan2(2 - 3, 15 - 12)) % 360.0, 2)
+    assert ctl.norova_words(Turn("knight", to_cleric)) == "turn to face cleric"
+    to_brute = round(math.degrees(math.atan2(21 - 3, 0)) % 360.0, 2)
+    assert ctl.norova_words(Turn("knight", to_brute)) == "turn to face brute"
+    assert ctl.norova_words(Turn("knight", 123.0)) == "turn to 123 degrees"
+
+
+def test_the_flat_test_table_stands_a_model_placed_without_height_on_the_surface():
+    # as WorldGeometry.place does: (x, y) without z stands on the box top under the base, not
+    # at 0 inside the box; a box taller than the model's top is not climbed onto
+    from rules.core.flat import FlatGeometry
+    geo = FlatGeometry((30, 30), [("ledge", 0, 0, 10, 10, 1.0), ("tower", 20, 0, 30, 10, 9.0)])
+    geo.add("A", 15, 5)
+    geo.place("A", (5.0, 5.0))
+    assert geo.position("A")[2] == 1.0
+    geo.place("A", (15.0, 5.0))
+    assert geo.position("A")[2] == 0.0
+    geo.place("A", (25.0, 5.0))
+    assert geo.position("A")[2] == 0.0
+    geo.place("A", (5.0, 5.0, 0.5))            # a height given is kept
+    assert geo.position("A")[2] == 0.5

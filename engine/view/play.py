@@ -2170,7 +2170,10 @@ class PlayController(TableView):
             w = next((n for n in (f.main, f.off) if n and n in f.unloaded), None) if f else None
             return f"reload the {_thing(w)}" if w else "reload"
         if kind == "Turn":
-            for e in getattr(self.game, "enemies", lambda m: [])(mid):
+            # enemies first, then allies (a turn to face an ally to give it a potion)
+            enemies = list(getattr(self.game, "enemies", lambda m: [])(mid))
+            others = [o for o in getattr(self.game, "fighters", {}) if o != mid and o not in enemies]
+            for e in enemies + others:
                 if e in self.world.models:
                     hb, he = self.world.hitbox(mid), self.world.hitbox(e)
                     deg = math.degrees(math.atan2(he.y - hb.y, he.x - hb.x)) % 360.0

@@ -79,7 +79,10 @@ class FlatGeometry:
     def place(self, model: str, point: Point, facing: float | None = None) -> None:
         m = self.models[model]
         m.x, m.y = float(point[0]), float(point[1])
-        m.z = float(point[2]) if len(point) > 2 and point[2] is not None else 0.0
+        # with no height given it stands on the surface under it, as on the 3D table
+        # (WorldGeometry.place): the highest box top no higher than its hitbox's top
+        m.z = float(point[2]) if len(point) > 2 and point[2] is not None else \
+            self._support(m.x, m.y, m.radius, m.z + m.height)
         if facing is not None:
             m.facing = float(facing) % 360.0
         self.version += 1

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import re
 
-from rules.core.text import point_words
-
 
 def _pt(p) -> str:
-    return point_words(p, 2)
+    return f"({p[0]:.2f}, {p[1]:.2f})"
 
 
 # the data's keys (skills, spells, weapons, items, checks) read as words: "aimed shot"
