@@ -152,21 +152,13 @@ def test_a_facing_that_is_not_a_finite_number_is_refused():
 
 # --- Ritual: the creatures on the field and the Summoning Limit ---------------------
 def _ritual_game():
-    from rules.eldfall.actions import ChooseOrder
-    from tools import gameplay
-    _, g = gameplay.new_game("scenes/ritual.yaml", "eldfall", seed=4)
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    return g
+    from test_eldfall_summons import ritual  # noqa: E402
+    return ritual()
 
 
 def _to_ritual(g, caster="red-summoner"):
-    from rules.eldfall.actions import Activate, Move, Pass
-    g.apply(Activate(caster))
-    g.apply(Move(caster, "idle"))
-    while g.pending[0] in ("reaction", "crouch"):
-        g.apply(Pass(g.pending[1]))
-    assert g.pending == ("action", caster)
+    from test_eldfall_summons import to_ritual  # noqa: E402
+    to_ritual(g, caster)
     g.models[caster].mana = 5
 
 
