@@ -113,6 +113,17 @@ def inches_vs(v: float, limit: float) -> str:
     return f"{v:.6f}"
 
 
+def side_by_side(v: float, limit: float) -> tuple[str, str]:
+    """``v`` and ``limit`` with two decimals, or as many more (up to six) as it takes for the two
+    printed numbers to compare as the numbers do: a 1.77" wall beside a 45 mm (1.77165")
+    hitbox reads "1.770" and "1.772", never "1.77" (not taller than the) "1.77"."""
+    for nd in range(2, 7):
+        a, b = round(v, nd), round(limit, nd)
+        if abs(v - limit) <= 1e-9 or (a != b and (a > b) == (v > limit)):
+            return f"{v:.{nd}f}", f"{limit:.{nd}f}"
+    return f"{v:.6f}", f"{limit:.6f}"
+
+
 def _size_code(hb) -> str | None:
     spec = hb.spec
     if spec is not None and spec.size:
@@ -665,11 +676,13 @@ def cover(world, attacker: str, target: str, los_result=None,
                     wider = width > 2 * th.radius + 1e-9
             auto = "heavy" if (taller and wider) else "light"
             level = auto if piece.cover == "auto" else piece.cover
+            top_s, tall_s = side_by_side(top - th.z, tall_h)
+            width_s, base_s = side_by_side(width, 2 * th.radius)
             why = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
-                   f"its top is {top - th.z:.2f}\" above the base ({'taller' if taller else 'not taller'} than the "
-                   f"{tall_h:.2f}\" {tall_what}) and it is {width:.2f}\" wide"
+                   f"its top is {top_s}\" above the base ({'taller' if taller else 'not taller'} than the "
+                   f"{tall_s}\" {tall_what}) and it is {width_s}\" wide"
                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
-                   f"({'wider' if wider else 'not wider'} than the {2 * th.radius:.2f}\" base)")
+                   f"({'wider' if wider else 'not wider'} than the {base_s}\" base)")
             if piece.cover != "auto":
                 why += f"; the piece's cover tag says {piece.cover} (automatic: {auto})"
             found.append((level, piece.id, why, share))

@@ -97,7 +97,7 @@ class WeaponReach:
                 "distance": None if self.distance is None else round(self.distance, 4)}
 
     def describe(self) -> str:
-        at = "" if self.distance is None else f' at {self.distance:.2f}"'
+        at = "" if self.distance is None else f' at {_inches(self.distance)}"'
         if self.band is not None and self.in_reach:
             gap = (" (between the printed bands: the later one counts)"
                    if self.distance is not None and self.distance < self.band[0] - CONTACT_TOLERANCE else "")
@@ -105,6 +105,24 @@ class WeaponReach:
         if self.rch is not None and self.in_reach:
             return f'{self.name}: in reach{at} (RCH {self.rch:g}")'
         return f"{self.name}: {self.why}"
+
+
+def inches(v: float, nd: int) -> str:
+    """A distance with ``nd`` decimals, or as many more (up to 6) as it takes not to print a
+    distance beyond a whole inch as that inch: range bands and Awareness are whole inches,
+    inclusive (within CONTACT_TOLERANCE), so 20.004" is in the 21-40" band and
+    reads "20.004", never "20.00" (or "20.0")."""
+    whole = math.floor(v + 0.5)
+    if v <= whole + CONTACT_TOLERANCE:
+        return f"{v:.{nd}f}"
+    for k in range(nd, 7):
+        if float(f"{v:.{k}f}") > whole:
+            return f"{v:.{k}f}"
+    return f"{v:.6f}"
+
+
+def _inches(v: float) -> str:
+    return inches(float(v), 2)
 
 
 def _band_bounds(bands) -> list[tuple[float, float, float, int]]:
@@ -141,19 +159,19 @@ def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
         if found is None:
             first, last = weapon.bands[0], weapon.bands[-1]
             if d < float(first[0]):
-                why = f'too close: {d:.2f}" is inside the minimum range of {float(first[0]):g}"'
+                why = f'too close: {_inches(d)}" is inside the minimum range of {float(first[0]):g}"'
             else:
-                why = f'out of range: {d:.2f}" is beyond {float(last[1]):g}"'
+                why = f'out of range: {_inches(d)}" is beyond {float(last[1]):g}"'
             return WeaponReach(weapon.name, weapon.kind, False, why=why, distance=d)
         (lo, hi), mod = found
         return WeaponReach(weapon.name, weapon.kind, True, band=(lo, hi), modifier=mod,
-                           why=f'{d:.2f}" is in the {lo:g}-{hi:g}" band', distance=d)
+                           why=f'{_inches(d)}" is in the {lo:g}-{hi:g}" band', distance=d)
     rch = float(weapon.rch)
     ok = in_reach(world, a, b, rch)
     if rch <= 0:
-        why = "in base contact" if ok else f'RCH 0 needs base contact; {d:.2f}" apart'
+        why = "in base contact" if ok else f'RCH 0 needs base contact; {_inches(d)}" apart'
     else:
-        why = f'{d:.2f}" <= RCH {rch:g}"' if ok else f'out of reach: {d:.2f}" > RCH {rch:g}"'
+        why = f'{_inches(d)}" <= RCH {rch:g}"' if ok else f'out of reach: {_inches(d)}" > RCH {rch:g}"'
     return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why, distance=d)
 
 
@@ -198,21 +216,23 @@ def _fallback_los(world, viewer: str, target: str) -> bool:
                                     exclude={viewer, target}).any())
 
 
-def has_los(world, viewer: str, target: str, *, own: bool = False) -> bool:
+def has_los(world, viewer: str, target: str, *, own: bool = False, settings=None) -> bool:
     """The viewer's LoS to the target by the rulebook (engine.sight). ``own``: the viewer's
-    own LoS, without the Engaged state's LoS to its engagers."""
+    own LoS, without the Engaged state's LoS to its engagers; ``settings``: the sight
+    settings (default engine/data/sight.yaml)."""
     if viewer == target:
         return True
     try:
         from engine import sight
     except ImportError:
         return _fallback_los(world, viewer, target)
-    return bool(sight.los(world, viewer, target, fraction=False, cover=False,
+    return bool(sight.los(world, viewer, target, fraction=False, cover=False, settings=settings,
                           engaged_with=() if own else None).los)
 
 
-def engages(world, engager: str, engaged: str) -> bool:
-    """``engager`` makes ``engaged`` Engaged: enemies, in its melee reach, with its LoS."""
+def engages(world, engager: str, engaged: str, settings=None) -> bool:
+    """``engager`` makes ``engaged`` Engaged: enemies, in its melee reach, with its LoS (by the
+    sight ``settings``, default engine/data/sight.yaml)."""
     e, m = world.hitbox(engager), world.hitbox(engaged)
     if engager == engaged or e.side == m.side or e.states & NON_ENGAGING_STATES \
             or m.states & NEVER_ENGAGED_STATES:
@@ -220,7 +240,7 @@ def engages(world, engager: str, engaged: str) -> bool:
     if not in_reach(world, engager, engaged, melee_reach(world, engager)):
         return False
     # its own LoS: an Engaged engager's LoS to its own engagers does not engage them back
-    return has_los(world, engager, engaged, own=True)
+    return has_los(world, engager, engaged, own=True, settings=settings)
 
 
 def engagements(world) -> list[tuple[str, str]]:
@@ -249,12 +269,13 @@ def engagements(world) -> list[tuple[str, str]]:
     return out
 
 
-def measure_settings() -> dict:
+def measure_settings(settings=None) -> dict:
     """What a measurement depends on, as plain data (--json): the contact tolerance, the
-    Flying rule, and the LoS settings the LoS and engagement answers use."""
+    Flying rule, and the LoS settings the LoS and engagement answers use (``settings``,
+    default engine/data/sight.yaml)."""
     try:
         from engine.sight_settings import default_settings
-        sight = default_settings().as_dict()
+        sight = (settings or default_settings()).as_dict()
     except ImportError:
         sight = None
     return {"contact_tolerance_in": CONTACT_TOLERANCE, "unarmed_rch_in": UNARMED_RCH,
@@ -297,10 +318,11 @@ class Measurement:
                 "engagement": {"a_engages_b": self.a_engages_b, "b_engages_a": self.b_engages_a}}
 
 
-def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
+def measure(world, a: str, b: str, weapon: str | None = None, settings=None) -> Measurement:
     """Everything a referee measures between A and B.
 
-    ``weapon`` names one of A's weapons or spells (default: all of them).
+    ``weapon`` names one of A's weapons or spells (default: all of them); ``settings``: the
+    sight settings the LoS and engagement answers use (default engine/data/sight.yaml).
     """
     for mid in (a, b):
         if mid not in world.models:
@@ -320,4 +342,5 @@ def measure(world, a: str, b: str, weapon: str | None = None) -> Measurement:
         distance(world, a, b) <= CONTACT_TOLERANCE, ha.awareness, in_awareness(world, a, b),
         in_awareness(world, b, a),
         tuple(weapon_reach(world, a, b, w) for w in weapons),
-        engages(world, a, b), engages(world, b, a), has_los(world, a, b) if a != b else True)
+        engages(world, a, b, settings), engages(world, b, a, settings),
+        has_los(world, a, b, settings=settings) if a != b else True)

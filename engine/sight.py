@@ -823,8 +823,9 @@ def _exception(world, viewer, target, moving, s, engaged_with):
     dark_t = "dark" in world.environments(target)
     applies = {"either": dark_v or dark_t, "viewer": dark_v, "target": dark_t}[s.dark_applies]
     if applies and not world.in_awareness(viewer, target):
+        from engine.measure import inches
         where = viewer if dark_v else target
-        return False, (f"Dark: {where} stands in a Dark area and {target}, {world.distance(viewer, target):.2f}\" "
+        return False, (f"Dark: {where} stands in a Dark area and {target}, {inches(world.distance(viewer, target), 2)}\" "
                        f"away, is beyond {viewer}'s Awareness of {vh.awareness:g}\"")
     return None
 

@@ -19,6 +19,7 @@ import sys
 
 from engine.cover import behind_arc, by_state, cover_line, percent
 from engine.errors import InputError, Problem
+from engine.measure import inches
 
 
 def add_arguments(parser) -> None:
@@ -91,23 +92,29 @@ def _zero(v: float) -> float:
     return 0.0 if abs(v) < 0.005 else v
 
 
-def inches(v: float, nd: int) -> str:
-    """A distance with ``nd`` decimals, or as many more (up to 6) as it takes not to print a
-    distance beyond a whole inch as that inch: range bands and Awareness are whole inches,
-    inclusive (within engine.measure.CONTACT_TOLERANCE), so 20.004" is in the 21-40" band and
-    reads "20.004", never "20.00" (or "20.0")."""
-    from engine.measure import CONTACT_TOLERANCE
-    whole = math.floor(v + 0.5)
-    if v <= whole + CONTACT_TOLERANCE:
-        return f"{v:.{nd}f}"
-    for k in range(nd, 7):
-        if float(f"{v:.{k}f}") > whole:
-            return f"{v:.{k}f}"
-    return f"{v:.6f}"
+def blocking_words(world, r, long: bool = False) -> str:
+    """The pieces (and models) in the way, the Forest areas among them said to be such: an area
+    is no solid piece, and blocks a line only as the ``forest_limit``-th Forest area it
+    crosses. ``long``: also whether the viewer's and the target's own areas count."""
+    names = list(r.blocking)
+    text = ", ".join(names)
+    if world is None:
+        return text
+    forest = [n for n in names if any(p.id == n and not p.solid and "forest" in p.tags for p in world.pieces)]
+    if forest:
+        many = len(forest) > 1
+        which = ("Forest area" + ("s" if many else "") if len(forest) == len(names)
+                 else ", ".join(forest) + (" are Forest areas" if many else " is a Forest area"))
+        text += f" ({which}: no LoS through {r.settings.forest_limit} or more"
+        if long:
+            text += (", those the viewer or the target stand in "
+                     + ("included" if r.settings.forest_count_own_area else "not counted"))
+        text += ")"
+    return text
 
 
-def verdict(r) -> str:
-    """The one-line verdict."""
+def verdict(r, world=None) -> str:
+    """The one-line verdict (``world``: to name the Forest areas in the way as such)."""
     dist, hd = r.distance, r.height_difference
     height = "level" if abs(hd) < 0.05 else (f"{hd:.1f}\" higher" if hd > 0 else f"{-hd:.1f}\" lower")
     if r.los:
@@ -116,11 +123,11 @@ def verdict(r) -> str:
                 f"{inches(dist, 1)}\" away, {height}")
     why = r.reason
     if r.reason == "blocked" and r.blocking:
-        why = "blocked by " + ", ".join(r.blocking)
+        why = "blocked by " + blocking_words(world, r)
     return f"{r.viewer} -> {r.target}: LoS no ({why}), {inches(dist, 1)}\" away, {height}"
 
 
-def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None) -> str:
+def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None, world=None) -> str:
     """The lines under the verdict. ``flying``: the Flying models among the two (measured on
     the surface under them); ``all_round``: what gives the viewer 360 degrees."""
     s = r.settings
@@ -147,7 +154,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
     lines = [arc,
              f"  why: {r.reason}",
              seen,
-             f"  blocking: {', '.join(r.blocking) if r.blocking else blank}"
+             f"  blocking: {blocking_words(world, r, long=True) if r.blocking else blank}"
              + ((" (part of the hitbox only: a clear line remains)" if r.visible_fraction > 0
                  else " (all of it: the LoS comes from the state, not from a clear line)")
                 if r.blocking and r.los else ""),
@@ -248,7 +255,7 @@ def run(args) -> int:
         out.update({"scene": world.scene.path, "sha256": sha, "parties": party_files(world.scene),
                     "settings": settings.as_dict(),
                     "moving": bool(args.moving),
-                    "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r)})
+                    "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r, world)})
     if args.picture:
         try:
             from engine.view.pictures import los_pictures
@@ -263,8 +270,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        print(verdict(r))
-        print(details(r, sha, flying, all_round_why(world, r, args.moving)))
+        print(verdict(r, world))
+        print(details(r, sha, flying, all_round_why(world, r, args.moving), world))
         if args.picture:
             for p in paths:
                 print(f"  picture: {p}")

@@ -21,16 +21,20 @@ def add_arguments(parser) -> None:
     parser.add_argument("b", help="the other model")
     parser.add_argument("--weapon", help="only this weapon or spell of A (default: all of them)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--settings", metavar="FILE",
+                        help="sight settings for the LoS and engagement answers (default engine/data/sight.yaml), "
+                             "as `eldfall los --settings`")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
 
 def describe(m) -> str:
+    from engine.measure import inches
     yes = lambda v: "yes" if v else "no"   # noqa: E731
     hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
     where = "level" if abs(hd) < 1e-3 else (f"{m.b} {hd:.2f}\" higher" if hd > 0 else f"{m.b} {-hd:.2f}\" lower")
     lines = [f"{m.a} -> {m.b}",
-             f"  distance {m.distance:.2f}\" (closest points of the hitboxes); {m.horizontal:.2f}\" between the bases "
-             f"seen from above; height difference {hd:+.2f}\" ({where})",
+             f"  distance {inches(m.distance, 2)}\" (closest points of the hitboxes); "
+             f"{inches(m.horizontal, 2)}\" between the bases seen from above; height difference {hd:+.2f}\" ({where})",
              f"  base contact: {yes(m.base_contact)}",
              f"  awareness of {m.a}: {m.awareness:g}\" (= Casting Aura): {m.b} is "
              f"{'inside' if m.b_in_awareness else 'outside'}; {m.a} is "
@@ -48,6 +52,8 @@ def describe(m) -> str:
 
 def run(args) -> int:
     from engine.measure import measure
+    from engine.sight_settings import load_settings
+    settings = load_settings(args.settings)
     world = load_world(args.scene, args.models_dir)
     # bad input names the argument, as every command does: "<command line>: B: ..."
     for mid, flag in ((args.a, "A"), (args.b, "B")):
@@ -56,11 +62,11 @@ def run(args) -> int:
             raise InputError(Problem("<command line>", None, flag, not_a_model(world, mid)))
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
-    m = measure(world, args.a, args.b, weapon=args.weapon)
+    m = measure(world, args.a, args.b, weapon=args.weapon, settings=settings)
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
-        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings()})
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
         print(describe(m))

@@ -228,7 +228,7 @@ def los_caption(result) -> str:
         # hides ...", "X is Flying: no cover", "no cover: ..."), as `eldfall los` prints it
         parts.append("no cover")
     if _g(result, "distance") is not None:
-        from tools.cmd_los import inches      # as `eldfall los` prints it: 20.004" is not "20.0""
+        from engine.measure import inches      # as `eldfall los` prints it: 20.004" is not "20.0""
         parts.append(f"{inches(float(_g(result, 'distance')), 1)}\" away")
     dh = _g(result, "height_difference")
     if dh is not None and abs(float(dh)) >= 0.05:
@@ -371,10 +371,14 @@ def dispute_folder(world, result, out_dir: str, extra: dict | None = None) -> di
         verdict.setdefault("settings", settings.as_dict())
     verdict["pictures"] = [os.path.basename(p) for p in pics]
     verdict["summary"] = los_caption(result).replace("\n", "; ")
+    # every model on the table as it stands now, not only the two: in a game the models have
+    # moved from where the scene file put them, and one in the way (or crouched, or gone)
+    # changes the verdict; the scene's SHA-256 pins only where they started
+    pair = (_g(result, "viewer"), _g(result, "target"))
     verdict["positions"] = {mid: {"x": world.hitbox(mid).x, "y": world.hitbox(mid).y, "z": world.hitbox(mid).z,
                                   "facing": world.hitbox(mid).facing,
                                   "states": sorted(world.hitbox(mid).states)}
-                            for mid in (_g(result, "viewer"), _g(result, "target"))}
+                            for mid in dict.fromkeys(pair + tuple(world.model_ids()))}
     if extra:
         verdict.update(extra)
     with open(os.path.join(out_dir, "verdict.json"), "w", encoding="utf-8") as fh:
