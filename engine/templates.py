@@ -450,7 +450,9 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
     if not (0.0 <= cx <= world.table[0] and 0.0 <= cy <= world.table[1]):
         raise InputError(f"--at: ({cx:g}, {cy:g}) is off the {world.table[0]:g}x{world.table[1]:g} table")
     if at is not None and len(at) == 3:
-        surface = float(world.surface_height([[cx, cy]], below=at[2])[0])
+        # (from no higher than the top of the scenery: a Z far above it, 1e30, is the same
+        # question, and the ray caster's float32 cannot start there)
+        surface = float(world.surface_height([[cx, cy]], below=min(at[2], world.top_z))[0])
         # a surface buried inside a solid (the table under a tower): no card lies there. The
         # way down may not even find it (the tower's bottom face lies on the table's top):
         # then the point asked for itself is tested
@@ -1062,6 +1064,10 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
     full_any = {m: False for m in ids}
     last: dict[str, tuple] = {}
     target_full: bool | None = None if target is None else True
+    if target is not None and target != user and world.hitbox(target).states & _GONE_STATES:
+        # eldfall-states.txt, Dead: "ignored for all game impacts"; no template affects it
+        reasons.append(f"main target {target} is Dead: it is ignored for all game impacts "
+                       "and no template affects it")
     for k, pl in enumerate(placements):
         tag = f"template {k + 1}: " if len(placements) > 1 else ""
         a = _assess(world, pl, settings, user=user, need_los=[target] if target and target != user else [])
@@ -1189,6 +1195,16 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
     if target == user:
         raise InputError("--target: the user cannot be its own main target")
     t0 = time.perf_counter()
+    if tb.states & _GONE_STATES:
+        # no placement makes a Dead main target legal: its own centre, and why
+        pl = (place_circle(world, spec, target=target, settings=settings) if spec.kind == "circle"
+              else place_spray(world, spec, user=user, target=target, band=band or "up")
+              if math.hypot(tb.x - ub.x, tb.y - ub.y) >= 1e-9
+              else place_spray(world, spec, user=user, angle=ub.facing, band=band or "up"))
+        return evaluate(world, [pl] * count, target=target, user=user, settings=settings,
+                        search={"candidates": 0, "feasible": 0,
+                                "ms": round((time.perf_counter() - t0) * 1e3, 2),
+                                "note": "the main target is Dead: nothing to search"})
     ids, centers, radii, heights = world.model_arrays()
     side = np.array([world.hitbox(m).side for m in ids])
     enemy = side != ub.side
@@ -1283,6 +1299,7 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
                            spec.length, spec.narrow, spec.wide)          # (n_angles, m)
         touch = sdf - radii[None] <= tol
         ok = sdf[:, ti] + tb.radius <= tol
+        covering_any_arc = bool(ok.any())
         if settings.front_arc and not ({t.lower() for t in ub.traits} & _ALL_ROUND_TRAITS):
             diff = (angles - ub.facing + 180.0) % 360.0 - 180.0
             ok &= np.abs(diff) <= 90.0 + 1e-6
@@ -1332,6 +1349,9 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         if spec.kind == "spray" and covering:
             search["note"] = (f"the main target is out of the {band} band" if band else
                               "the main target is in neither height band (up or down)")
+        elif spec.kind == "spray" and covering_any_arc:
+            search["note"] = (f"only sprays pointing into {user}'s back arc cover the main target fully "
+                              f"(facing {ub.facing:.1f} deg)")
         return evaluate(world, [pl] * count, target=target, user=user, settings=settings, search=search)
     best = None
     for est_score, pl in cands:

@@ -109,16 +109,48 @@ def resolve(args, world):
     return spec, ats, aims, count
 
 
-def attack_problems(world, user: str | None, target: str | None) -> list[str]:
+def attack_problems(world, user: str | None, target: str | None, count: int = 1) -> list[str]:
     """What bars ``user`` from declaring an Attack on ``target`` whatever the template's
     placement (seeds, Attack section: an Attack targets an enemy model and needs LoS to it;
-    a spell may target a model inside the caster's Casting Aura without LoS)."""
+    a spell may target a model inside the caster's Casting Aura without LoS; states page: a
+    Dead or Shrouded model cannot be targeted; "By State": an Incapacitated, Dead, Blinded or
+    Immobilized user declares no Attack, a Crouched one strikes once: ``count`` templates are
+    too many)."""
     from engine.measure import has_los, in_awareness
-    if user is None or target is None or user == target:
-        return []
+    from rules.eldfall.availability import why_not
+    from rules.eldfall.conditions import targeting_block
     out = []
+    if user is not None:
+        # the user's states may forbid every Attack a template comes with (a Ranged or a
+        # Spell Attack): Incapacitated, Dead, Blinded, Immobilized (eldfall-actions.txt,
+        # "By State"; the rules engine's own table). Engaged forbids only the Ranged one
+        ustates = world.hitbox(user).states
+        bars = [why_not("active", "Idle", ustates, a) for a in ("Spell Attack", "Ranged Attack")]
+        if all(bars):
+            out.append(f"{user} cannot declare an Attack: {bars[0]}")
+        else:
+            # one template per Strike; "Crouched: All (STK capped at 1)" ("By State")
+            from rules.eldfall.availability import strike_cap
+            caps = [c for c in (strike_cap("active", a, ustates) for a in ("Spell Attack", "Ranged Attack"))
+                    if c is not None]
+            if len(caps) == 2 and count > max(caps):
+                capped = ", ".join(sorted(ustates & {"Crouched"})) or "its states"
+                out.append(f"{user} strikes at most {max(caps)} time{'s' if max(caps) != 1 else ''} "
+                           f"({capped}: STK capped at {max(caps)}), so it places at most "
+                           f"{counted(max(caps), 'template')}, not {count}")
+    if user is None or target is None or user == target:
+        return out
     if world.hitbox(user).side == world.hitbox(target).side:
         out.append(f"main target {target} is on {user}'s side: an Attack targets an enemy model")
+    # Dead ("ignored for all game impacts") and Shrouded ("Cannot be targeted by any Action
+    # other than Perceive"): the rules engine's own test (eldfall-states.txt); a template
+    # attack is a Ranged or a Spell Attack, and neither differs here
+    # (a Dead main target: engine.templates.evaluate says so already)
+    states = world.hitbox(target).states
+    why = None if "Dead" in states else targeting_block(states, "Ranged Attack",
+                                                         attacker_states=world.hitbox(user).states)
+    if why:
+        out.append(f"main target {target} cannot be targeted: {why}")
     if not has_los(world, user, target) and not in_awareness(world, user, target):
         out.append(f"{user} has no LoS to main target {target}, which is outside its Casting Aura "
                    "(only a spell inside the Aura may target a model without LoS)")
@@ -136,7 +168,7 @@ def judge(args, world):
     else:
         res = T.template(world, spec.key, user=args.by, target=args.target,
                          at=ats or None, aim=aims or None, band=args.band or "up", count=count)
-    bad = attack_problems(world, args.by, args.target)
+    bad = attack_problems(world, args.by, args.target, count)
     if bad:
         res = dataclasses.replace(res, legal=False, reason="; ".join(bad + ([res.reason] if res.reason else [])))
     return res
