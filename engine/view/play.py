@@ -1456,7 +1456,8 @@ class PlayController(TableView):
             label += f"\nfacing {facing:.0f} deg"
         ov.path_overlay(pts, reason is None, opportunity=opp, awareness=aw, end=end, label=label,
                         facing=facing).reparentTo(self.play_live)
-        self.message = f"{short_text(action)}\n" + ("legal: Enter to confirm" if reason is None else f"not legal: {reason}")
+        self.message = f"{self.action_words(action)}\n" + (
+            "legal: Enter to confirm" if reason is None else f"not legal: {reason}")
         self.refresh()
         return reason
 
@@ -1932,7 +1933,11 @@ class PlayController(TableView):
         undone = evs[k].data.get("action")
         header = self.game.header()
         self.game = type(self.game).replay(header, [e.to_dict() for e in evs[:k]], self.geometry)
-        self._after_load(f"undone: {undone}")
+        try:                            # in words, as the menu offered it (the state is before it again)
+            words = self.action_words(type(self.game).parse_action(undone))
+        except Exception:               # noqa: BLE001 -- words only: the log's own text then
+            words = undone
+        self._after_load(f"undone: {words}")
         return undone
 
     def save(self, path: str | None = None):
@@ -2356,6 +2361,53 @@ class PlayController(TableView):
                     f"Duel: {tgt} refuses the Duel with {ch}")
         return str(a)
 
+    def action_words(self, a) -> str:
+        """A decision in words, as the menu offers it ("red-archer: Ranged Attack with
+        Longbow at blue-skirmisher (2 Strikes)", "red-scout: Stand up and Run to (27.0,
+        15.5)"), not the log's text with its keys and coordinates (the Ctrl+Z message,
+        the path being clicked)."""
+        kind, mid = action_kind(a), action_actor(a)
+        if kind in ("Move", "DodgeMove"):
+            path = action_path(a)
+            if kind == "DodgeMove":
+                name = "Dodge: move" if path else "Dodge: stay" if a.crouch is None else \
+                    f"Dodge: {'crouch' if a.crouch else 'stand up'}"
+            else:
+                name = move_words(a.mode, getattr(a, "crouch_start", None), getattr(a, "land", None))
+                name += " (no move)" if a.mode == "idle" and not path else ""
+                if getattr(a, "crouch_end", None) is not None:
+                    name += " and crouch" if a.crouch_end else " and stand up"
+            s = f"{mid}: {name}"
+            if path:
+                s += f" to {point_words(path[-1])}" + (
+                    f" by {len(path) - 1} waypoint{'s' if len(path) > 2 else ''}" if len(path) > 1 else "")
+            facing = getattr(a, "facing", None)
+            return s + (f", ending facing {facing:.0f}\u00b0" if facing is not None else "")
+        if _is_norova(a):
+            return f"{mid}: {self.norova_words(a)}"
+        if kind == "Declare":
+            from rules.eldfall.narrate import declared
+            return f"{mid}: {declared(str(a))}"
+        if kind == "Activate":
+            return f"activate {mid}"
+        if kind == "ChooseOrder":
+            other = next((x for x in self.sides() if x != a.side), "the other side")
+            return f"{a.side} plays {'first' if a.first else 'second'} ({a.side if a.first else other}'s turn first)"
+        if kind == "Turn":
+            return f"{mid}: " + ("keeps its facing" if a.facing is None else f"turns to {a.facing:.0f}\u00b0")
+        if kind == "Crouch":
+            return f"Crouched as a Reaction ({a.side}): " + ", ".join(
+                f"{'crouch' if on else 'stand up'} {m}" for m, on in a.changes)
+        if kind == "UseStratagem":
+            return f"Stratagem {a.name} ({a.side})" + (f" on {a.target}" if a.target else "")
+        if kind == "Pass":
+            pk = self.pending_kind()
+            return f"{a.side} passes" + (": no (more) Reactions" if pk in self.REACTION_STEPS else
+                                         ": no Crouched change" if pk == "crouch" else
+                                         f": {self.pending_who()} keeps its facing" if pk == "turn-on-hit" else
+                                         ": no (more) Stratagems" if self.stratagem_side() else "")
+        return self.plain_words(a)
+
     def sides(self) -> list[str]:
         return sorted({self.world.hitbox(m).side for m in self.world.model_ids()})
 
@@ -2480,6 +2532,118 @@ class PlayController(TableView):
             self.hud.set_menu("")
         self.hud.show_log(g.events, self.narrator)
         self.hud.show_dice(g.events, self.narrator)
+        self.keep_step_in_view()
+
+    # ------------------------------------------------------------ the step's models in view
+    #: whether a new step moves the camera off the panels (the attract mode frames its own)
+    KEEP_IN_VIEW = True
+    #: pixels kept between a model of the step and a panel or the frame's edge
+    KEEP_CLEAR_PX = 4.0
+    #: how far the camera may pull back (factors of its distance), nearest first
+    KEEP_ZOOMS = (1.0, 1.1, 1.2, 1.35, 1.5, 1.7, 2.0, 2.4, 3.0)
+    #: the pans tried, in shares of the table width the frame shows, each way
+    KEEP_PANS = np.linspace(-0.75, 0.75, 31)
+
+    def step_models(self) -> list[str]:
+        """The models the player must see in this step: the model the menu is for
+        (the active one, a reactor clicked), in a Reaction step the models that may
+        react (ringed), and, choosing a target, its targets."""
+        ids = set(self.world.model_ids())
+        out = []
+        who = self.menu_actor()
+        if who in ids:
+            out.append(who)
+        if self.state == "idle" and self.pending_kind() in self.REACTION_STEPS:
+            reactive = getattr(self.game, "reactive_side", None)
+            out += sorted({m for a in self.legal() if action_kind(a) == "Declare"
+                           for m in [action_actor(a)] if m in ids and m not in out
+                           and self.world.hitbox(m).side == reactive})
+        if self.state == "target" and self.target_key is not None:
+            out += sorted({t for a in self.legal() if self._key(a) == self.target_key
+                           for t in action_targets(a) if t in ids and t not in out})
+        return out
+
+    def step_key(self) -> tuple:
+        """What makes a new step for the camera: another model active or acting, another
+        decision pending, another phase step, a path or target step begun or left."""
+        g = self.game
+        return (self.active_model(), self.menu_actor(), self.pending_kind(), self.pending_who(),
+                getattr(getattr(g, "act", None), "step", None), self.state, self.target_key, g.is_over)
+
+    def keep_step_in_view(self) -> bool:
+        """When a step begins (``step_key`` changed) and a HUD panel or the frame's edge
+        hides one of its models (``step_models``), pan the camera (its heading, pitch and
+        distance kept), else pull it back as little as it takes, until none is hidden
+        (else the fewest). Between steps the camera is the player's: a view moved on
+        purpose is never moved back. Not in the eye view (V). True when it moved."""
+        if not self.KEEP_IN_VIEW or not hasattr(self, "camera"):
+            return False
+        key = self.step_key()
+        if key == getattr(self, "_kept_key", None):
+            return False
+        self._kept_key = key
+        if self.camera.mode != "orbit":
+            return False
+        focus = self.step_models()
+        return bool(focus) and self.move_off_panels(focus)
+
+    def move_off_panels(self, focus) -> bool:
+        """The least camera move (pan, then pull back) that shows every model of
+        ``focus`` whole in the frame, with room for its label above it, and off the
+        shown panels (see ``keep_step_in_view``)."""
+        from panda3d.core import Point3, Vec3
+
+        from engine.view.labels import LABEL_NDC
+        app, cam = self.app, self.camera
+        w, h = app.size
+        m = self.KEEP_CLEAR_PX
+        rects = np.array(self.hud.rects(), float).reshape(-1, 4)
+        ring = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
+        pts = []                          # camera space (x right, y depth, z up), per model
+        for mid in focus:
+            hb = self.world.hitbox(mid)
+            pts.append([tuple(app.cam.getRelativePoint(app.render, Point3(
+                hb.x + hb.radius * math.cos(t), hb.y + hb.radius * math.sin(t), hb.z + dz)))
+                for t in ring for dz in (0.0, hb.height)])
+        pts = np.array(pts, float)                                          # (models, 24, 3)
+        hd = math.radians(cam.heading)
+        right = np.array([math.cos(hd), -math.sin(hd), 0.0])                # the pan's ground axes
+        fwd = np.array([math.sin(hd), math.cos(hd), 0.0])
+        r_c = np.array(tuple(app.cam.getRelativeVector(app.render, Vec3(*right))))
+        f_c = np.array(tuple(app.cam.getRelativeVector(app.render, Vec3(*fwd))))
+        tx, ty = (math.tan(math.radians(f) / 2.0) for f in app.camLens.getFov())
+        span = 2.0 * cam.distance * tx                # the table width the frame shows at the target
+        tw, td = self.world.table
+        zooms = [k for k in self.KEEP_ZOOMS if cam.distance * k <= 6.0 * max(tw, td)] or [1.0]
+        a, b, k = (g.ravel() for g in np.meshgrid(self.KEEP_PANS * span, self.KEEP_PANS * span, zooms,
+                                                   indexing="ij"))
+        goal = cam.target[None, :] + a[:, None] * right + b[:, None] * fwd
+        inside = (goal[:, 0] >= -0.25 * tw) & (goal[:, 0] <= 1.25 * tw) & \
+                 (goal[:, 1] >= -0.25 * td) & (goal[:, 1] <= 1.25 * td)     # where a pan may take it
+        # a pan by a*right + b*fwd moves every point by minus that in camera space; a pull
+        # back by (k - 1) * distance deepens it along the view
+        shift = -(a[:, None] * r_c + b[:, None] * f_c) + np.outer(cam.distance * (k - 1.0), [0.0, 1.0, 0.0])
+        q = pts[None] + shift[:, None, None, :]                            # (cands, models, 24, 3)
+        front = np.all(q[..., 1] > 1e-3, axis=2)
+        y = np.where(q[..., 1] > 1e-3, q[..., 1], 1.0)
+        sx = (q[..., 0] / (y * tx) + 1.0) * w / 2.0
+        sy = (q[..., 2] / (y * ty) + 1.0) * h / 2.0
+        x0, x1, y0, y1 = sx.min(axis=2), sx.max(axis=2), sy.min(axis=2), sy.max(axis=2)
+        y1 = y1 + 2.2 * LABEL_NDC * h / 2.0           # and room for its name label above it
+        hidden = ~front | (x0 < m) | (x1 > w - m) | (y0 < m) | (y1 > h - m)
+        for r in rects:
+            hidden |= (np.minimum(x1, r[2] + m) > np.maximum(x0, r[0] - m)) & \
+                      (np.minimum(y1, r[3] + m) > np.maximum(y0, r[1] - m))
+        count = hidden.sum(axis=1) + np.where(inside, 0, len(focus) + 1)
+        now = int(count[(np.abs(a) < 1e-9) & (np.abs(b) < 1e-9) & (k == 1.0)][0])
+        if now == 0:
+            return False                  # nothing hidden: the player's view stays
+        cost = count * 1e6 + (k - 1.0) + np.hypot(a, b) / span
+        best = int(np.argmin(cost))
+        if count[best] >= now:
+            return False
+        cam.set_orbit(goal[best], cam.heading, cam.pitch, cam.distance * k[best])
+        return True
 
     def rules_profile(self, mid: str) -> str:
         g = self.game
@@ -2544,6 +2708,7 @@ class AttractController(PlayController):
         return "pause"
 
     show_menu = False
+    KEEP_IN_VIEW = False              # the attract mode frames each step itself (``cinematic``)
 
     def refresh(self) -> None:
         """The hotseat's panels, trimmed for an organiser's big screen: the banner
