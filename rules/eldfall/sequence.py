@@ -526,7 +526,20 @@ class EldfallGame(Game):
                 s.ap = 0
                 self.geo.remove(s.id)
                 self.emit("removed", {"model": s.id, "why": f"its summoner {model} fell"})
+                self._leave_engagements(s.id, f"{s.id} left the table")
         self._drop_engagements_by(model)
+
+    def _leave_engagements(self, model: str, why: str) -> None:
+        """A model that leaves the table (a summon whose caster fell, a Panicked model
+        that ran past the edge) engages no one, and no one engages it: the models it
+        engaged are free at once, not only at the next end of a sequence or Phase
+        (their Reactions in the rest of the turn are not an Engaged model's)."""
+        self._drop_engagements_by(model)
+        m = self.models[model]
+        if m.engaged_by:
+            m.engaged_by = frozenset()
+            self.emit("engaged", {"model": model, "by": []})
+        self.remove_state(model, "Engaged", why)
 
     def _drop_engagements_by(self, model: str) -> None:
         for o in self.models.values():
@@ -1301,6 +1314,7 @@ class EldfallGame(Game):
             self.geo.remove(model)
             self.emit("removed", {"model": model, "why": "Panicked: ran past the field edge"})
             self._after_drop(model)
+            self._leave_engagements(model, f"{model} left the table")
             self._update_morale()
             self.act = None
             self.pending = ("tactical", self.active_side)
