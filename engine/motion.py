@@ -134,6 +134,11 @@ class MoveResult:
     opportunity_points: list[PathPoint] = field(default_factory=list)
     awareness_points: list[PathPoint] = field(default_factory=list)
     path: list[tuple[float, float, float]] = field(default_factory=list)
+    # (not a field: the brief's fields stay as they are) ``legs``: the route in the parts a
+    # player measures (Walk, Run, Climb): across at one rate, up or down a climb or a
+    # ladder; each {"kind", "length", "cost"} (inches; cost in allowance). Set by the
+    # path check; [] where it is not told in parts (a Jump, a flight, a refusal at the start)
+    legs = ()
 
     def to_dict(self) -> dict:
         r = lambda v: round(float(v), 4)  # noqa: E731
@@ -147,6 +152,7 @@ class MoveResult:
             "opportunity_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.opportunity_points],
             "awareness_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.awareness_points],
             "path": [[r(v) for v in p] for p in self.path],
+            "legs": [{"kind": g["kind"], "length": r(g["length"]), "cost": r(g["cost"])} for g in (self.legs or ())],
         }
 
 
@@ -1391,8 +1397,42 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
     aware = _entry_points(ctx, route, s_fin, "awareness")
     surfaces = _surface_ids(ctx, route, s_fin, areas_touched)
     path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [placed]
-    return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), placed,
-                      surfaces, [], ends_vertical, stopped_by, opp, aware, path)
+    out = MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), placed,
+                     surfaces, [], ends_vertical, stopped_by, opp, aware, path)
+    out.legs = _legs(route, s_fin)
+    return out
+
+
+def _legs(route, s_fin) -> list[dict]:
+    """The route up to length s_fin in the parts a player measures: "across" (one per
+    inch, or more on a slope), "across at 2 per inch" (a half-speed area, a narrow
+    surface), "climb up"/"climb down" (its height) and "ladder up"/"ladder down" (its
+    height, 2 per inch); consecutive parts of one kind are joined."""
+    out: list[dict] = []
+    for i, kind in enumerate(route.kinds):
+        s0, s1 = float(route.s[i]), min(float(route.s[i + 1]), s_fin)
+        if s0 >= s_fin - 1e-12:
+            break
+        if s1 <= s0 + 1e-12:
+            continue
+        a = route.pts[i]
+        b = a + (s1 - s0) / (route.s[i + 1] - s0) * (route.pts[i + 1] - a)
+        cost = float(route.cost_at(s1) - route.cost_at(s0))
+        plan = float(np.hypot(b[0] - a[0], b[1] - a[1]))
+        rise = float(b[2] - a[2])
+        if kind in ("climb", "ladder"):
+            label, length = f"{kind} {'up' if rise > 0 else 'down'}", abs(rise)
+        else:
+            # a slope costs at most 2 per inch of plan (60 degrees); an area or a narrow
+            # surface doubles that
+            label = "across" if plan <= 1e-9 or cost / plan < 1.95 else "across at 2 per inch"
+            length = plan
+        if out and out[-1]["kind"] == label:
+            out[-1]["length"] += length
+            out[-1]["cost"] += cost
+        else:
+            out.append({"kind": label, "length": length, "cost": cost})
+    return [g for g in out if g["length"] > 5e-4 or g["cost"] > 5e-4]
 
 
 def _hanging(ctx, p) -> bool:
@@ -2012,6 +2052,150 @@ class _Clearance:
         return ok
 
 
+class _Faces:
+    """Exact test of the grid's steps against the faces a base may not come near.
+
+    The grid reads the terrain at its cells' centres (with a widened margin), so a thin
+    or pointed piece between them (the corner of a turned box) can reach under a base
+    the grid lets stand or pass; the path check's dense probes find it. A step at
+    levels za..zb is refused where, within the probes' radius of its plan segment, there
+    is a part of
+      * a vertical face (a side of a solid) at a height too tall to step onto and
+        inside the hitbox: in [min z + step height, max z + hitbox height];
+      * a face too steep to stand on, facing up or down (a steep slope, an overhang's
+        underside), inside the hitbox's span above the step: in (min z, max z + hitbox).
+    (Used on places and on steps along one level, ``_TreeCheck``.)
+    Each triangle is clipped to its band of heights first, so only the part of the face
+    at those heights counts (a ramp's side is low at its foot). Ladders are not solid.
+    """
+
+    def __init__(self, world, cols, R, h, step_h):
+        import shapely
+        keep = ~cols.skip_tri
+        nz = cols.normals[:, 2]
+        sel = np.nonzero(keep & (nz < cols.min_nz - 1e-9))[0]
+        self.T = np.asarray(world.rays.triangles, dtype=float)[sel]
+        nzs = nz[sel]
+        self.vertical = np.abs(nzs) <= 1e-6
+        self.R, self.h, self.step = float(R), float(h), float(step_h)
+        self.dist = self.R - 2 * _EPS          # the path check's probes lie within this
+        plans = shapely.convex_hull(shapely.multipoints(self.T[:, :, :2].reshape(-1, 2),
+                                                        indices=np.repeat(np.arange(len(sel)), 3)))
+        self.tree = shapely.STRtree(plans) if len(sel) else None
+
+    def clear(self, a, b, za, zb) -> np.ndarray:
+        """(n,) bool: the base may stand on / step along a -> b (plan, (n, 2)) at za -> zb."""
+        import shapely
+        n = len(a)
+        ok = np.ones(n, dtype=bool)
+        if self.tree is None or not n:
+            return ok
+        same = np.all(np.abs(a - b) <= 1e-12, axis=1)
+        geoms = np.where(same, shapely.points(a), shapely.linestrings(np.stack([a, b], axis=1)))
+        si, ti = self.tree.query(geoms, predicate="dwithin", distance=self.dist)
+        if not len(si):
+            return ok
+        zlo, zhi = np.minimum(za, zb)[si], np.maximum(za, zb)[si]
+        v = self.vertical[ti]
+        b0 = np.where(v, zlo + self.step + _EPS, zlo + _EPS)
+        b1 = zhi + self.h - _EPS
+        lo_, hi_ = np.minimum(b0, b1), np.maximum(b0, b1)
+        T = self.T[ti]                                          # (p, 3, 3)
+        # the triangle clipped to the band [lo_, hi_]: its corners inside the band and the
+        # points where its edges cross the band's two planes (a convex polygon in plan)
+        P = [T[:, k] for k in range(3)]
+        pts, good = [], []
+        for k in range(3):
+            z = P[k][:, 2]
+            pts.append(P[k][:, :2])
+            good.append((z >= lo_ - 1e-9) & (z <= hi_ + 1e-9))
+        for k in range(3):
+            A, B = P[k], P[(k + 1) % 3]
+            dz = B[:, 2] - A[:, 2]
+            for lev in (lo_, hi_):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t = (lev - A[:, 2]) / dz
+                cross = (np.abs(dz) > 1e-12) & (t > 0) & (t < 1)
+                t = np.where(cross, t, 0.0)
+                pts.append(A[:, :2] + t[:, None] * (B[:, :2] - A[:, :2]))
+                good.append(cross)
+        pts = np.stack(pts, axis=1)                             # (p, 9, 2)
+        good = np.stack(good, axis=1)
+        has = good.any(axis=1)
+        if not has.any():
+            return ok
+        k = np.nonzero(has)[0]
+        rows, cols_ = np.nonzero(good[k])
+        hull = shapely.convex_hull(shapely.multipoints(pts[k][rows, cols_], indices=rows))
+        d = shapely.distance(geoms[si[k]], hull)
+        bad = si[k][d < self.dist]
+        ok[bad] = False
+        return ok
+
+
+class _TreeCheck:
+    """The exact face test (:class:`_Faces`) of a static graph's steps and places, done
+    as searches need them and kept: state 0 not tested, 1 clear, 2 too near a face."""
+
+    def __init__(self, g, G, faces, step_h):
+        self.g, self.G, self.faces, self.step = g, G, faces, float(step_h)
+        n = len(g.node_xyz)
+        self.n = n
+        self.key = G.src.astype(np.int64) * (n + 1) + G.dst.astype(np.int64)    # ascending (CSR)
+        self.edge_state = np.zeros(len(G.dst), dtype=np.int8)
+        self.node_state = np.zeros(n, dtype=np.int8)
+
+    def validate(self, reached, pred):
+        """Test the places ``reached`` and the steps of the search tree into them (``pred``);
+        returns the positions of the steps (both ways) and the nodes newly found too near."""
+        P = self.g.node_xyz
+        n = self.n
+        new_bad_n = np.zeros(0, dtype=np.int64)
+        t = reached[self.node_state[reached] == 0]
+        if len(t):
+            okn = self.faces.clear(P[t, :2], P[t, :2], P[t, 2], P[t, 2])
+            self.node_state[t] = np.where(okn, 1, 2)
+            new_bad_n = t[~okn]
+        bad_e = [self.G.touching(new_bad_n)] if len(new_bad_n) else []
+        pr = pred[reached]
+        real = (pr >= 0) & (pr < n)
+        if real.any():
+            pos = np.searchsorted(self.key, pr[real].astype(np.int64) * (n + 1) + reached[real])
+            pos = pos[self.edge_state[pos] == 0]
+            if len(pos):
+                A, B = self.G.src[pos], self.G.dst[pos]
+                za, zb = P[A, 2], P[B, 2]
+                # tested: the steps on one level (a step up or down is left to the grid's
+                # own test: the base's level changes along it where its rim meets the
+                # other surface, and a band from the lower end would refuse a step up
+                # onto a ramp's side that the path check makes)
+                ok = np.abs(zb - za) > _EPS
+                k = np.nonzero(~ok)[0]
+                if len(k):
+                    ok[k] = self.faces.clear(P[A[k], :2], P[B[k], :2], za[k], zb[k])
+                rev = np.searchsorted(self.key, B.astype(np.int64) * (n + 1) + A)
+                rev_ok = (rev < len(self.key)) & (self.key[np.minimum(rev, len(self.key) - 1)] ==
+                                                  B.astype(np.int64) * (n + 1) + A)
+                state = np.where(ok, 1, 2).astype(np.int8)
+                self.edge_state[pos] = state
+                self.edge_state[rev[rev_ok]] = state[rev_ok]
+                bad_e += [pos[~ok], rev[rev_ok & ~ok]]
+        if bad_e:
+            be = np.concatenate(bad_e)
+            self.edge_state[be] = 2
+        else:
+            be = np.zeros(0, dtype=np.int64)
+        return be, new_bad_n
+
+
+def _tree_check(world, g, G, ctx, st, step_h) -> _TreeCheck:
+    chk = getattr(G, "_tree_check", None)
+    if chk is None:
+        faces = _Faces(world, _columns(world, st), ctx.R, ctx.h, step_h)
+        chk = G._tree_check = _TreeCheck(g, G, faces, step_h)
+    return chk
+
+
 _MAX_CELLS = 500_000       # cells of the reachable area's grid (36" x 36" at 0.25": 20,736)
 
 
@@ -2300,10 +2484,18 @@ def _build_static(world, R, h, res, st) -> _Static:
         flat = pts.reshape(-1, 3)
         fac = np.ones(len(flat))
         sub = np.nonzero(np.repeat(area, ns + 1))[0]
+        # a step between two heights is not a ramp: the path check keeps the base at
+        # the higher level while any of it is over that support, and at the lower one
+        # past it (a step down off a crate into mud is in the mud at once); so each
+        # sample is judged at either end's height too, the dearer reading counting
+        z_ends = (np.repeat(pa[:, 2], ns + 1), np.repeat(pb[:, 2], ns + 1))
         for a in (slow_areas if len(sub) else ()):
             fs = flat[sub]
             inside = np.zeros(len(flat), dtype=bool)
-            inside[sub] = _within(a.poly, fs[:, :2], R + _EPS) & (fs[:, 2] >= a.zlo - 0.05) & (fs[:, 2] <= a.zhi + 0.05)
+            zin = np.zeros(len(sub), dtype=bool)
+            for zz_ in (fs[:, 2], z_ends[0][sub], z_ends[1][sub]):
+                zin |= (zz_ >= a.zlo - 0.05) & (zz_ <= a.zhi + 0.05)
+            inside[sub] = _within(a.poly, fs[:, :2], R + _EPS) & zin
             f = float(st["area_cost"])
             fac = np.where(inside, fac * f if st["stack_costs"] else np.maximum(fac, f), fac)
         # narrow surfaces, by the cell under each point (only steps whose box of cells has one)
@@ -2826,10 +3018,22 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
             for d in dropped:
                 data[d] = np.inf
         indptr[-1] = indptr[-2] + len(s_nodes_a)
-        mat = csr_matrix((data, indices, indptr.astype(np.int32)), shape=(n + 1, n + 1))
-        mat.has_sorted_indices = True
-        mat.has_canonical_format = True
-        dist, pred = dijkstra(mat, directed=True, indices=src, limit=limit, return_predecessors=True)
+        # the steps and places found too near a face by the exact test (kept per static
+        # graph) are dropped; the search is then repeated until every step of its tree
+        # has passed that test (steps are only ever dropped: it ends)
+        chk = _tree_check(world, g, G, ctx, st, step)
+        data[:ne][chk.edge_state == 2] = np.inf
+        data[ne:][chk.node_state[s_nodes_a] == 2] = np.inf
+        for _ in range(1000):
+            mat = csr_matrix((data, indices, indptr.astype(np.int32)), shape=(n + 1, n + 1))
+            mat.has_sorted_indices = True
+            mat.has_canonical_format = True
+            dist, pred = dijkstra(mat, directed=True, indices=src, limit=limit, return_predecessors=True)
+            bad_e, bad_n = chk.validate(np.nonzero(np.isfinite(dist[:n]))[0], pred)
+            if not (len(bad_e) or len(bad_n)):
+                break
+            data[bad_e] = np.inf
+            data[ne:][np.isin(s_nodes_a, bad_n)] = np.inf
     cost = np.full(shape, np.inf)
     zz = g.z.reshape(shape)
     flat = cost.reshape(kmax, -1)

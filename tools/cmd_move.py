@@ -98,10 +98,19 @@ def _inches(v: float) -> str:
 
 def describe(r) -> str:
     verdict = "legal" if r.legal else "NOT LEGAL"
+    # a refused move is not made: its end is only where the route is stopped (a model is
+    # left on a vertical surface only by a legal Climb)
     lines = [f"{r.model} {r.mode}: {verdict} ({r.reason})",
              f"  distance {_inches(r.distance)}\" of {r.allowance:g}\" ({_inches(r.left)}\" left); "
-             f"ends at ({r.end[0]:.2f}, {r.end[1]:.2f}, {r.end[2]:.2f})"
-             + ("; on a vertical surface: any action but Nothing makes it fall" if r.ends_on_vertical else "")]
+             f"{'ends' if r.legal else 'stops'} at ({r.end[0]:.2f}, {r.end[1]:.2f}, {r.end[2]:.2f})"
+             + ("; on a vertical surface: any action but Nothing makes it fall"
+                if r.ends_on_vertical and r.legal else "")]
+    legs = getattr(r, "legs", None) or []
+    if len(legs) > 1 or any(abs(g["cost"] - g["length"]) > 0.005 for g in legs):
+        # the parts a player measures with a ruler, each with what it costs (a plain
+        # walk on the flat is its distance alone)
+        lines.append("  route: " + ", ".join(f"{_inches(g['length'])}\" {g['kind']} ({_inches(g['cost'])}\")"
+                                             for g in legs))
     if r.surfaces:
         lines.append("  crosses: " + ", ".join(r.surfaces))
     if r.stopped_by:
