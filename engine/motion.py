@@ -137,8 +137,17 @@ class MoveResult:
     # (not a field: the brief's fields stay as they are) ``legs``: the route in the parts a
     # player measures (Walk, Run, Climb): across at one rate, up or down a climb or a
     # ladder; each {"kind", "length", "cost"} (inches; cost in allowance). Set by the
-    # path check; [] where it is not told in parts (a Jump, a flight, a refusal at the start)
-    legs = ()
+    # path check (worked out when first read: most checks are never printed); () where it
+    # is not told in parts (a Jump, a flight, a refusal at the start)
+    _legs_of = None
+
+    @property
+    def legs(self):
+        if self._legs_of is None:
+            return ()
+        if not isinstance(self._legs_of, list):
+            self._legs_of = _legs(*self._legs_of)
+        return self._legs_of
 
     def to_dict(self) -> dict:
         r = lambda v: round(float(v), 4)  # noqa: E731
@@ -1399,7 +1408,7 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
     path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [placed]
     out = MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), placed,
                      surfaces, [], ends_vertical, stopped_by, opp, aware, path)
-    out.legs = _legs(route, s_fin)
+    out._legs_of = (route, s_fin)
     return out
 
 
