@@ -600,8 +600,13 @@ class WorldGeometry:
 
     # ---- points on the surface (hidden tokens) -----------------------------
     def ground(self, x: float, y: float) -> Point:
-        z = float(self.world.surface_height(np.array([[float(x), float(y)]]))[0])
-        return (float(x), float(y), z if math.isfinite(z) else 0.0)
+        return self.ground_many([(x, y)])[0]
+
+    def ground_many(self, points) -> list[Point]:
+        """``ground`` of many (x, y) at once: one batch of rays, the same answers."""
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        z = self.world.surface_height(xy)
+        return [(float(x), float(y), float(v) if math.isfinite(v) else 0.0) for (x, y), v in zip(xy, z)]
 
     def point_distance(self, model: str, point: Point) -> float:
         from engine.measure import measuring_z

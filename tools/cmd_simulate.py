@@ -41,6 +41,7 @@ class Table:
         self.game_name = game_name
         self.world = None
         self.scene = None
+        self.walk_map = None          # the Norova bots' ground samples (static terrain)
 
     def new_game(self, seed: int, settings: dict | None = None, log=None):
         """(module, game) like ``gameplay.new_game``, on the shared World."""
@@ -50,6 +51,7 @@ class Table:
                                           settings=settings)
             geo = game.geo if hasattr(game, "geo") else game.geometry     # Eldfall / Norova
             self.world, self.scene = geo.world, geo.world.scene
+            self._share_walk_map(game)
             return mod, game
         from engine.geometry import WorldGeometry
         from tools.roster import units_from_scene
@@ -60,7 +62,17 @@ class Table:
                             scene_info=gameplay.scene_info(self.scene))
         if log is not None:
             game.start_log(log)
+        self._share_walk_map(game)
         return mod, game
+
+    def _share_walk_map(self, game) -> None:
+        """A Norova game's bots walk round the scenery on a map of ground samples
+        (``rules.norova.bots.walk_map``, one per geometry): the samples are of the static
+        terrain alone, so the series shares one map, its samples taken once."""
+        if getattr(game, "game_name", None) != "norova":
+            return
+        from rules.norova import bots
+        self.walk_map = bots.walk_map_for(game, self.walk_map)     # empty until a bot asks
 
 
 def reset_world(world) -> None:

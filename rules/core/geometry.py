@@ -173,6 +173,8 @@ class Geometry(Protocol):
     def ground(self, x: float, y: float) -> Point:
         """(x, y, z) with z the highest surface under (x, y) (the table: 0)."""
         ...
+    # optional: ``ground_many(points) -> list[Point]``, ``ground`` of many (x, y) at once
+    # (the Norova walk planner asks the whole table in one call where it is there)
     def point_distance(self, model: str, point: Point) -> float:
         """Closest distance from the model's hitbox to ``point`` (3D, inches;
         a Flying model measured on the surface, as ``distance``)."""

@@ -32,7 +32,9 @@ class RandomBot:
         self.side = side
 
     def choose(self, game):
-        actions = list(game.legal_actions())
+        # the game's list, computed once per state (``list(view)`` would compute it twice:
+        # once for the length hint, once for the items)
+        actions = game.legal_actions().list()
         # waiting forever is legal but pointless: make it rare
         weights = [0.1 if isinstance(a, Wait) else 1.0 for a in actions]
         return self.rng.choices(actions, weights=weights, k=1)[0]
@@ -79,6 +81,40 @@ def walk_map(game) -> WalkMap | None:
         except TypeError:
             pass
     return wm
+
+
+def walk_map_for(game, wm: WalkMap | None) -> WalkMap | None:
+    """The walking map ``wm`` (of an earlier game on the same terrain: its ground
+    samples are of the static scenery only) serving ``game``'s geometry too, when its
+    table is the same size; else the game's own. Returns the map its bots will use."""
+    geo = game.geometry
+    table = game.scene_info.get("table") or getattr(geo, "table", None)
+    if wm is None or not table or len(table) != 2 or (wm.W, wm.D) != (float(table[0]), float(table[1])):
+        return walk_map(game)
+    wm.geo = geo
+    try:
+        _WALK_MAPS[geo] = wm
+    except TypeError:
+        return None
+    return wm
+
+
+def best_approach(game, mid: str, score):
+    """``min(game.candidate_moves(mid, spread=False), key=score)`` (None when it yields
+    none), asking the route check (the costly question) only of the moves that could
+    still beat the best so far: each of its sequences yields its first legal move, and
+    none after a move scoring no better than the best can."""
+    best = best_score = None
+    for seq in game.approach_sequences(mid):
+        scores = [score(a) for a in seq]
+        for i, a in enumerate(seq):
+            if best is not None and min(scores[i:]) >= best_score:
+                break
+            if game.why_illegal(a) is None:
+                if best is None or scores[i] < best_score:
+                    best, best_score = a, scores[i]
+                break
+    return best
 
 
 class GreedyBot:
@@ -266,17 +302,15 @@ class GreedyBot:
         if not f.slots["move"] and not f.slots["attack"] and enemies:
             near = min(enemies, key=lambda e: (game.geometry.distance(mid, e), e))
             here = game.pos(mid)
-            moves = [a for a in game.candidate_moves(mid, spread=False) if isinstance(a, Move)]
-            if moves:
-                ep = game.pos(near)
+            ep = game.pos(near)
 
-                def score(a):
-                    end = a.route[-1]
-                    cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}[a.mode]
-                    return (math.dist(end[:2], ep[:2]) + cost, str(a))
-                best = min(moves, key=score)
-                if score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
-                    return best
+            def score(a):
+                end = a.route[-1]
+                cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}[a.mode]
+                return (math.dist(end[:2], ep[:2]) + cost, str(a))
+            best = best_approach(game, mid, score)
+            if best is not None and score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
+                return best
             # no straight move gets nearer (a wall or a pillar between): walk round it
             detour = self._detour(game, mid, enemies)
             if detour is not None:

@@ -90,6 +90,16 @@ class Fighter:
                 "aoo_made": self.aoo_made, "save_locked": dict(sorted(self.save_locked.items()))}
 
 
+def _aid_groups(ways: dict) -> list[list]:
+    """Every group of aiders (one or more allies, in scene order), each ally's aid ways a
+    list: smaller groups first, then by the allies' order."""
+    allies = list(ways)
+    groups = [[ways[allies[i]] for i in range(len(allies)) if bits >> i & 1]
+              for bits in range(1, 1 << len(allies))]
+    groups.sort(key=lambda g: (len(g), [allies.index(w[0].ally) for w in g]))
+    return groups
+
+
 class NorovaGame(Game):
     game_name = "norova"
 
@@ -1775,10 +1785,7 @@ class NorovaGame(Game):
         aids = self.aid_ways(mid, target)
         if not ways or not aids:
             return []
-        allies = list(aids)
-        groups = [[aids[allies[i]] for i in range(len(allies)) if bits >> i & 1]
-                  for bits in range(1, 1 << len(allies))]
-        groups.sort(key=lambda g: (len(g), [allies.index(w[0].ally) for w in g]))
+        groups = _aid_groups(aids)
 
         def attacks(plain_groups: bool) -> list[Attack]:
             out = []
@@ -1813,10 +1820,7 @@ class NorovaGame(Game):
                 ways[al] = opts
         if not ways:
             return []
-        allies = list(ways)
-        groups = [[ways[allies[i]] for i in range(len(allies)) if bits >> i & 1]
-                  for bits in range(1, 1 << len(allies))]
-        groups.sort(key=lambda g: (len(g), [allies.index(w[0].ally) for w in g]))
+        groups = _aid_groups(ways)
 
         def casts(plain_groups: bool) -> list[Cast]:
             out = []
@@ -1929,10 +1933,37 @@ class NorovaGame(Game):
                 return False
         return True
 
+    def approach_sequences(self, mid: str) -> list[list[Move]]:
+        """The moves ``candidate_moves(mid, spread=False)`` tries, not yet checked: one
+        list per (mode, enemy), in its order; it yields the first legal move of each."""
+        f = self.fighters[mid]
+        enemies = sorted(self.enemies(mid), key=lambda e: (self.geometry.distance(mid, e), e))
+        modes = ["crawl"] if f.prone else ["walk", "sprint"]
+        if "flying" in f.sheet.abilities and self.flying_allowed() and not f.prone:
+            modes.append("fly")
+        reach = max(0.0, self.weapon_range(mid, "main"))
+        return [self._approach_moves(mid, e, mode, self.move_allowance(mid, mode), reach)
+                for mode in modes for e in enemies[:2]]
+
+    def _approach_moves(self, mid: str, e: str, mode: str, allowance: float, reach: float) -> list[Move]:
+        """The straight moves ``_approaches`` tries, in its order (at most six)."""
+        return list(self._approach_tries(mid, e, mode, allowance, reach))
+
     def _approaches(self, mid: str, e: str, mode: str, allowance: float, reach: float,
                     want: int = 2) -> Iterator[Action]:
         """Up to ``want`` legal straight moves that close on enemy ``e``: onto a ring
         just inside the weapon's range around it, or as far as the move goes."""
+        found = 0
+        for a in self._approach_tries(mid, e, mode, allowance, reach):
+            if self.why_illegal(a) is None:
+                yield a
+                found += 1
+                if found >= want:
+                    return
+
+    def _approach_tries(self, mid: str, e: str, mode: str, allowance: float,
+                        reach: float) -> Iterator[Move]:
+        """The straight moves towards enemy ``e`` worth checking, best first (at most six)."""
         f, o = self.fighters[mid], self.fighters[e]
         here, ep = self.pos(mid), self.pos(e)
         d = math.hypot(ep[0] - here[0], ep[1] - here[1])
@@ -1948,7 +1979,7 @@ class NorovaGame(Game):
                 pts.append((here[0] + step * math.cos(b), here[1] + step * math.sin(b)))
         pts.sort(key=lambda p: (math.hypot(p[0] - ep[0], p[1] - ep[1]) > ring + 1e-6,
                                 math.hypot(p[0] - here[0], p[1] - here[1])))
-        found = tries = 0
+        tries = 0
         for p in pts:
             q = (round(p[0], 3), round(p[1], 3), round(here[2], 3))
             step = math.hypot(q[0] - here[0], q[1] - here[1])
@@ -1959,12 +1990,7 @@ class NorovaGame(Game):
             tries += 1
             if tries > 6:
                 return
-            a = Move(mid, mode, (q,), round(mx.facing_towards(q, ep), 2))
-            if self.why_illegal(a) is None:
-                yield a
-                found += 1
-                if found >= want:
-                    return
+            yield Move(mid, mode, (q,), round(mx.facing_towards(q, ep), 2))
 
     # ---- the view's questions -------------------------------------------------
     def hud_lines(self, model_id: str | None = None) -> list[str]:

@@ -50,13 +50,31 @@ class WalkMap:
         self.nx, self.ny = int(self.W / CELL), int(self.D / CELL)
         self._ground: dict[tuple[int, int], float] = {}
         self._free: dict[tuple, bool] = {}
+        self._filled = False
 
     def z(self, a: int, b: int) -> float:
         k = (a, b)
         v = self._ground.get(k)
+        if v is None and not self._filled:
+            self._fill()
+            v = self._ground.get(k)
         if v is None:
             v = self._ground[k] = float(self.geo.ground(a * SAMPLE, b * SAMPLE)[2])
         return v
+
+    def _fill(self) -> None:
+        """Every sample on the table in one question, where the geometry answers many
+        points at once (``ground_many``: the same heights as ``ground`` point by point);
+        a planned route samples most of the table, and one question per sample is what
+        made a walk round the scenery slow."""
+        self._filled = True
+        many = getattr(self.geo, "ground_many", None)
+        if many is None:
+            return
+        na, nb = int(math.floor(self.W / SAMPLE + 1e-9)), int(math.floor(self.D / SAMPLE + 1e-9))
+        keys = [(a, b) for a in range(na + 1) for b in range(nb + 1)]
+        for k, p in zip(keys, many([(a * SAMPLE, b * SAMPLE) for a, b in keys])):
+            self._ground.setdefault(k, float(p[2]))
 
     def point_free(self, x: float, y: float, r: float, z0: float, step: float) -> bool:
         """The base (radius ``r``) at (x, y) on the table and clear of scenery."""

@@ -1,0 +1,161 @@
+"""Norova bot games made faster decide exactly as before.
+
+The event logs below were recorded from the code before the speed-ups (commit
+868cdcb): a seeded game must give the same events, byte for byte (the hash of
+every event's JSON, one a line), and the same final state.
+
+* the random bot asks for the legal actions once per decision (``list(view)``
+  computed them twice: once for the length hint, once for the items);
+* the greedy bot's walking map takes every ground sample of the table in one
+  question where the geometry answers many points at once (``ground_many``);
+* ``eldfall simulate``'s table keeps that map for the whole series (its samples
+  are of the static terrain only);
+* the greedy bot's straight approach (``rules.norova.bots.best_approach``) checks
+  only the moves that could still beat the best so far, not every sequence of
+  ``candidate_moves(spread=False)``.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools import gameplay
+from tools.cmd_simulate import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+ARENA = str(ROOT / "scenes" / "norova-arena.yaml")
+
+# (bots, seed, max_rounds) -> (decisions, events, hash of the events, state hash, last event)
+RECORDED = {
+    ("random", 5, 1): (29, 104, "c484ffe2e09ee8dde1ce5542d742869fa5194e6abfe5b3aa4435c048201c9aee",
+                       "e0e2288da064f9d5378b68bde322998c70bbc93ceb26125f296020bec7688c7d",
+                       '{"data":{"detail":"1 rounds played; the side with the most Vitality left",'
+                       '"scores":{"foes":126,"party":112},"termination":"turn limit","winner":"foes"},'
+                       '"kind":"game_over","seq":103}'),
+    # the knight walks round the scenery in round 2 (GreedyBot._detour, the walking map)
+    ("greedy", 1, 2): (53, 279, "ccbc5be725dc9eb683cf43b55f2f7ff94daaaf6fdf5f874a638440c97aaa5479",
+                       "a2316016c26184f0482099693105fae892506fe89076ff124f4fcf432ce81055",
+                       '{"data":{"detail":"2 rounds played; the side with the most Vitality left",'
+                       '"scores":{"foes":97,"party":95},"termination":"turn limit","winner":"foes"},'
+                       '"kind":"game_over","seq":278}'),
+}
+
+
+def _record(game, decisions: int) -> tuple:
+    h = hashlib.sha256("\n".join(e.to_json() for e in game.events).encode()).hexdigest()
+    return decisions, len(game.events), h, game.state_hash(), game.events[-1].to_json()
+
+
+def _play(mod, game, bots: str, seed: int) -> tuple:
+    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod, game), seed)
+    return _record(game, n)
+
+
+def _ground_many(self, points):
+    """What engine.geometry.WorldGeometry would answer: ``ground`` of many points in one
+    batch of rays (the arena's whole lattice gives the same heights as one by one)."""
+    xy = np.asarray(points, dtype=float).reshape(-1, 2)
+    z = self.world.surface_height(xy)
+    return [(float(x), float(y), float(v) if math.isfinite(v) else 0.0) for (x, y), v in zip(xy, z)]
+
+
+def test_random_game_is_the_recorded_one_and_asks_for_the_legal_actions_once(monkeypatch):
+    bots, seed, rounds = key = ("random", 5, 1)
+    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
+    calls = []
+    plain = type(game).generate_actions
+
+    def counted(self, *a, **kw):
+        calls.append(len(self.events))
+        return plain(self, *a, **kw)
+    monkeypatch.setattr(type(game), "generate_actions", counted)
+    assert _play(mod, game, bots, seed) == RECORDED[key]
+    # one generation of the legal actions per decision (each decision adds events)
+    assert len(calls) == len(set(calls)) == RECORDED[key][0]
+
+
+# the route checks (WorldGeometry.check_move computed, not cached) of the recorded greedy
+# game before the lazy approach
+ROUTE_CHECKS_BEFORE = 101
+
+
+def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
+    bots, seed, rounds = key = ("greedy", 1, 2)
+    from engine.geometry import WorldGeometry
+    checks = []
+    plain = WorldGeometry._check_move
+
+    def counted(self, *a, **kw):
+        checks.append(a[:2])
+        return plain(self, *a, **kw)
+    monkeypatch.setattr(WorldGeometry, "_check_move", counted)
+    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
+    assert _play(mod, game, bots, seed) == RECORDED[key]
+    assert len(checks) <= ROUTE_CHECKS_BEFORE - 20, len(checks)       # 77 now
+
+
+def test_best_approach_is_the_minimum_of_every_candidate_move():
+    """At every decision of a random game, for the bot's score and for a score that
+    prefers other moves (sprints, the far side): the lazy choice is the full scan's."""
+    from rules.norova.bots import best_approach
+    seed = 5
+    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": 1})
+    bot = mod.BOTS["random"](seed)
+    compared = 0
+    while not game.is_over:
+        mid = game.active_model
+        if not game.f(mid).slots["move"] and game.enemies(mid):
+            near = min(game.enemies(mid), key=lambda e: (game.geometry.distance(mid, e), e))
+            ep = game.pos(near)
+            cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}
+            scores = [lambda a: (math.dist(a.route[-1][:2], ep[:2]) + cost[a.mode], str(a)),
+                      lambda a: (-math.dist(a.route[-1][:2], ep[:2]) - cost[a.mode], str(a)),
+                      lambda a: (round(a.route[-1][0]), -cost[a.mode], str(a))]
+            full = list(game.candidate_moves(mid, spread=False))
+            for score in scores:
+                assert best_approach(game, mid, score) == (min(full, key=score) if full else None)
+                compared += 1
+        game.apply(bot.choose(game))
+    assert compared >= 15
+
+
+def test_simulate_table_samples_the_ground_once_in_one_question(monkeypatch):
+    """With ``ground_many``, the greedy game is the recorded one, its walking map asks
+    one question for the whole table and none point by point; the next game on the same
+    simulate table (the same seed: the same game again) asks none at all."""
+    from engine.geometry import WorldGeometry
+    asked = {"one": 0, "many": 0}
+    one = WorldGeometry.ground
+
+    def ground(self, x, y):
+        asked["one"] += 1
+        return one(self, x, y)
+
+    def many(self, points):
+        asked["many"] += 1
+        return _ground_many(self, points)
+    monkeypatch.setattr(WorldGeometry, "ground", ground)
+    monkeypatch.setattr(WorldGeometry, "ground_many", many, raising=False)
+    bots, seed, rounds = key = ("greedy", 1, 2)
+    table = Table(ARENA, "norova")
+    for game_no in range(2):
+        before = dict(asked)
+        mod, game = table.new_game(seed, settings={"max_rounds": rounds})
+        assert _play(mod, game, bots, seed) == RECORDED[key], game_no
+        if game_no == 0:
+            assert asked["many"] - before["many"] == 1 and asked["one"] == before["one"]
+        else:
+            assert asked == before          # the samples of the first game serve
+
+
+def test_batched_ground_is_the_point_by_point_ground():
+    """The premise of ``ground_many``: on the arena (and past its edges) a batch of rays
+    gives every height that one ray each gives."""
+    mod, game = gameplay.new_game(ARENA, "norova", 0, settings={})
+    geo = game.geometry
+    pts = [(a * 0.25, b * 0.25) for a in range(-2, 99) for b in range(-2, 99)]
+    assert _ground_many(geo, pts) == [geo.ground(x, y) for x, y in pts]
