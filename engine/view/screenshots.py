@@ -127,9 +127,10 @@ def stratagems(out: str, tmp: str) -> str:
         world, game = ctl.world, ctl.game
         _press(app, _menu(ctl, "order red first", "order blue second"))
         assert game.pending == ("stratagem", "red"), game.pending
+        _press(app, _menu(ctl, "War Horn"))
+        # the picture's camera, set within the step (a new step frames its models itself)
         ctl.camera.set_orbit((12.0, 10.0, 0.0), 0.0, 52.0, 34.0)
         app.step()
-        _press(app, _menu(ctl, "War Horn"))
         hb = world.hitbox("blue-guard")
         _press(app, "mouse1", pixel=app.project((hb.x, hb.y, hb.z + hb.height * 0.6)))
         return _shoot(app, os.path.join(out, "stratagems.png"))
