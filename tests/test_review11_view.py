@@ -100,6 +100,16 @@ def _saved_log(view_app, tmp_path) -> str:
         c.close()
 
 
+def _ctrl_o_refused(view_app, tmp_path, scene: str, game: str = "eldfall") -> str:
+    """Ctrl+O on a table opened from ``scene``: nothing loads; the message it gives."""
+    c = open_scene(view_app, tmp_path, scene, game, seed=1)
+    try:
+        assert press(view_app, "control-o") is None
+        return c.message
+    finally:
+        c.close()
+
+
 def test_a_log_of_another_scene_is_refused(view_app, tmp_path):
     from rules.core.errors import LogError
     log = _saved_log(view_app, tmp_path)
@@ -139,22 +149,14 @@ def test_a_log_of_a_changed_scene_file_is_refused_and_its_own_loads(view_app, tm
     finally:
         c.close()
     scene.write_text(scene.read_text() + "\n# moved a wall\n")
-    c = open_scene(view_app, tmp_path, str(scene), seed=1)
-    try:
-        assert press(view_app, "control-o") is None
-        assert c.message == f"cannot load: {log}:1: scene.sha256: {scene} has changed since the game was logged"
-    finally:
-        c.close()
+    assert _ctrl_o_refused(view_app, tmp_path, str(scene)) == \
+        f"cannot load: {log}:1: scene.sha256: {scene} has changed since the game was logged"
 
 
 def test_a_log_of_another_game_names_its_file(view_app, tmp_path):
     log = _saved_log(view_app, tmp_path)
-    c = open_scene(view_app, tmp_path, "scenes/norova-arena.yaml", "norova")
-    try:
-        assert press(view_app, "control-o") is None
-        assert c.message == f"cannot load: {log}:1: game: this log is of game 'eldfall', not 'norova'"
-    finally:
-        c.close()
+    assert _ctrl_o_refused(view_app, tmp_path, "scenes/norova-arena.yaml", "norova") == \
+        f"cannot load: {log}:1: game: this log is of game 'eldfall', not 'norova'"
 
 
 # ------------------------------------------------------------ 4. Backspace after a routed click
