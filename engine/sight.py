@@ -96,6 +96,7 @@ from engine.world import plan_footprint
 MM2_PER_IN2 = 25.4 * 25.4
 _SHRINK = 1e-4          # proofs use obstacles shrunk by this (inches): no grazing contact counts
 _ARC_TOL = 1e-9
+_INSIDE = 1e-4         # inches: a target point this far inside another model's hitbox is hidden
 
 
 # ---------------------------------------------------------------------------- lattice
@@ -1377,8 +1378,32 @@ class _Query:
         self.probed = False          # the probe was already cast (by _probe_batch)
         self._gather_args = (st, exclude, models)
         self.gathered = False
+        if not self.done and s.models_block:
+            self._hide_inside_models(exclude, models)
         if gather:
             self.gather()
+
+    def _hide_inside_models(self, exclude, models) -> None:
+        """Mark hidden the target points inside another blocking model's hitbox (a mover
+        passing through an ally): every segment to such a point runs inside that hitbox
+        for a positive length (``_INSIDE`` or more from its surface), as the segment
+        test of the models counts it (``engine.world.segments_hit_cylinders``)."""
+        if not len(models):
+            return
+        th = self.th
+        c, r, h = _record_arrays(models)
+        near = ((c[:, 0] - th.x) ** 2 + (c[:, 1] - th.y) ** 2 < (r + th.radius - _INSIDE) ** 2) \
+            & (c[:, 2] + _INSIDE < th.z + th.height) & (th.z < c[:, 2] + h - _INSIDE)
+        if not near.any():
+            return
+        over = [models[j] for j in np.nonzero(near)[0] if models[j][0] not in exclude]
+        P = self.T_all[self.tidx]
+        inside = np.zeros(self.nt, dtype=bool)
+        for _, c, r, h in over:
+            inside |= (((P[:, 0] - c[0]) ** 2 + (P[:, 1] - c[1]) ** 2 < (r - _INSIDE) ** 2)
+                       & (P[:, 2] > c[2] + _INSIDE) & (P[:, 2] < c[2] + h - _INSIDE))
+        self.status[inside] = 2
+        self.done = not (self.status == 0).any()
 
     def gather(self) -> None:
         if not self.gathered:
@@ -2212,6 +2237,17 @@ def _model_records(world, s: SightSettings):
         mm[1].setflags(write=False)
     _RECORDS[world] = (key, out)
     return out
+
+
+def _record_arrays(mods) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The models' base centres (m, 3), radii and heights as arrays (kept on a ``_Records``)."""
+    got = getattr(mods, "arrays", None)
+    if got is None:
+        got = (np.array([m[1] for m in mods], dtype=float).reshape(-1, 3),
+               np.array([m[2] for m in mods], dtype=float), np.array([m[3] for m in mods], dtype=float))
+        if isinstance(mods, _Records):
+            mods.arrays = got
+    return got
 
 
 def _records_key(mods) -> tuple:

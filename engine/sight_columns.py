@@ -25,7 +25,10 @@ between its points and the viewer's points passes through a prism shrunk by
 the proofs' margin. Footprints are never grown: a round one (more than
 ``_POLY`` sides) is replaced by its inscribed circle, a subset. Prisms that
 come near either hitbox's disk are left out, as are pairs whose disks overlap
-from above. Pure numpy; the caller passes the prisms' planes.
+from above; but a model's prism may meet the target's disk (a mover passing
+through an ally stands partly inside the ally's prism): it hides only the
+columns that see the whole footprint in front of them (a wedge), never one
+standing in it or beside it. Pure numpy; the caller passes the prisms' planes.
 """
 from __future__ import annotations
 
@@ -86,8 +89,10 @@ class Prisms:
                 verts[k] = v[np.resize(np.arange(len(v)), _POLY)]
                 self.nvert[k] = len(v)
         self.ok, self.circle, self.verts, self.cxy, self.rin, self.rout = ok, circle, verts, cxy, rin, rout
+        self.models = np.zeros(K, dtype=bool)
 
-    _FIELDS = ("ok", "top", "bottom", "N2", "D2", "nside", "verts", "nvert", "circle", "cxy", "rin", "rout")
+    _FIELDS = ("ok", "top", "bottom", "N2", "D2", "nside", "verts", "nvert", "circle", "cxy", "rin", "rout",
+               "models")
 
     @classmethod
     def cylinders(cls, centres: np.ndarray, radii: np.ndarray, heights: np.ndarray, shrink: float,
@@ -110,6 +115,7 @@ class Prisms:
         out.verts, out.nvert = np.zeros((k, _POLY, 2)), np.zeros(k, dtype=np.int64)
         out.circle = np.ones(k, dtype=bool)
         out.cxy, out.rin, out.rout = c[:, :2].copy(), rin, rin / math.cos(math.pi / sections)
+        out.models = np.ones(k, dtype=bool)
         return out
 
     def join(self, other: "Prisms") -> "Prisms":
@@ -248,11 +254,13 @@ def columns_hidden_multi(pr: Prisms, asks, need_all: bool = False) -> list:
     if not len(k0):
         return outs
     # clear of the viewer's disk and of each target's (a lower bound of the distance: the
-    # farthest face plane); a prism a column could stand in is never used
+    # farthest face plane); but a model's prism may meet a target's disk (a mover passing
+    # through an ally): a column in it or beside it gets no wedge from it (the footprint
+    # must lie wholly in front of the column, ``_wedges``), so it never hides one
     sdv = (np.einsum("kmj,gj->kmg", pr.N2[k0], cvg) - pr.D2[k0][:, :, None]).max(axis=1)   # (K, G)
     valid &= (sdv > rvg[None, :] + 1e-6)[:, tv]
     sdt = (np.einsum("kmj,sj->kms", pr.N2[k0], ct) - pr.D2[k0][:, :, None]).max(axis=1)   # (K, S)
-    valid &= sdt > rt[None, :] + 1e-6
+    valid &= (sdt > rt[None, :] + 1e-6) | pr.models[k0][:, None]
     vk, vs = np.nonzero(valid)
     if not len(vk):
         return outs
