@@ -437,6 +437,22 @@ def _dropped(world, xy: np.ndarray, base_z: float) -> np.ndarray:
         exact = p0[:, 2] - (n3[k, 0] * d[:, 0] + n3[k, 1] * d[:, 1]) / n3[k, 2]
         z[k] = np.where(np.abs(exact - z[k]) < 1e-3, exact, z[k])
     out = ~(z >= base_z - 0.05) & ~inside
+    if out.any():
+        # a point inside a solid whose bottom lies on another surface (a hill or a ramp on
+        # the table: the table's top and the piece's bottom are the same plane) may meet that
+        # other surface first going down; going up, it leaves the solid through a face that
+        # faces up (a closed piece's top), which no point in the open meets first
+        k = np.flatnonzero(out)
+        _, tri_up = world.rays.first_hit(origins[k], np.broadcast_to([0.0, 0.0, 1.0], (len(k), 3)))
+        ok = tri_up >= 0
+        if ok.any():
+            up_face = world.rays.normals[tri_up[ok]][:, 2] > 1e-6
+            closed = np.array([bool(_mesh_data(world.pieces[int(world.tri_piece[t])].mesh).watertight)
+                               for t in tri_up[ok]], dtype=bool)
+            sunk = np.zeros(len(k), dtype=bool)
+            sunk[np.flatnonzero(ok)] = up_face & closed
+            out[k[sunk]] = False
+            inside[k[sunk]] = True
     other = hit & ~up & ~inside
     if other.any():
         out[other] = ~(world.surface_height(xy[other], below=base_z + 0.02) >= base_z - 0.05)
@@ -444,11 +460,17 @@ def _dropped(world, xy: np.ndarray, base_z: float) -> np.ndarray:
 
 
 def _drop_distances(world, hb, p0: np.ndarray, u: np.ndarray, reach: float, tol: float = 1e-6,
-                    step: float = 0.01) -> np.ndarray:
+                    step: float = 0.01, from_ground: bool = False) -> np.ndarray:
     """Per line (start ``p0`` (m, 2), direction ``u`` (m, 2)): how far along it the surface at
     the base's level goes on before it drops away (the last point found on it, within
     ``tol``: never past the edge); inf when it does not drop within ``reach``. Steps of
-    ``step``, then each step that holds the edge cut in 100, until ``tol``."""
+    ``step``, then each step that holds the edge cut in 100, until ``tol``.
+
+    ``from_ground``: a line that starts over a drop (a point of a base that overhangs the
+    far side of its ledge, or the back slope of a crest) looks for the edge after it has
+    met the ground at the base's level: the drop it starts over lies behind the model, not
+    towards where the line goes. A line that never meets that ground starts past the edge
+    (0)."""
     def off(dist, rows=slice(None)):                      # dist (m, s): True where dropped
         xy = (p0[rows, None, :] + dist[:, :, None] * u[rows, None, :]).reshape(-1, 2)
         return _dropped(world, xy, hb.z).reshape(dist.shape)
@@ -456,6 +478,10 @@ def _drop_distances(world, hb, p0: np.ndarray, u: np.ndarray, reach: float, tol:
     line = np.arange(0.0, reach + step, step)
     steps = np.broadcast_to(line, (m, len(line)))
     dropped = off(steps)
+    if from_ground:
+        ground = ~dropped
+        g = np.where(ground.any(axis=1), ground.argmax(axis=1), 0)
+        dropped = dropped & (np.arange(dropped.shape[1])[None, :] >= g[:, None])
     found = dropped.any(axis=1)
     k = dropped.argmax(axis=1)
     hi = steps[np.arange(m), k]
@@ -490,7 +516,7 @@ def ledge_edge(world, hb, eye, limit: float, starts=None) -> float | None:
     if len(pts) > 24:                                      # a spread of the hidden points is enough
         pick = np.linspace(0, len(pts) - 1, 24).round().astype(int)
         pts, d = pts[pick], d[pick]
-    along = _drop_distances(world, hb, pts, d, 2 * hb.radius + limit, tol=0.005, step=0.02)
+    along = _drop_distances(world, hb, pts, d, 2 * hb.radius + limit, tol=0.005, step=0.02, from_ground=True)
     if not np.isfinite(along).any():
         return None
     drop = pts + np.where(np.isfinite(along), along, 0.0)[:, None] * d
@@ -613,7 +639,7 @@ def cover(world, attacker: str, target: str, los_result=None,
         cands = np.unique(piece_idx[piece_idx >= 0])
         blo, bhi = piece_bounds(world)
         # a piece whose box is beyond the cover distance of the hitbox cannot give cover
-        near = bounds_distance(blo[cands], bhi[cands], th) <= s.cover_within_in + 1e-6
+        near = bounds_distance(blo[cands], bhi[cands], th) <= s.cover_within_in + WITHIN_TOL
         for pidx, pnear in zip(cands, near):
             piece = world.pieces[int(pidx)]
             if piece.id == "table" and piece.spec is None:

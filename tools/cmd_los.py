@@ -32,6 +32,30 @@ def add_arguments(parser) -> None:
     parser.add_argument("--picture", metavar="DIR", help="write the eye view and an overview PNG into DIR")
     parser.add_argument("--settings", metavar="FILE", help="sight settings (default engine/data/sight.yaml)")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+    _models_after_options(parser)
+
+
+def _models_after_options(parser) -> None:
+    """VIEWER and TARGET given after an option (``los SCENE --moving A B``, ``los SCENE A
+    --json B``) are taken as VIEWER and TARGET. argparse fills its optional positionals
+    (empty) with the first run of positionals only, and would refuse them as "unrecognized
+    arguments"; the top parser still refuses any word left over."""
+    plain = parser.parse_known_args
+
+    def parse_known_args(args=None, namespace=None):
+        ns, extras = plain(args, namespace)
+        rest = []
+        for a in extras:
+            if not a.startswith("-"):
+                if getattr(ns, "viewer", None) is None:
+                    ns.viewer = a
+                    continue
+                if getattr(ns, "target", None) is None:
+                    ns.target = a
+                    continue
+            rest.append(a)
+        return ns, rest
+    parser.parse_known_args = parse_known_args
 
 
 def _load(args):
@@ -113,6 +137,37 @@ def blocking_words(world, r, long: bool = False) -> str:
     return text
 
 
+def dark_check(world, r) -> dict | None:
+    """The Dark rule when it was checked and let the geometry decide: the viewer or the target
+    (``dark_applies``) stands in a Dark area and the target is within the viewer's Awareness.
+    None when no Dark area concerns the pair, or when something else decided first (itself,
+    Blinded, Flying, Engaged: checked before the Dark) or the Dark itself said no (the reason
+    says so)."""
+    if world is None or r.reason == "itself" or by_state(r):
+        return None
+    s = r.settings
+    vh, th = world.hitbox(r.viewer), world.hitbox(r.target)
+    if s.blinded_state in vh.states or s.flying_state in vh.states or s.flying_state in th.states \
+            or str(r.reason).startswith(f"{r.viewer} is engaged by"):
+        return None
+    dark = [m for m in (r.viewer, r.target) if "dark" in world.environments(m)]
+    applies = {"either": bool(dark), "viewer": r.viewer in dark, "target": r.target in dark}[s.dark_applies]
+    if not applies:
+        return None
+    d = float(world.distance(r.viewer, r.target))
+    return {"in_dark": dark, "applies_to": s.dark_applies, "awareness": vh.awareness, "distance": round(d, 4),
+            "within_awareness": bool(world.in_awareness(r.viewer, r.target))}
+
+
+def dark_line(r, dark: dict) -> str:
+    """The detail line of a Dark check that let the geometry decide."""
+    from engine.measure import inches
+    who = " and ".join(dark["in_dark"])
+    stand = "stand" if len(dark["in_dark"]) > 1 else "stands"
+    return (f"  dark: {who} {stand} in a Dark area; {r.target} is {inches(dark['distance'], 2)}\" away, within "
+            f"{r.viewer}'s Awareness of {dark['awareness']:g}\", so the lines decide as anywhere else")
+
+
 def verdict(r, world=None) -> str:
     """The one-line verdict (``world``: to name the Forest areas in the way as such)."""
     dist, hd = r.distance, r.height_difference
@@ -159,13 +214,23 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                  else " (all of it: the LoS comes from the state, not from a clear line)")
                 if r.blocking and r.los else ""),
              f"  {cover_line(r)}",
+             *([dark_line(r, dk)] if (dk := dark_check(world, r)) else []),
              f"  distance: {inches(dist, 2)}\" between the closest points of the hitboxes; "
              f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
              + (f"; {' and '.join(flying)} Flying: measured as if on the surface under it" if flying else "")]
     if r.witness:
         a, b = r.witness
         lines.append("  a clear line: ({:.2f}, {:.2f}, {:.2f}) -> ({:.2f}, {:.2f}, {:.2f})".format(*a, *b))
-    lines.append(f"  rays cast: {r.rays} for {r.segments} viewer x target sample pairs")
+    if r.rays or not r.segments:
+        lines.append(f"  rays cast: {r.rays} for {r.segments} viewer x target sample pairs")
+    elif by_state(r):
+        lines.append(f"  rays cast: none (the state decided; {r.segments} viewer x target sample pairs not looked at)")
+    else:
+        # "rays cast: 0" beside "100% visible" or "blocked by wall" reads as a fault: the
+        # pairs were settled from bounding volumes (nothing near the lines, or one piece
+        # hiding them all), not by a ray each
+        lines.append(f"  rays cast: none: all {r.segments} viewer x target sample pairs were settled from the "
+                     f"shapes of what lies between the hitboxes (or of nothing there), without a ray")
     lines.append(f"  settings: lattice {s.patch_mm:g} mm patches, front arc unless moving/"
                  f"{'/'.join(s.three_sixty_states)}, minimum visible area {s.min_visible_area_mm2:g} mm2, "
                  f"forest limit {s.forest_limit}, Dark applies to {s.dark_applies}")
@@ -255,7 +320,8 @@ def run(args) -> int:
         out.update({"scene": world.scene.path, "sha256": sha, "parties": party_files(world.scene),
                     "settings": settings.as_dict(),
                     "moving": bool(args.moving),
-                    "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r, world)})
+                    "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r, world),
+                    "dark": dark_check(world, r)})
     if args.picture:
         try:
             from engine.view.pictures import los_pictures
