@@ -1117,7 +1117,8 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
         a, i, pl = min(last[mid], key=lambda t: (not t[0].touching[t[1]], not t[0].in_band[t[1]],
                                                    float(t[0].sdf[t[1]])))
         if not a.touching[i]:
-            why = f"outside the template ({_fmt(a.sdf[i] - hb.radius, tol)} from its edge)"
+            why = (f"outside the template ({_fmt(a.sdf[i] - hb.radius, tol)} from its edge)" if len(last[mid]) == 1
+                   else f"outside every template ({_fmt(a.sdf[i] - hb.radius, tol)} from the nearest one's edge)")
         elif not a.in_band[i]:
             from engine.measure import FLYING_STATE, measuring_z
             lo, hi = pl.band

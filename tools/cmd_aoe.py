@@ -6,9 +6,14 @@ partial/full, in band, LoS from the origin, how many templates) and every
 model not affected with the reason. ``--best`` searches the placement that
 fully covers the target and hits the most enemies, then the fewest allies; the
 centre or aim point it prints, given back with ``--at`` or ``--aim``, gets the
-same verdict.
+same verdict. ``--target`` repeated shares the Strikes of one attack (STK > 1) between
+several main targets: one template per ``--target``, each judged for its own target (and
+``--at``/``--aim``/``--band`` given once per template in the same order, ``--best``
+searching each for its own target), then the models affected by all of them together.
 
     eldfall aoe scenes/skirmish.yaml --template circle-s --target blue-guard --by red-mage
+    eldfall aoe scenes/skirmish.yaml --template circle-s --by red-mage --target blue-guard --target blue-ogre
+        (ILLEGAL: the mage's Flame Burst has STK 1, one template per Strike)
     eldfall aoe scenes/skirmish.yaml --template spray-l --by red-brute --aim 20,12 --band down --json
     eldfall aoe scenes/skirmish.yaml --template circle-l --target blue-guard --by red-mage --best
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from dataclasses import dataclass
 
 from engine.errors import InputError
 from tools.loading import counted, load_world
@@ -31,15 +37,21 @@ def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--template", required=True, metavar="circle-s|circle-l|spray-s|spray-l",
                         help="the template (engine/data/templates.yaml)")
-    parser.add_argument("--target", help="the main target (must be fully covered); omit it: Targetless")
+    parser.add_argument("--target", action="append", metavar="ID",
+                        help="the main target (must be fully covered); omit it: Targetless. Repeat it to "
+                             "share the Strikes (STK > 1) between several main targets: one template "
+                             "per --target, in order (name a target twice for two templates on it)")
     parser.add_argument("--at", action="append", metavar="X,Y[,Z]",
                         help="a circle's centre (default: the target's centre); repeat for each template")
     parser.add_argument("--by", help="the user of the template (never affected; a spray starts at its base)")
     parser.add_argument("--aim", action="append", metavar="X,Y",
                         help="where a spray points (default: the target); repeat for each template")
-    parser.add_argument("--band", metavar="up|down",
-                        help="a spray's height band: up = the user's surface to 5\" above, down = 5\" below to it")
-    parser.add_argument("--count", metavar="N", help="how many templates (STK); default 1 or one per --at/--aim")
+    parser.add_argument("--band", action="append", metavar="up|down",
+                        help="a spray's height band: up = the user's surface to 5\" above, down = 5\" below to it; "
+                             "with several --target, once for all templates or once per template")
+    parser.add_argument("--count", metavar="N",
+                        help="how many templates (STK); default 1 or one per --at/--aim "
+                             "(with several --target: one per --target)")
     parser.add_argument("--best", action="store_true", help="search the best placement (needs --target and --by)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--picture", metavar="DIR", help="write aoe.png into DIR")
@@ -116,9 +128,13 @@ def attack_problems(world, user: str | None, target: str | None, count: int = 1)
     Dead or Shrouded model cannot be targeted; "By State": an Incapacitated, Dead, Blinded or
     Immobilized user declares no Attack, a Crouched one strikes once: ``count`` templates are
     too many)."""
-    from engine.measure import has_los, in_awareness
+    return user_problems(world, user, count) + target_problems(world, user, target)
+
+
+def user_problems(world, user: str | None, count: int = 1) -> list[str]:
+    """What bars ``user`` from placing ``count`` templates whatever its main targets: its
+    states forbid every Attack a template comes with, or cap its Strikes (Crouched)."""
     from rules.eldfall.availability import why_not
-    from rules.eldfall.conditions import targeting_block
     out = []
     if user is not None:
         # the user's states may forbid every Attack a template comes with (a Ranged or a
@@ -138,6 +154,16 @@ def attack_problems(world, user: str | None, target: str | None, count: int = 1)
                 out.append(f"{user} strikes at most {max(caps)} time{'s' if max(caps) != 1 else ''} "
                            f"({capped}: STK capped at {max(caps)}), so it places at most "
                            f"{counted(max(caps), 'template')}, not {count}")
+    return out
+
+
+def target_problems(world, user: str | None, target: str | None) -> list[str]:
+    """What bars ``user``'s Attack on the main target ``target`` whatever the template's
+    placement: not an enemy, a state that forbids targeting it, no LoS and outside the
+    Casting Aura."""
+    from engine.measure import has_los, in_awareness
+    from rules.eldfall.conditions import targeting_block
+    out = []
     if user is None or target is None or user == target:
         return out
     if world.hitbox(user).side == world.hitbox(target).side:
@@ -168,10 +194,247 @@ def judge(args, world):
     else:
         res = T.template(world, spec.key, user=args.by, target=args.target,
                          at=ats or None, aim=aims or None, band=args.band or "up", count=count)
-    bad = attack_problems(world, args.by, args.target, count)
+    bad = attack_problems(world, args.by, args.target, count) + stk_problems(world, args.by, spec, count)[1]
     if bad:
         res = dataclasses.replace(res, legal=False, reason="; ".join(bad + ([res.reason] if res.reason else [])))
     return res
+
+
+# --------------------------------------------------------------------------- several main targets
+# eldfall-actions-attack-section.txt, Attack, In Active Role (STK > 1): "May distribute Strikes
+# among multiple targets (up to STK value)"; facts, Templates (AoE): "With STK > 1 the attacker
+# places that many templates". `--target A --target B`: one template per named main target.
+
+def _problem(flag: str, message: str):
+    from engine.errors import Problem
+    return Problem("<command line>", None, flag, message)
+
+
+def resolve_several(args, world, targets: list[str], bands: list[str]):
+    """Check a command line that names several main targets, one template each; every problem
+    found is one line (``<command line>: --target: ...`` for what contradicts the targets).
+    Returns (spec, one circle centre or None per template, one spray aim or None per
+    template, one band or None per template)."""
+    from engine import templates as T
+    spec = T.template_spec(args.template)
+    n = len(targets)
+    probs = []
+
+    def bad(flag, message):
+        p = _problem(flag, message)
+        if p not in probs:
+            probs.append(p)
+    from tools.cmd_los import not_a_model
+    for t in targets:
+        if t not in world.models:
+            bad("--target", not_a_model(world, t))
+    if args.by is not None and args.by not in world.models:
+        bad("--by", not_a_model(world, args.by))
+    if n > MAX_COUNT:
+        bad("--target", f"{n} main targets named, one template each, but an attack places at most "
+                        f"{MAX_COUNT} templates (one per Strike; STK is at most {MAX_COUNT})")
+    ats, aims = [], []
+    for flag, texts, dims, out in (("--at", args.at, (2, 3), ats), ("--aim", args.aim, (2,), aims)):
+        for text in texts or []:
+            try:
+                out.append(_point(text, flag, dims))
+            except InputError as exc:
+                for p in exc.problems:
+                    bad("", p.message)
+    if args.count is not None:
+        try:
+            count = int(args.count)
+        except ValueError:
+            bad("--count", f"expected a whole number, got {args.count!r}")
+        else:
+            if count != n:
+                bad("--target", f"{n} main targets place {counted(n, 'template')} (one each), but --count "
+                                f"is {count}: leave out --count (name a main target twice for two "
+                                "templates on it)")
+    if spec.kind == "circle":
+        if args.aim:
+            bad("--aim", "a circle has no aim; place it with --at X,Y[,Z]")
+        if bands:
+            bad("--band", "a circle's band is fixed (3\" above and below the target's surface)")
+        if args.at and len(args.at) != n:
+            bad("--target", f"{n} main targets place {counted(n, 'template')} (one each), but "
+                            f"--at is given {counted(len(args.at), 'time')}: give one --at per template, "
+                            "in the order of the targets, or none (each circle centred on its own target)")
+    else:
+        if args.at:
+            bad("--at", "a spray starts at its user's base; point it with --aim X,Y")
+        if args.by is None:
+            bad("--by", "a spray needs its user")
+        if args.aim and len(args.aim) != n:
+            bad("--target", f"{n} main targets place {counted(n, 'template')} (one each), but "
+                            f"--aim is given {counted(len(args.aim), 'time')}: give one --aim per template, "
+                            "in the order of the targets, or none (each spray aimed at its own target)")
+        for b in bands:
+            if b not in ("up", "down"):
+                bad("--band", f"{b!r} is not one of up, down")
+        if len(bands) not in (0, 1, n):
+            bad("--target", f"{n} main targets place {counted(n, 'template')} (one each), but "
+                            f"--band is given {counted(len(bands), 'time')}: give one --band for every "
+                            "template, or one per template in the order of the targets")
+        if args.by is not None and args.by in targets and not args.aim:
+            bad("--target", f"{args.by} cannot be the main target of its own spray (the user is never "
+                            "affected)" + ("" if args.best else "; point it with --aim X,Y"))
+    if args.best:
+        if args.by is None:
+            bad("--best", "needs --target ID and --by ID")
+        if args.at or args.aim:
+            bad("--best", "searches the placement itself; leave out --at and --aim")
+        if spec.kind == "circle" and args.by is not None and args.by in targets:
+            bad("--target", "the user cannot be its own main target")
+    if probs:
+        raise InputError(probs)
+    per_band = bands * n if len(bands) == 1 else (bands or [None] * n)
+    return spec, ats or [None] * n, aims or [None] * n, per_band
+
+
+def template_stk(world, user: str | None, spec) -> tuple[int, str] | None:
+    """The user's STK with the template ``spec``: the most Strikes of its profile's attacks that
+    place it (a spell's ``template``, a weapon's trait naming it), with that attack's name;
+    None when the user has no profile or no such attack (the STK is not known)."""
+    if user is None:
+        return None
+    hb = world.hitbox(user)
+    prof = hb.spec.profile if getattr(hb, "spec", None) is not None else None
+    if prof is None:
+        return None
+    from rules.eldfall.spells import TEMPLATES, template_kind
+
+    def places(name: str) -> bool:
+        name = name.lower().replace(" ", "-")
+        return name in TEMPLATES and template_kind(name) == spec.key
+    found = [(int(s.stk), s.name) for s in prof.spells
+             if s.template and places(s.template) and s.target in ("enemy", "any")]
+    found += [(int(w.stk), w.name) for w in prof.weapons if any(places(t) for t in w.traits)]
+    return max(found, key=lambda f: f[0]) if found else None
+
+
+@dataclass(frozen=True)
+class SeveralResult:
+    """Several templates of one attack (STK > 1), each on its own main target: ``per`` the
+    verdict of each template for its target, ``combined`` all of them together (a model under
+    k templates listed once with count k)."""
+    template: str
+    legal: bool
+    reason: str
+    targets: tuple[str, ...]
+    user: str | None
+    per: tuple
+    combined: object
+    stk: tuple[int, str] | None = None
+
+    @property
+    def affected(self):
+        return self.combined.affected
+
+    @property
+    def not_affected(self):
+        return self.combined.not_affected
+
+    @property
+    def placements(self):
+        return self.combined.placements
+
+    @property
+    def count(self) -> int:
+        return len(self.per)
+
+    def hit(self, mid: str):
+        return self.combined.hit(mid)
+
+    def miss(self, mid: str):
+        return self.combined.miss(mid)
+
+    def to_json(self) -> dict:
+        c = self.combined
+        tmpl = []
+        for k, (t, r) in enumerate(zip(self.targets, self.per)):
+            e = {"target": t, "legal": r.legal, "reason": r.reason,
+                 "target_fully_covered": r.target_fully_covered,
+                 "affected": [h.id for h in c.affected if k in h.templates],
+                 "placement": r.placements[0].to_json(),
+                 "origin": [round(v, 4) for v in r.origin],
+                 "outline": [[round(x, 4), round(y, 4)] for x, y in r.outline]}
+            if r.search is not None:
+                e["search"] = r.search
+            tmpl.append(e)
+        d = {"template": self.template, "legal": self.legal, "reason": self.reason,
+             "targets": list(self.targets), "user": self.user, "targetless": False,
+             "target_fully_covered": all(r.target_fully_covered for r in self.per),
+             "count": self.count, "templates": tmpl,
+             "affected": [h.to_json() for h in c.affected],
+             "not_affected": [m.to_json() for m in c.not_affected],
+             "placements": [p.to_json() for p in c.placements],
+             "origins": [[round(v, 4) for v in p.origin] for p in c.placements],
+             "outlines": [[[round(x, 4), round(y, 4)] for x, y in o] for o in c.outlines]}
+        if self.stk is not None:
+            d["stk"] = {"attack": self.stk[1], "stk": self.stk[0]}
+        return d
+
+
+def stk_problems(world, user: str | None, spec, count: int) -> tuple:
+    """(the user's STK for this template and the attack it comes from, or None; the problem
+    when ``count`` templates are more than that STK: one template per Strike)."""
+    stk = template_stk(world, user, spec)
+    if stk is None or count <= stk[0]:
+        return stk, []
+    return stk, [f"{user}'s {stk[1]} has STK {stk[0]}: one template per Strike, so it places at most "
+                 f"{counted(stk[0], 'template')}, not {count}"]
+
+
+def judge_several(args, world, targets: list[str], bands: list[str]) -> SeveralResult:
+    """Template k on main target k: each judged on its own (coverage, band, LoS from the
+    origin, the Attack on that target; ``--best``: the best placement for that target), then
+    all together for the models affected; the user's states and STK judged for all."""
+    import dataclasses
+
+    from engine import templates as T
+    spec, ats, aims, per_band = resolve_several(args, world, targets, bands)
+    by, n = args.by, len(targets)
+    per = []
+    for k, t in enumerate(targets):
+        if args.best:
+            r = T.best_placement(world, spec.key, user=by, target=t, band=per_band[k], count=1)
+        else:
+            r = T.template(world, spec.key, user=by, target=t, at=ats[k], aim=aims[k],
+                           band=per_band[k] or "up", count=1)
+        bad = target_problems(world, by, t)
+        if bad:
+            r = dataclasses.replace(r, legal=False, reason="; ".join(bad + ([r.reason] if r.reason else [])))
+        per.append(r)
+    combined = T.evaluate(world, [r.placements[0] for r in per], target=None, user=by)
+    stk, over = stk_problems(world, by, spec, n)
+    whole = user_problems(world, by, n) + over
+    reasons = whole + [f"template {k + 1} on {t}: {r.reason}"
+                       for k, (t, r) in enumerate(zip(targets, per)) if not r.legal]
+    legal = not whole and all(r.legal for r in per)
+    return SeveralResult(spec.key, legal, "; ".join(reasons), tuple(targets), by, tuple(per),
+                         combined, stk)
+
+
+def describe_several(res: SeveralResult, world, picture: bool = False) -> str:
+    """The verdict on several main targets as text (``picture``: the caption): the whole
+    attack's verdict, each template's with where it lies, then the models affected by all of
+    them together (how many templates and which)."""
+    head = f"{res.template} on {', '.join(res.targets)}"
+    if res.user:
+        head += f" by {res.user}"
+    head += f", {res.count} templates"
+    if res.stk is not None:
+        head += f" (STK {res.stk[0]}: {res.stk[1]})"
+    lines = [f"{head}: {'legal' if res.legal else 'ILLEGAL'}"]
+    if res.reason:
+        lines.append(f"  why: {res.reason}")
+    for k, (t, r) in enumerate(zip(res.targets, res.per)):
+        lines.append(f"  template {k + 1} on {t}: {'legal' if r.legal else 'ILLEGAL'}; "
+                     + _placement_text(r.placements[0]))
+        if r.search is not None and not picture:
+            lines.append("    " + _search_text(r.search, r.placements[0].kind))
+    return "\n".join(lines + _affected_text(res.combined, world, picture, which=True))
 
 
 def _f(v: float) -> str:
@@ -213,22 +476,44 @@ def describe(res, world, picture: bool = False) -> str:
         lines.append(f"  why: {res.reason}")
     for k, pl in enumerate(res.placements):
         tag = f"  template {k + 1}: " if res.count > 1 else "  "
-        lo, hi = pl.band
-        if pl.kind == "circle":
-            ox, oy, oz = pl.origin
-            over = ("" if getattr(pl, "centre_z", None) is None
-                    else f" (the card lies on the scenery there, at z {_f(pl.centre_z)})")
-            lines.append(f"{tag}centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}"
-                         f"{over}; band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
-        else:
-            toward = f" toward ({_at(pl.aim[0])}, {_at(pl.aim[1])})" if pl.aim is not None else ""
-            lines.append(f"{tag}from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg{toward}, "
-                         f"band {pl.band_choice}: z {_f(lo)} to {_f(hi)}; LoS from {pl.user}")
+        lines.append(tag + _placement_text(pl))
     if res.search is not None and not picture:
-        s = res.search
-        lines.append(f"  search: {counted(s.get('candidates', 0), 'placement')} tried, {s.get('feasible', 0)} "
-                     f"{'covers' if s.get('feasible', 0) == 1 else 'cover'} the target "
-                     f"fully{' and see it' if res.placements[0].kind == 'circle' else ' in its height band'}, {s.get('ms', 0):.0f} ms" + (f"; {s['note']}" if s.get("note") else ""))
+        lines.append("  " + _search_text(res.search, res.placements[0].kind))
+    lines += _affected_text(res, world, picture)
+    return "\n".join(lines)
+
+
+def _placement_text(pl) -> str:
+    """Where one template lies, as ``--at``/``--aim`` take it back, its band and its LoS origin."""
+    lo, hi = pl.band
+    if pl.kind == "circle":
+        ox, oy, oz = pl.origin
+        over = ("" if getattr(pl, "centre_z", None) is None
+                else f" (the card lies on the scenery there, at z {_f(pl.centre_z)})")
+        return (f"centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}"
+                f"{over}; band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
+    toward = f" toward ({_at(pl.aim[0])}, {_at(pl.aim[1])})" if pl.aim is not None else ""
+    return (f"from {pl.user}'s base at ({_f(pl.apex[0])}, {_f(pl.apex[1])}), aim {pl.angle:.1f} deg{toward}, "
+            f"band {pl.band_choice}: z {_f(lo)} to {_f(hi)}; LoS from {pl.user}")
+
+
+def _search_text(s: dict, kind: str) -> str:
+    return (f"search: {counted(s.get('candidates', 0), 'placement')} tried, {s.get('feasible', 0)} "
+            f"{'covers' if s.get('feasible', 0) == 1 else 'cover'} the target "
+            f"fully{' and see it' if kind == 'circle' else ' in its height band'}, {s.get('ms', 0):.0f} ms"
+            + (f"; {s['note']}" if s.get("note") else ""))
+
+
+def _which(h) -> str:
+    """The templates (numbered from 1) that hit a model: "template 2", "templates 1, 2"."""
+    nums = [k + 1 for k in h.templates]
+    return ("template " if len(nums) == 1 else "templates ") + ", ".join(str(k) for k in nums)
+
+
+def _affected_text(res, world, picture: bool, which: bool = False) -> list[str]:
+    """The affected models (with how many templates hit each, and with ``which`` the
+    templates' numbers) and the models not affected with the reason."""
+    lines = []
     user_side = world.hitbox(res.user).side if res.user else None
     tally = ""
     if user_side is not None and res.affected:
@@ -243,9 +528,12 @@ def describe(res, world, picture: bool = False) -> str:
         times = f"x{h.count}" if res.count > 1 else ""
         cover, pct = _coverage(h)
         if picture:
-            hits.append(f"{h.id} {' '.join(x for x in (cover if h.full else pct, times, who) if x)}")
+            hits.append(f"{h.id} {' '.join(x for x in (cover if h.full else pct, times, who) if x)}"
+                        + (f" ({_which(h)})" if which else ""))
         else:
-            hits.append(f"    {h.id:<{width}}  {cover:<8} {pct:>6}" + "".join(f"  {x}" for x in (times, who) if x))
+            hits.append(f"    {h.id:<{width}}  {cover:<8} {pct:>6}"
+                        + "".join(f"  {x}" for x in (times, who.ljust(5) if which and who else who,
+                                                     _which(h) if which else "") if x))
     lines += [head + ": " + ", ".join(hits)] if picture and hits else [head + (":" if hits else "")] + hits
     missed = res.not_affected
     if picture:
@@ -256,7 +544,7 @@ def describe(res, world, picture: bool = False) -> str:
         lines.append("  not affected:")
         for m in missed:
             lines.append(f"    {m.id:<{width}}  {m.why}")
-    return "\n".join(lines)
+    return lines
 
 
 def near_misses(world, res) -> list:
@@ -266,7 +554,7 @@ def near_misses(world, res) -> list:
     import numpy as np
 
     def near(m):
-        if not m.why.startswith("outside the template"):
+        if not m.why.startswith(("outside the template", "outside every template")):
             return True
         hb = world.hitbox(m.id)
         return min(float(pl.sdf(np.array([hb.x, hb.y]))) for pl in res.placements) - hb.radius <= NEAR
@@ -279,6 +567,12 @@ def run(args) -> int:
         # before any work: a bad folder (or a folder where aoe.png goes) writes nothing
         output_folder(args.picture, "--picture", files=("aoe.png",))
     world = load_world(args.scene, args.models_dir)
+    targets, bands = list(args.target or []), list(args.band or [])
+    if len(targets) > 1:
+        return _run_several(args, world, targets, bands)
+    # one main target (or none): as it always was (a --band given twice: the last one)
+    args.target = targets[0] if targets else None
+    args.band = bands[-1] if bands else None
     res = judge(args, world)
     if args.json:
         from engine import templates as T
@@ -293,5 +587,29 @@ def run(args) -> int:
         from engine.view.pictures import aoe_picture
         path = aoe_picture(world, res, args.picture, caption=describe(res, world, picture=True),
                            frame=[m.id for m in near_misses(world, res)])
+        print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _run_several(args, world, targets: list[str], bands: list[str]) -> int:
+    import dataclasses
+    res = judge_several(args, world, targets, bands)
+    if args.json:
+        from engine import templates as T
+        out = res.to_json()
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
+                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
+        print(json.dumps(out, indent=2))
+    else:
+        print(describe_several(res, world))
+        print(f"  scene sha256: {world.scene.sha256}")
+    if args.picture:
+        from engine.view.pictures import aoe_picture
+        # the picture takes one result: all the templates, coloured by the whole attack's
+        # verdict; the main targets are framed (the picture rings one main target only)
+        shown = dataclasses.replace(res.combined, legal=res.legal, reason=res.reason)
+        frame = list(dict.fromkeys([m.id for m in near_misses(world, shown)] + list(targets)))
+        path = aoe_picture(world, shown, args.picture, caption=describe_several(res, world, picture=True),
+                           frame=frame)
         print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
