@@ -3387,7 +3387,9 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     cum = np.concatenate([[0.0], np.cumsum(np.where(seg > 1e-12, seg, seg3))])
     pts, dists = _resample(path, s.path_step_in)
     st = _static(world)
-    models = [m for m in _model_records(world, s) if m[0] != mover]
+    every = _model_records(world, s)
+    models = _Records(m for m in every if m[0] != mover)     # the tables built from them kept by its key
+    models.key = tuple(k for k in every.key if k[0] != mover)
     vhs = {o: world.hitbox(o) for o in observers}
 
     proofs: dict = {}            # (observer, distance) -> the descent's partition where it had no LoS
