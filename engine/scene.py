@@ -962,6 +962,8 @@ def unknown_size(value, sizes: dict) -> str:
     """The problem of a size that is not a code of the size table, with a
     "did you mean" for a lower-case code or a size's name (``medium``)."""
     guess = None
+    if not isinstance(value, str):          # (not "unknown size a list of 1")
+        return f"expected a size code ({', '.join(sizes)}), got {describe_value(value)}"
     if isinstance(value, str):
         word = value.strip().lower()
         guess = next((code for code, row in sizes.items()

@@ -29,10 +29,10 @@ def add_arguments(parser) -> None:
 
 def check(path: str, models_dir: str | None = None):
     """Load, build and check a scene: ``(world, warnings)`` or ``InputError``."""
-    from engine.scene import load_scene
     from engine.validate import check_placement
+    from tools.loading import load_scene_argument
 
-    scene = load_scene(path, models_dir=models_dir)
+    scene = load_scene_argument(path, models_dir)
     world = build_world(scene, placement=False)
     try:
         problems = check_placement(world)

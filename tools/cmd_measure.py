@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from engine.errors import InputError, Problem
-from tools.loading import load_world
+from tools.loading import eldfall_rules_note, load_world
 
 
 def add_arguments(parser) -> None:
@@ -27,7 +27,23 @@ def add_arguments(parser) -> None:
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
 
-def describe(m) -> str:
+def flying_lines(world, ids) -> list[str]:
+    """A Flying model is measured as if it stood on the surface under it (docs/rulings.md,
+    "Flying models are measured on the surface"): say so, with how high it flies, so that a
+    model 3" up that reads "level" is not taken for a wrong height."""
+    from engine.measure import FLYING_STATE, measuring_z
+    out = []
+    for mid in ids:
+        hb = world.hitbox(mid)
+        if FLYING_STATE in hb.states:
+            z0 = measuring_z(world, mid)
+            out.append(f"  {mid} is Flying {hb.z - z0:.2f}\" above the surface under it (z {z0:.2f}): its "
+                       "distances, reach, range, awareness and height are measured from that surface "
+                       "(its LoS from where it flies)")
+    return out
+
+
+def describe(m, world=None) -> str:
     from engine.measure import inches
     yes = lambda v: "yes" if v else "no"   # noqa: E731
     hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
@@ -35,6 +51,7 @@ def describe(m) -> str:
     lines = [f"{m.a} -> {m.b}",
              f"  distance {inches(m.distance, 2)}\" (closest points of the hitboxes); "
              f"{inches(m.horizontal, 2)}\" between the bases seen from above; height difference {hd:+.2f}\" ({where})",
+             *(flying_lines(world, (m.a, m.b)) if world is not None else ()),
              f"  base contact: {yes(m.base_contact)}",
              f"  awareness of {m.a}: {m.awareness:g}\" (= Casting Aura): {m.b} is "
              f"{'inside' if m.b_in_awareness else 'outside'}; {m.a} is "
@@ -66,9 +83,20 @@ def run(args) -> int:
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
+        from engine.measure import FLYING_STATE, measuring_z
+        flying = {mid: round(world.hitbox(mid).z - measuring_z(world, mid), 4) for mid in (args.a, args.b)
+                  if FLYING_STATE in world.hitbox(mid).states}
+        if flying:      # how high each Flying model is above the surface it is measured from
+            out["flying_above_surface"] = flying
+        note = eldfall_rules_note(world, "measure")
+        if note:
+            out["note"] = note.strip().removeprefix("note: ")
         out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
-        print(describe(m))
+        print(describe(m, world))
+        note = eldfall_rules_note(world, "measure")
+        if note:
+            print(note)
         print(f"  scene sha256: {world.scene.sha256}")
     return 0

@@ -17,7 +17,7 @@ import math
 import sys
 
 from engine.errors import InputError, Problem
-from tools.loading import load_world
+from tools.loading import eldfall_rules_note, load_world
 
 MODES = ("walk", "run", "climb", "jump")
 
@@ -188,10 +188,13 @@ def run(args) -> int:
             path = None
     else:
         path = None
+    note = eldfall_rules_note(world, "move")
     if args.json:
         out = result.to_dict()
         if engaged_by:
             out["engaged_by"] = engaged_by
+        if note:
+            out["note"] = note.strip().removeprefix("note: ")
         if path:
             out["picture"] = path
         print(json.dumps(out, indent=2))
@@ -199,6 +202,8 @@ def run(args) -> int:
         print(describe(result))
         if engaged_by:
             print(engaged_line(engaged_by))
+        if note:
+            print(note)
         if path:
             print(f"  picture: {path}")
     return 0

@@ -11,6 +11,7 @@ cheap, to yellow, at the allowance, under a caption with that legend) and the 3D
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 import sys
@@ -20,7 +21,7 @@ import numpy as np
 
 from engine.errors import InputError, Problem
 from tools.cmd_move import check_model, check_on_table, engaged_from_table, engaged_line, point, positive
-from tools.loading import counted, load_world
+from tools.loading import counted, eldfall_rules_note, load_world
 
 
 def add_arguments(parser) -> None:
@@ -98,7 +99,23 @@ def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
                             "darkest: no room for the base; north (+y) up")
 
 
-def describe(grid, summary, path=None) -> str:
+def route_line(grid, summary, path, target) -> str:
+    """The shortest route to ``target`` in words: its cost and the grid cell it ends in (the
+    route runs between cell centres, so it ends at the centre of the cell holding the point)."""
+    at = ", ".join(f"{v:g}" for v in target)
+    if not path:
+        return (f"  shortest route to ({at}): none: no {summary['mode']} of {summary['allowance']:g}\" "
+                "reaches it (out of reach, blocked, or no room for the base there)")
+    end = path[-1]
+    cost = grid.cost_at(*target)
+    where = f"{cost:.2f}\"" if math.isfinite(cost) else "?"
+    can_end = "" if grid.contains(*target) else "; it may pass there but not end there"
+    return (f"  shortest route to ({at}): {where}, to the centre of its {summary['resolution']:g}\" cell "
+            f"({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}){can_end}: "
+            + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
+
+
+def describe(grid, summary, path=None, target=None) -> str:
     s = summary
     lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {counted(s['cells'], 'end cell')} of "
              f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\""]
@@ -111,7 +128,9 @@ def describe(grid, summary, path=None) -> str:
     lines.append(f"  {s['total_ms']:.0f} ms (grid layers {s['static_ms']:.0f} ms, built once per table and base; "
                  f"query {s['query_ms']:.0f} ms)")
     if path is not None:
-        if path:
+        if target is not None:
+            lines.append(route_line(grid, summary, path, target))
+        elif path:
             lines.append("  shortest route: " + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
         else:
             lines.append("  shortest route: not reachable")
@@ -126,11 +145,29 @@ def real_allowance(world, model: str, mode: str, speed: float | None) -> float:
     return float(motion.allowance_for(mode, motion.effective_spd(world.hitbox(model), st, speed, world.scene.path), st))
 
 
+def grid_cells_fit(world, res: float | None) -> None:
+    """The grid's cells at ``res`` (default: the movement settings' resolution) stay within
+    what the engine builds (engine.motion._MAX_CELLS): else a problem of --resolution, with
+    the least resolution that fits (the engine's own refusal names no argument)."""
+    from engine import motion
+    r = float(res) if res is not None else float(motion.settings(None)["resolution"])
+    W, D = world.table
+    n = int(math.ceil(W / r - 1e-9)) * int(math.ceil(D / r - 1e-9))
+    if n > motion._MAX_CELLS:
+        least = math.ceil(math.sqrt(W * D / motion._MAX_CELLS) * 100) / 100
+        while int(math.ceil(W / least - 1e-9)) * int(math.ceil(D / least - 1e-9)) > motion._MAX_CELLS:
+            least += 0.01
+        given = f"{r:g}\"" + ("" if res is not None else " (the default)")
+        raise InputError(Problem("<command line>", None, "--resolution",
+                                 f"{given} makes {n} cells on the {W:g}\" x {D:g}\" table, more than "
+                                 f"{motion._MAX_CELLS}: give --resolution {least:.2f} or more"))
+
+
 def run(args) -> int:
     from engine.motion import reachable
     res = positive(args.resolution, "--resolution") if args.resolution is not None else None
     if res is not None and res < 0.05:
-        raise InputError(Problem("<command line>", None, "--resolution", "at least 0.05\""))
+        raise InputError(Problem("<command line>", None, "--resolution", f"at least 0.05\", got {args.resolution}"))
     speed = positive(args.speed, "--speed") if args.speed is not None else None
     # `is not None`: an empty --path-to is a bad point, not "no route asked for"
     target = point(args.path_to, "--path-to") if args.path_to is not None else None
@@ -144,6 +181,7 @@ def run(args) -> int:
         # largest coordinate the grid cannot be laid out at all)
         raise InputError(Problem("<command line>", None, "--resolution",
                                  f"at most the table's shorter side ({min(world.table):g}\"), got {args.resolution}"))
+    grid_cells_fit(world, res)
     if target is not None:
         check_on_table(world, target, "--path-to")
     engaged_by = engaged_from_table(world, args.model)
@@ -163,19 +201,26 @@ def run(args) -> int:
             pictures.append(reach_picture(world, grid, args.picture))
         except Exception as exc:  # noqa: BLE001 - the plain picture is written anyway
             print(f"eldfall reach: no 3D picture ({type(exc).__name__}: {exc})", file=sys.stderr)
+    note = eldfall_rules_note(world, "reach")
     if args.json:
         out = dict(summary)
         if engaged_by:
             out["engaged_by"] = engaged_by
+        if note:
+            out["note"] = note.strip().removeprefix("note: ")
         if route is not None:
             out["shortest_path"] = [[round(v, 4) for v in p] for p in route]
+            cost = grid.cost_at(*target) if route else math.inf
+            out["shortest_path_cost"] = round(cost, 4) if math.isfinite(cost) else None
         if pictures:
             out["pictures"] = pictures
         print(json.dumps(out, indent=2))
     else:
-        print(describe(grid, summary, route))
+        print(describe(grid, summary, route, target))
         if engaged_by:
             print(engaged_line(engaged_by))
+        if note:
+            print(note)
         for p in pictures:
             print(f"  picture: {p}")
     return 0

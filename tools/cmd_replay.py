@@ -43,6 +43,39 @@ def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) 
             f"from 0), each with all its consequences; " + tail)
 
 
+#: what each Eldfall decision the game waits for is, in words ({who}: the side or model)
+WAITING = {
+    "setup": "the game to be set up",
+    "order": "{who}, the initiative winner, to choose who plays first",
+    "tactical": "{who} to activate a model or end its turn (Tactical Phase)",
+    "stratagem": "{who} to use a Stratagem or pass (Strategic Phase)",
+    "strategic": "{who} to close its Strategic Phase",
+    "crouch": "{who} to crouch or stand up models as a Reaction, or pass",
+    "movement": "{who} to make its Movement Step",
+    "reaction": "{who} to declare Reactions or pass (Reaction Step)",
+    "reaction-late": "{who} to declare a Reaction now that the action is declared, or pass",
+    "reaction-change": "{who} to change a Dodge or Perceive Reaction into an Attack, or pass",
+    "action": "{who} to declare its action (Action Step)",
+    "duel-answer": "{who} to accept or refuse the Duel",
+    "turn-on-hit": "{who} to turn when Hit, or keep its facing",
+    "dodge-move": "{who} to make its Dodge move",
+}
+
+
+def waiting_line(pending) -> str | None:
+    """What the game waits for, in words ("next: blue to activate a model ..."); None when
+    the game has no pending decision (over, or a game without one: Legends of Norova)."""
+    if not pending or not isinstance(pending, (tuple, list)) or len(pending) != 2:
+        return None
+    kind, who = pending
+    if kind == "over":
+        return None
+    text = WAITING.get(kind)
+    if text is None:        # a decision this table does not know yet: still in words
+        text = "{who} to decide (" + str(kind).replace("-", " ") + ")"
+    return "next: waiting for " + text.format(who=who or "a player")
+
+
 def read_game_log(path: str):
     """``rules.core.log.read_log(path)``, with every problem as an ``InputError``."""
     from engine.errors import InputError, Problem
@@ -134,7 +167,9 @@ def run(args) -> int:
     print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())
-    print(f"pending: {getattr(game, 'pending', None)}")
+    waiting = waiting_line(getattr(game, "pending", None))
+    if waiting and game.outcome is None:
+        print(waiting)
     if game.outcome is not None:
         print(f"outcome: {game.outcome}")
     print(f"state hash: {game.state_hash()}")

@@ -27,8 +27,56 @@ def build_world(scene, path: str = "", placement: bool = True):
 
 def load_world(path: str, models_dir: str | None = None):
     """Load a scene file and build its World."""
+    return build_world(load_scene_argument(path, models_dir), path)
+
+
+def models_dir_problem(models_dir) -> Problem | None:
+    """``--models-dir`` naming no folder is one problem of the command line, not one line per
+    model that names a profile (and a problem even when the scene names none)."""
+    import os
+    if models_dir is None or not str(models_dir).strip():
+        return None         # (an empty text: load_scene says "expected a folder, got an empty text")
+    if os.path.isdir(models_dir):
+        return None
+    what = "is not a folder" if os.path.exists(models_dir) else "no such folder"
+    return Problem("<command line>", None, "--models-dir", f"'{models_dir}': {what}")
+
+
+def load_scene_argument(path: str, models_dir: str | None = None):
+    """``engine.scene.load_scene`` for a command: a ``--models-dir`` that is no folder is said
+    once, as a command-line problem, with the scene's other problems."""
     from engine.scene import load_scene
-    return build_world(load_scene(path, models_dir=models_dir), path)
+    bad = models_dir_problem(models_dir)
+    try:
+        scene = load_scene(path, models_dir=models_dir)
+    except InputError as exc:
+        if bad is None:
+            raise
+        # every profile's "the models folder ... does not exist" is that one problem
+        rest = [p for p in exc.problems if not (p.path.endswith(".profile") and "the models folder" in p.message)]
+        err = InputError([bad] + rest)
+        err.warnings = list(getattr(exc, "warnings", None) or [])
+        raise err from None
+    if bad is not None:
+        raise InputError(bad)
+    return scene
+
+
+def eldfall_rules_note(world, command: str) -> str | None:
+    """On a scene that is not for Eldfall (``games: [norova]``) ``eldfall move``, ``reach``
+    and ``measure`` still judge by Eldfall's rules (its Walk/Run/Climb/Jump, free climbing up
+    to the hitbox, Awareness, engagement): a line that says so, else None."""
+    games = tuple(getattr(world.scene, "games", ("eldfall",)) or ("eldfall",))
+    if "eldfall" in games:
+        return None
+    what = {"move": "Eldfall's Walk, Run, Climb and Jump (free climbing up to the hitbox)",
+            "reach": "Eldfall's Walk and Run (free climbing up to the hitbox)",
+            "measure": "Eldfall's reach, range bands, Awareness and engagement"}.get(command, "Eldfall's rules")
+    names = {"norova": "Legends of Norova"}
+    own = ", ".join(names.get(g, g) for g in games)
+    movement = " (a 1\" step height, Sprint, Crawl)" if command in ("move", "reach") and "norova" in games else ""
+    return (f"  note: judged by {what}; this scene is for {own}, whose own rules{movement} "
+            "eldfall play and eldfall view apply")
 
 
 def _build_problem(scene, path: str, exc: Exception) -> Problem:
