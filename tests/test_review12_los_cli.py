@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 from cli_run import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SCENE = """
 table: [40, 12]
@@ -90,3 +93,11 @@ def test_no_ray_cast_is_said_in_words(tmp_path):
     assert f"rays cast: none: all {r.segments} viewer x target sample pairs were settled" in text
     r.rays = 12
     assert f"rays cast: 12 for {r.segments} viewer x target sample pairs" in details(r, "x", world=w)
+
+
+def test_a_models_dir_that_is_no_folder_is_one_line(capsys, tmp_path):
+    # skirmish's models all name party profiles: one line for the folder, not one per model
+    rc, out, err = run_cli(capsys, "los", str(ROOT / "scenes" / "skirmish.yaml"), "red-archer", "blue-ogre",
+                           "--models-dir", str(tmp_path / "nowhere"))
+    assert rc == 2 and out == ""
+    assert err.strip().splitlines() == [f"<command line>: --models-dir: '{tmp_path / 'nowhere'}': no such folder"]

@@ -59,11 +59,10 @@ def _models_after_options(parser) -> None:
 
 
 def _load(args):
-    from engine.scene import load_scene
     from engine.sight_settings import load_settings
-    from tools.loading import build_world
+    from tools.loading import load_world
     settings = load_settings(args.settings)
-    return build_world(load_scene(args.scene, models_dir=args.models_dir), args.scene), settings
+    return load_world(args.scene, args.models_dir), settings
 
 
 def party_files(scene) -> dict[str, str]:
