@@ -97,6 +97,7 @@ MM2_PER_IN2 = 25.4 * 25.4
 _SHRINK = 1e-4          # proofs use obstacles shrunk by this (inches): no grazing contact counts
 _ARC_TOL = 1e-9
 _INSIDE = 1e-4         # inches: a target point this far inside another model's hitbox is hidden
+_INSIDE_MASKS: dict = {}  # (placed target lattice, models) -> per model that may hold points, its mask
 
 
 # ---------------------------------------------------------------------------- lattice
@@ -1391,17 +1392,27 @@ class _Query:
         if not len(models):
             return
         th = self.th
-        c, r, h = _record_arrays(models)
-        near = ((c[:, 0] - th.x) ** 2 + (c[:, 1] - th.y) ** 2 < (r + th.radius - _INSIDE) ** 2) \
-            & (c[:, 2] + _INSIDE < th.z + th.height) & (th.z < c[:, 2] + h - _INSIDE)
-        if not near.any():
+        # per placed target lattice and models (a path's observers ask the same pose):
+        # per model that may hold some of its points, which of them it holds
+        key = (id(self.t_local), float(th.x), float(th.y), float(th.z), float(th.facing), _records_key(models))
+        got = _INSIDE_MASKS.get(key)
+        if got is None or got[0] is not self.t_local:
+            c, r, h = _record_arrays(models)
+            near = ((c[:, 0] - th.x) ** 2 + (c[:, 1] - th.y) ** 2 < (r + th.radius - _INSIDE) ** 2) \
+                & (c[:, 2] + _INSIDE < th.z + th.height) & (th.z < c[:, 2] + h - _INSIDE)
+            masks = []
+            for j in np.nonzero(near)[0]:
+                _, cj, rj, hj = models[j]
+                P = self.T_all
+                masks.append((models[j][0], ((P[:, 0] - cj[0]) ** 2 + (P[:, 1] - cj[1]) ** 2 < (rj - _INSIDE) ** 2)
+                              & (P[:, 2] > cj[2] + _INSIDE) & (P[:, 2] < cj[2] + hj - _INSIDE)))
+            if len(_INSIDE_MASKS) >= 256:
+                _INSIDE_MASKS.clear()
+            got = _INSIDE_MASKS[key] = (self.t_local, masks)
+        masks = [m for mid, m in got[1] if mid not in exclude]
+        if not masks:
             return
-        over = [models[j] for j in np.nonzero(near)[0] if models[j][0] not in exclude]
-        P = self.T_all[self.tidx]
-        inside = np.zeros(self.nt, dtype=bool)
-        for _, c, r, h in over:
-            inside |= (((P[:, 0] - c[0]) ** 2 + (P[:, 1] - c[1]) ** 2 < (r - _INSIDE) ** 2)
-                       & (P[:, 2] > c[2] + _INSIDE) & (P[:, 2] < c[2] + h - _INSIDE))
+        inside = np.logical_or.reduce(masks)[self.tidx]
         self.status[inside] = 2
         self.done = not (self.status == 0).any()
 
