@@ -19,6 +19,7 @@ searching each for its own target), then the models affected by all of them toge
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -562,6 +563,7 @@ def near_misses(world, res) -> list:
 
 
 def run(args) -> int:
+    import dataclasses
     if args.picture is not None:
         from engine.validate import output_folder
         # before any work: a bad folder (or a folder where aoe.png goes) writes nothing
@@ -569,47 +571,31 @@ def run(args) -> int:
     world = load_world(args.scene, args.models_dir)
     targets, bands = list(args.target or []), list(args.band or [])
     if len(targets) > 1:
-        return _run_several(args, world, targets, bands)
-    # one main target (or none): as it always was (a --band given twice: the last one)
-    args.target = targets[0] if targets else None
-    args.band = bands[-1] if bands else None
-    res = judge(args, world)
-    if args.json:
-        from engine import templates as T
-        out = res.to_json()
-        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
-                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
-        print(json.dumps(out, indent=2))
-    else:
-        print(describe(res, world))
-        print(f"  scene sha256: {world.scene.sha256}")
-    if args.picture:
-        from engine.view.pictures import aoe_picture
-        path = aoe_picture(world, res, args.picture, caption=describe(res, world, picture=True),
-                           frame=[m.id for m in near_misses(world, res)])
-        print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
-    return 0
-
-
-def _run_several(args, world, targets: list[str], bands: list[str]) -> int:
-    import dataclasses
-    res = judge_several(args, world, targets, bands)
-    if args.json:
-        from engine import templates as T
-        out = res.to_json()
-        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
-                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
-        print(json.dumps(out, indent=2))
-    else:
-        print(describe_several(res, world))
-        print(f"  scene sha256: {world.scene.sha256}")
-    if args.picture:
-        from engine.view.pictures import aoe_picture
+        res = judge_several(args, world, targets, bands)
+        text = functools.partial(describe_several, res, world)
         # the picture takes one result: all the templates, coloured by the whole attack's
         # verdict; the main targets are framed (the picture rings one main target only)
         shown = dataclasses.replace(res.combined, legal=res.legal, reason=res.reason)
-        frame = list(dict.fromkeys([m.id for m in near_misses(world, shown)] + list(targets)))
-        path = aoe_picture(world, shown, args.picture, caption=describe_several(res, world, picture=True),
-                           frame=frame)
+    else:
+        # one main target (or none): as it always was (a --band given twice: the last one)
+        args.target = targets[0] if targets else None
+        args.band = bands[-1] if bands else None
+        res = shown = judge(args, world)
+        text = functools.partial(describe, res, world)
+    if args.json:
+        from engine import templates as T
+        out = res.to_json()
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
+                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
+        print(json.dumps(out, indent=2))
+    else:
+        print(text())
+        print(f"  scene sha256: {world.scene.sha256}")
+    if args.picture:
+        from engine.view.pictures import aoe_picture
+        frame = [m.id for m in near_misses(world, shown)]
+        if len(targets) > 1:
+            frame = list(dict.fromkeys(frame + targets))
+        path = aoe_picture(world, shown, args.picture, caption=text(picture=True), frame=frame)
         print(f"picture: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
