@@ -285,6 +285,11 @@ def _disc_pattern(radius: float, spacing: float) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- terrain columns
+# cells of the bare-table raster (1/32") kept as an array: up to 256" x 256" (64 MB); a
+# larger table is read from the pieces' boxes instead (the same answer, slower per probe)
+_BARE_RASTER_MAX = 8192 * 8192
+
+
 class Columns:
     """The solid layers of the static terrain under any (x, y), for movement.
 
@@ -310,17 +315,26 @@ class Columns:
         self.cell = 1.0 / 32.0
         W, D = (float(v) for v in world.table)
         nx, ny = max(1, int(math.ceil(W / self.cell))), max(1, int(math.ceil(D / self.cell)))
-        bare = np.ones((ny, nx), dtype=bool)
-        bare[0, :] = bare[-1, :] = False          # the table's edges: leave them to the rays
-        bare[:, 0] = bare[:, -1] = False
+        boxes = []
         for p in world.pieces[1:]:
             if not len(p.mesh.faces):
                 continue
             (x0, y0), (x1, y1) = np.asarray(p.mesh.bounds, dtype=float)[:, :2]
             i0, j0 = int(math.floor(x0 / self.cell)) - 1, int(math.floor(y0 / self.cell)) - 1
             i1, j1 = int(math.floor(x1 / self.cell)) + 1, int(math.floor(y1 / self.cell)) + 1
-            bare[max(j0, 0):max(j1 + 1, 0), max(i0, 0):max(i1 + 1, 0)] = False
-        self.bare_cells = bare
+            boxes.append((i0, j0, i1, j1))
+        self.bare_shape = (ny, nx)
+        # the pieces' boxes in cells (a table too large for the raster is read from them:
+        # the same cells)
+        self.bare_boxes = np.array(boxes, dtype=np.int64).reshape(-1, 4)
+        self.bare_cells = None
+        if nx * ny <= _BARE_RASTER_MAX:
+            bare = np.ones((ny, nx), dtype=bool)
+            bare[0, :] = bare[-1, :] = False          # the table's edges: leave them to the rays
+            bare[:, 0] = bare[:, -1] = False
+            for i0, j0, i1, j1 in boxes:
+                bare[max(j0, 0):max(j1 + 1, 0), max(i0, 0):max(i1 + 1, 0)] = False
+            self.bare_cells = bare
         self._coincident_faces()
 
     def _coincident_faces(self):
@@ -380,11 +394,19 @@ class Columns:
     def _bare(self, xy: np.ndarray) -> np.ndarray:
         """(n,) bool: the column at xy is on the table, in a cell clear of every piece."""
         ij = np.floor(xy / self.cell)
-        ny, nx = self.bare_cells.shape
+        ny, nx = self.bare_shape
         ok = (ij[:, 0] >= 0) & (ij[:, 0] < nx) & (ij[:, 1] >= 0) & (ij[:, 1] < ny)
         out = np.zeros(len(xy), dtype=bool)
         k = np.nonzero(ok)[0]
-        out[k] = self.bare_cells[ij[k, 1].astype(np.int64), ij[k, 0].astype(np.int64)]
+        if self.bare_cells is not None:
+            out[k] = self.bare_cells[ij[k, 1].astype(np.int64), ij[k, 0].astype(np.int64)]
+            return out
+        # (a table too large for the raster: the same cells from the pieces' boxes)
+        i, j = ij[k, 0].astype(np.int64), ij[k, 1].astype(np.int64)
+        b = (i > 0) & (i < nx - 1) & (j > 0) & (j < ny - 1)
+        for i0, j0, i1, j1 in self.bare_boxes:
+            b &= ~((i >= i0) & (i <= i1) & (j >= j0) & (j <= j1))
+        out[k] = b
         return out
 
     def probe(self, xy: np.ndarray):
@@ -1269,12 +1291,10 @@ def _area_costs(ctx, route):
     mid = 0.5 * (route.pts[:-1] + route.pts[1:])
     ends = [route.pts[:-1], route.pts[1:]]
     facs = []
-    touched_ids: list[str] = []
     for P in ends:
-        f, touched = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
+        f, _ = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
         facs.append(f)
-        for a, inside in touched:
-            touched_ids.append(a.piece)
+    touched_ids = _area_touches(ctx, route)
     f_mid, _ = _area_factor(ctx.areas, mid[:, :2], mid[:, 2], ctx.R, st)
     # a horizontal piece lies on one side of an area's edge (the route is cut there):
     # its middle says which; a vertical one (a ladder, a climb) takes its ends' mean
@@ -1285,6 +1305,35 @@ def _area_costs(ctx, route):
     # vertical ladder/climb segments keep their own cost (ladder: x2 already) but pay for areas
     fac = np.where(kinds == "move", fac, f_area)
     return _Route(route.pts, route.costs * fac, route.kinds, route.support), touched_ids
+
+
+def _area_touches(ctx, route):
+    """[(area piece id, s)]: each half-speed area the base touches at a vertex of the route,
+    with the length along the route where it first touches it (in the areas' order).
+
+    The route is cut where the area factor changes (``_split_at_area_edges``), so the
+    first vertex inside is mostly the edge already; where it is not (an area entered
+    while in another one, a climb or a ladder into it) the piece before it is bisected
+    for this area alone. A move that stops before ``s`` has not crossed the area."""
+    st = ctx.st
+    P = route.pts
+    _, touched = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
+    out = []
+    tol = float(st["bisection_tolerance"])
+    for a, inside in touched:
+        v = int(np.argmax(inside))
+        s = float(route.s[v])
+        if v > 0 and route.s[v] - route.s[v - 1] > tol:
+            A, B = P[v - 1], P[v]
+
+            def hit(t, A=A, B=B, a=a):
+                q = A + t * (B - A)
+                return bool(_area_factor([a], q[None, :2], q[None, 2], ctx.R, st)[1])
+            L = float(route.s[v] - route.s[v - 1])
+            t = _bisect(hit, 0.0, 1.0, tol / L)
+            s = float(route.s[v - 1] + t * L)
+        out.append((a.piece, s))
+    return out
 
 
 def _split_at_area_edges(ctx, route):
@@ -1328,18 +1377,97 @@ def _split_at_area_edges(ctx, route):
 
 
 def _narrow_factor(ctx, pts):
-    """Cost factor for surfaces narrower than the base, from the cached grid (x narrow_cost)."""
-    g = _static(ctx.world, ctx.R, ctx.h, float(ctx.st["resolution"]), ctx.st)
+    """Cost factor for surfaces narrower than the base, from the cached grid (x narrow_cost).
+
+    The table's grid (the reachable area's) where it fits in ``_MAX_CELLS``; on a larger
+    table, blocks of it around the points (``_narrow_blocks``: the same cells, the same
+    answers), so that a move is checked on any table ``eldfall check`` accepts."""
+    st = ctx.st
+    res = float(st["resolution"])
+    W, D = ctx.world.table
+    nx, ny = int(math.ceil(W / res - 1e-9)), int(math.ceil(D / res - 1e-9))
     out = np.ones(len(pts))
-    if not g.narrow.any():
+    if not len(pts):
         return out
-    ix = np.clip((pts[:, 0] / g.res).astype(int), 0, g.nx - 1)
-    iy = np.clip((pts[:, 1] / g.res).astype(int), 0, g.ny - 1)
-    cell = iy * g.nx + ix
-    zc = g.z[:, cell]                      # (kmax, n)
-    match = np.abs(zc - pts[:, 2][None, :]) <= float(ctx.st["level_tolerance"])
-    nar = np.any(match & g.narrow[:, cell], axis=0)
-    return np.where(nar, float(ctx.st["narrow_cost"]), 1.0)
+    ix = np.clip((pts[:, 0] / res).astype(int), 0, nx - 1)
+    iy = np.clip((pts[:, 1] / res).astype(int), 0, ny - 1)
+    if nx * ny <= _MAX_CELLS:
+        blocks = [(_static(ctx.world, ctx.R, ctx.h, res, st), np.arange(len(pts)))]
+    else:
+        blocks = _narrow_blocks(ctx.world, ctx.R, ctx.h, res, st, ix, iy)
+    tol = float(st["level_tolerance"])
+    for g, k in blocks:
+        if not g.narrow.any():
+            continue
+        cell = (iy[k] - g.j0) * g.nx + (ix[k] - g.i0)
+        zc = g.z[:, cell]                      # (kmax, n)
+        match = np.abs(zc - pts[k, 2][None, :]) <= tol
+        nar = np.any(match & g.narrow[:, cell], axis=0)
+        out[k] = np.where(nar, float(st["narrow_cost"]), 1.0)
+    return out
+
+
+@dataclass
+class _NarrowGrid:
+    """The levels ``z`` and narrow surfaces ``narrow`` (kmax, nx * ny) of a block of the
+    table's cells whose first cell is (i0, j0) (``_build_static`` with a window)."""
+    res: float
+    i0: int
+    j0: int
+    nx: int
+    ny: int
+    z: np.ndarray
+    narrow: np.ndarray
+
+
+_NARROW_BLOCK = 128        # cells a side of the blocks a large table's narrow surfaces are read in
+
+
+def _narrow_pad(R, res, st) -> int:
+    """Cells around a cell that its levels and narrow surface depend on: its base's
+    clearance (radius plus the grid margin), the bases that cover its supports (a
+    radius) and theirs (a radius), and one more."""
+    margin = res * math.sqrt(0.5) if st["grid_margin"] == "auto" else float(st["grid_margin"])
+    return 2 * int(math.ceil(R / res)) + int(math.ceil((R + margin) / res)) + 2
+
+
+def _narrow_block(world, R, h, res, st, bx, by) -> _NarrowGrid:
+    """Block (bx, by) of ``_NARROW_BLOCK`` cells a side, read with ``_narrow_pad`` cells
+    around it (cut at the table's edges), kept per world."""
+    c = _world_cache(world)
+    key = ("narrow-block", round(R, 6), round(h, 6), round(res, 6), _st_key(st), bx, by)
+    if key not in c:
+        W, D = world.table
+        nx, ny = int(math.ceil(W / res - 1e-9)), int(math.ceil(D / res - 1e-9))
+        pad, B = _narrow_pad(R, res, st), _narrow_block_side(R, res, st)
+        i0, j0 = max(0, bx * B - pad), max(0, by * B - pad)
+        i1, j1 = min(nx, (bx + 1) * B + pad), min(ny, (by + 1) * B + pad)
+        c[key] = _build_static(world, R, h, res, st, window=(i0, j0, i1 - i0, j1 - j0))
+    return c[key]
+
+
+def _narrow_block_side(R, res, st) -> int:
+    """Cells a side of the blocks (with their pads within ``_MAX_CELLS``); 0: none fits."""
+    room = int(math.isqrt(_MAX_CELLS)) - 2 * _narrow_pad(R, res, st)
+    return max(0, min(_NARROW_BLOCK, room))
+
+
+def _narrow_blocks(world, R, h, res, st, ix, iy):
+    """[(block grid, indices of the cells (ix, iy) it answers for)]."""
+    B = _narrow_block_side(R, res, st)
+    if B < 1:
+        raise InputError(Problem("<move>", None, "model",
+                                 f"a base {2 * R:.2f}\" wide is too large for the narrow-surface grid on "
+                                 f"a {world.table[0]:g}\" x {world.table[1]:g}\" table (more than "
+                                 f"{_MAX_CELLS} cells of {res:g}\" around it): give the model a smaller "
+                                 f"base, or the table at most "
+                                 f"{math.floor(res * math.sqrt(_MAX_CELLS)):g}\" a side"))
+    key = (iy // B) * (1 << 31) + ix // B
+    out = []
+    for kk in np.unique(key):
+        sel = np.nonzero(key == kk)[0]
+        out.append((_narrow_block(world, R, h, res, st, int(ix[sel[0]] // B), int(iy[sel[0]] // B)), sel))
+    return out
 
 
 def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> MoveResult:
@@ -1567,8 +1695,10 @@ def _surface_ids(ctx, route, s_max, areas_touched):
             break
         if pc >= 0 and names[pc] not in seen:
             seen.append(names[pc])
-    for a in areas_touched:
-        if a not in seen:
+    for a, s in areas_touched:
+        # only the areas the base has touched where the move stops (not those further
+        # along the declared route)
+        if s <= s_max + 1e-9 and a not in seen:
             seen.append(a)
     for s, k in zip(route.s[:-1], route.kinds):
         if k == "ladder" and s <= s_max:
@@ -1812,6 +1942,8 @@ def fall(world, model: str, height: float, speed: float | None = None, settings:
 @dataclass
 class _Static:
     """Walkability layers of one world for one base (radius, height) at one resolution."""
+    i0 = 0                 # (the whole table: its first cell is the table's)
+    j0 = 0
     res: float
     nx: int
     ny: int
@@ -2208,13 +2340,20 @@ def _tree_check(world, g, G, ctx, st, step_h) -> _TreeCheck:
 _MAX_CELLS = 500_000       # cells of the reachable area's grid (36" x 36" at 0.25": 20,736)
 
 
-def _build_static(world, R, h, res, st) -> _Static:
+def _build_static(world, R, h, res, st, window=None):
+    """The static grid of the whole table (a :class:`_Static`); or, given ``window``
+    (i0, j0, nx, ny: a block of the table's cells), only the levels and narrow surfaces
+    of that block (a :class:`_NarrowGrid`; exact in the cells farther than
+    ``_narrow_pad`` from its edges that are not the table's)."""
     import time
     t0 = time.perf_counter()
     cols = _columns(world, st)
     areas, ladders = _regions_cached(world, st)
     W, D = world.table
     nx, ny = int(math.ceil(W / res - 1e-9)), int(math.ceil(D / res - 1e-9))
+    i0 = j0 = 0
+    if window is not None:
+        i0, j0, nx, ny = (int(v) for v in window)
     N = nx * ny
     if N > _MAX_CELLS:
         # about 3.7 KB a cell at the peak: a bound that keeps the grid under 2 GB
@@ -2224,7 +2363,7 @@ def _build_static(world, R, h, res, st) -> _Static:
                                  f"resolution of at least "
                                  f"{math.ceil(math.sqrt(W * D / _MAX_CELLS) * 100) / 100:g}\""))
     iy, ix = np.divmod(np.arange(N), nx)
-    cx, cy = (ix + 0.5) * res, (iy + 0.5) * res
+    cx, cy = (ix + i0 + 0.5) * res, (iy + j0 + 0.5) * res
     lo, hi, nrm, piece = cols.probe(np.column_stack([cx, cy]))
     Kc = int(max(1, np.max(np.sum(np.isfinite(hi), axis=1))))
     lo, hi, nrm, piece = lo[:, :Kc], hi[:, :Kc], nrm[:, :Kc], piece[:, :Kc]
@@ -2388,6 +2527,8 @@ def _build_static(world, R, h, res, st) -> _Static:
                     arr[:, moved] = np.take_along_axis(arr[:, moved], o, axis=0)
                 for arr in (nz3, sxy):
                     arr[:, moved] = np.take_along_axis(arr[:, moved], o[..., None], axis=0)
+    if window is not None:
+        return _NarrowGrid(res, i0, j0, nx, ny, z, narrow)
     # areas (static part): half-speed areas and unscalable areas
     cxy = np.column_stack([cx, cy])
     mult = np.ones((kmax, N))
