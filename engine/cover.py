@@ -372,7 +372,10 @@ def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: 
                  skip: set[int]) -> tuple[float, list[str]]:
     """Width across the line of sight of piece ``pidx`` joined with the pieces that touch it
     (boxes within 0.01"), again and again, that also reach ``tall_z``: a wall built of
-    several blocks is as wide as all of them. Returns the width and the joined pieces' ids."""
+    several blocks is as wide as all of them. Returns the width and the ids of the pieces
+    that make it wider than ``pidx`` alone: the fewest that span it, outwards from
+    ``pidx`` (of two reaching as far, the one nearer the attacker, then the lower one), not
+    every block that touches (a floor inside, a wall behind, a roof adding nothing)."""
     lo, hi = piece_bounds(world)
     perp = np.array([-direction_xy[1], direction_xy[0]])
 
@@ -381,10 +384,12 @@ def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: 
         m = trimesh.intersections.slice_mesh_plane(world.pieces[k].mesh, (0, 0, 1), (0, 0, above_z), cap=False)
         if m is None or len(m.faces) == 0:
             return None
-        u = np.asarray(m.vertices)[:, :2] @ perp
-        return float(u.min()), float(u.max())
-    a, b = span(pidx) or (0.0, 0.0)
-    group, todo, joined = {pidx}, [pidx], []
+        v = np.asarray(m.vertices)
+        u = v[:, :2] @ perp
+        return float(u.min()), float(u.max()), float((v[:, :2] @ direction_xy).min()), float(v[:, 2].min())
+    a, b = (span(pidx) or (0.0, 0.0))[:2]
+    a0, b0 = a, b
+    group, todo, beside = {pidx}, [pidx], {}
     solid = np.array([p.solid and p.id != "table" for p in world.pieces])
     while todo:
         k = todo.pop()
@@ -399,9 +404,26 @@ def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: 
             if sp is None or sp[0] > b + 0.01 or sp[1] < a - 0.01:
                 continue        # touching, but not beside it across the line of sight
             a, b = min(a, sp[0]), max(b, sp[1])
-            joined.append(world.pieces[q].id)
+            beside[q] = sp
             todo.append(q)
-    return b - a, joined
+    # the width is the union of the joined spans (one interval, gaps under 0.01"): name the
+    # pieces that reach out to its ends, from pidx's span outwards, each the one reaching farthest
+    named: list[int] = []
+    for sign in (1.0, -1.0):            # rightwards (u up), then leftwards (u down)
+        edge = b0 if sign > 0 else a0
+        while True:
+            ext = [(q, sp) for q, sp in beside.items()
+                   if ((sp[0] <= edge + 0.01 and sp[1] > edge) if sign > 0
+                       else (sp[1] >= edge - 0.01 and sp[0] < edge))]
+            if not ext:
+                break
+            reach = max(sp[1] if sign > 0 else -sp[0] for _, sp in ext)
+            q, sp = min(((q, sp) for q, sp in ext if (sp[1] if sign > 0 else -sp[0]) >= reach - 1e-9),
+                        key=lambda e: (e[1][2], e[1][3], e[0]))
+            if q not in named:
+                named.append(q)
+            edge = sp[1] if sign > 0 else sp[0]
+    return b - a, [world.pieces[q].id for q in named]
 
 
 def support_pieces(world, hb) -> set[int]:

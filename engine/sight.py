@@ -828,7 +828,8 @@ def _exception(world, viewer, target, moving, s, engaged_with):
         from engine.measure import inches
         where = viewer if dark_v else target
         return False, (f"Dark: {where} stands in a Dark area and {target}, {inches(world.distance(viewer, target), 2)}\" "
-                       f"away, is beyond {viewer}'s Awareness of {vh.awareness:g}\"")
+                       f"away, is beyond {viewer}'s Awareness of {vh.awareness:g}\""
+                       + (" (no AG stat)" if vh.awareness_ag is None and "AG" not in vh.stats else ""))
     return None
 
 

@@ -76,7 +76,7 @@ def test_a_move_off_the_table_is_told_with_its_height():
     from rules.eldfall.narrate import line
     up = line(Event("movement", {"model": "r1", "movement": "Climb", "end": [12.0, 5.0, 3.0],
                                  "distance": 4.0, "path": [[12.0, 5.0, 3.0]]}))
-    assert up == "  r1 climbs 4.0\" to (12.0, 5.0), 3.0\" up", up
+    assert up == "  r1 climbs 4.0\" to (12.0, 5.0), 3.00\" up", up
     flat = line(Event("movement", {"model": "r1", "movement": "Walk", "end": [12.0, 5.0, 0.0],
                                    "distance": 4.0, "path": [[12.0, 5.0, 0.0]]}))
     assert flat == "  r1 walks 4.0\" to (12.0, 5.0)", flat
@@ -87,7 +87,7 @@ def test_the_attract_banner_tells_a_move_off_the_table_with_its_height(view_app,
     from test_review10_attract import _attract  # noqa: E402
     ctl, _ = _attract(view_app, tmp_path)
     up = ctl.narrate(Move("red-archer", "climb", ((12.0, 5.0, 3.0),)), [])
-    assert "(red-archer climbs to (12.0, 5.0), 3.0\" up)" in up, up
+    assert "(red-archer climbs to (12.0, 5.0), 3.00\" up)" in up, up
     flat = ctl.narrate(Move("red-archer", "walk", ((12.0, 5.0, 0.0),)), [])
     assert "(red-archer walks to (12.0, 5.0))" in flat, flat
 

@@ -43,7 +43,31 @@ def flying_lines(world, ids) -> list[str]:
     return out
 
 
-def describe(m, world=None) -> str:
+def los_reason(world, a: str, b: str, settings=None) -> str | None:
+    """Why ``a`` has no LoS to ``b``, in the words of ``eldfall los`` (the state or the Dark
+    that decides, the pieces in the way): None when it has LoS. The same LoS as
+    ``engine.measure.measure`` asks (``has_los``), with its reason kept."""
+    from engine import sight
+    from tools.cmd_los import blocking_words
+    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings)
+    if r.los:
+        return None
+    if r.reason == "blocked" and r.blocking:
+        return "blocked by " + blocking_words(world, r)
+    return str(r.reason)
+
+
+def no_ag_note(world, mid: str) -> str:
+    """" (no AG stat)" when a model's Awareness is 0" (or 3" with Acute Senses) only because
+    it has no AG (a model given by size alone, no profile), else ""."""
+    if world is None or mid not in world.models:
+        return ""
+    hb = world.hitbox(mid)
+    return " (no AG stat)" if hb.awareness_ag is None and "AG" not in (hb.stats or {}) else ""
+
+
+def describe(m, world=None, why_no_los: str | None = None) -> str:
+    """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``)."""
     from engine.measure import inches
     yes = lambda v: "yes" if v else "no"   # noqa: E731
     hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
@@ -53,10 +77,10 @@ def describe(m, world=None) -> str:
              f"{inches(m.horizontal, 2)}\" between the bases seen from above; height difference {hd:+.2f}\" ({where})",
              *(flying_lines(world, (m.a, m.b)) if world is not None else ()),
              f"  base contact: {yes(m.base_contact)}",
-             f"  awareness of {m.a}: {m.awareness:g}\" (= Casting Aura): {m.b} is "
+             f"  awareness of {m.a}: {m.awareness:g}\"{no_ag_note(world, m.a)} (= Casting Aura): {m.b} is "
              f"{'inside' if m.b_in_awareness else 'outside'}; {m.a} is "
              f"{'inside' if m.a_in_b_awareness else 'outside'} {m.b}'s",
-             f"  LoS {m.a} -> {m.b}: {yes(m.los)}"]
+             f"  LoS {m.a} -> {m.b}: {yes(m.los)}" + (f" ({why_no_los})" if why_no_los and not m.los else "")]
     if m.weapons:
         lines.append("  weapons and spells:")
         lines.extend(f"    {w.describe()}" for w in m.weapons)
@@ -80,6 +104,7 @@ def run(args) -> int:
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
     m = measure(world, args.a, args.b, weapon=args.weapon, settings=settings)
+    why = None if m.los else los_reason(world, args.a, args.b, settings)
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
@@ -88,13 +113,15 @@ def run(args) -> int:
                   if FLYING_STATE in world.hitbox(mid).states}
         if flying:      # how high each Flying model is above the surface it is measured from
             out["flying_above_surface"] = flying
+        if why:         # why there is no LoS, as `eldfall los` says it
+            out["los_reason"] = why
         note = eldfall_rules_note(world, "measure")
         if note:
             out["note"] = note.strip().removeprefix("note: ")
         out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
-        print(describe(m, world))
+        print(describe(m, world, why))
         note = eldfall_rules_note(world, "measure")
         if note:
             print(note)

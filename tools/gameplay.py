@@ -77,14 +77,22 @@ def parse_settings(pairs) -> dict:
 _NOROVA_SETTING = re.compile(r"^settings: ([\w.]+):")
 
 
-def setting_key(exc: Exception) -> str | None:
-    """The setting a rules error is about (Eldfall's ``SettingError.key``; Norova's
-    problem lines ``settings: KEY: ...``), or None."""
-    key = getattr(exc, "key", None)
-    if key is None:
-        m = _NOROVA_SETTING.search(str(exc))
-        key = m and m.group(1)
-    return key
+def game_problems(exc: Exception, scene_path: str, with_settings: bool) -> list[Problem]:
+    """A rules error at the start of a game as Problems, one per line of it: a setting's
+    as ``<command line>: --set KEY: what is wrong`` (Norova's ``settings: KEY: `` prefix
+    dropped, the key is said once), any other as the scene's models'."""
+    lines = [str(p) for p in getattr(exc, "problems", None) or str(exc).splitlines() or [str(exc)]]
+    eldfall_key = getattr(exc, "key", None)
+    out = []
+    for text in lines:
+        m = _NOROVA_SETTING.search(text) if with_settings else None
+        if m:
+            out.append(Problem("<command line>", None, f"--set {m.group(1)}", text[m.end():].strip()))
+        elif with_settings and eldfall_key:
+            out.append(Problem("<command line>", None, f"--set {eldfall_key}", text))
+        else:
+            out.append(Problem(scene_path, None, "models", text))
+    return out
 
 
 def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None):
@@ -98,10 +106,7 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
         g = mod.new_game(units, geo, seed=seed, settings=settings or None,
                          scene_info=scene_info(scene))
     except ValueError as exc:
-        key = setting_key(exc) if settings else None
-        if key:
-            raise InputError(Problem("<command line>", None, f"--set {key}", str(exc))) from None
-        raise InputError(Problem(scene_path, None, "models", str(exc))) from None
+        raise InputError(game_problems(exc, scene_path, bool(settings))) from None
     if log is not None:
         g.start_log(log)
     return mod, g

@@ -22,7 +22,9 @@ def split_keywords(tokens: list[str]) -> tuple[list[str], dict[str, str]]:
 
 def point_words(p, digits: int = 1) -> str:
     """A point of the table as a reader takes it: ``(x, y)``, and its height when it is off
-    the table (``(12.0, 5.0), 3.0" up``): a move onto a tower does not end on the ground."""
+    the table (``(12.0, 5.0), 3.00" up``): a move onto a tower does not end on the ground.
+    The height to 0.01" whatever ``digits`` (as ``eldfall los`` gives heights): a floor at
+    2.75" does not read "2.8" up", a wall top at 3.95" not "4.0" up"."""
     xy = "(" + ", ".join(f"{float(v):.{digits}f}" for v in p[:2]) + ")"
     z = float(p[2]) if len(p) > 2 else 0.0
-    return xy + (f", {z:.{digits}f}\" up" if round(z, digits) > 0 else "")
+    return xy + (f", {z:.2f}\" up" if round(z, 2) > 0 else "")

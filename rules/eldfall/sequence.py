@@ -86,7 +86,7 @@ def merge_settings(settings: dict | None) -> dict:
             want is float and isinstance(v, int) and not isinstance(v, bool))
         if not ok:
             raise SettingError(k, f"setting {k} must be {want.__name__}, not {v!r}")
-        if want in (int, float) and v < 0:
+        if want in (int, float) and v < 0 and k != "rounds":     # rounds: "at least 1" below
             raise SettingError(k, f"setting {k} must not be negative")
         s[k] = v
     if s["confrontation_ties"] not in ("cancel", "keep"):
@@ -1947,15 +1947,18 @@ class EldfallGame(Game):
         """One line per model: side, HP, AP, states, position."""
         lines = [f"round {self.round}, {self.active_side or '-'} active, phase {self.phase}, "
                  f"VP " + ", ".join(f"{s} {v}" for s, v in self.vp.items())]
-        for m in self.models.values():
-            if m.reserve:
-                continue
-            where = "off the table" if not m.on_table else "({:.1f}, {:.1f}, {:.1f})".format(
-                *self.geo.position(m.id))
-            lines.append(f"  {m.side:>6} {m.id:<12} HP {m.hp}/{m.unit.stat('HP', 1)} AP {m.ap} "
+        models = [m for m in self.models.values() if not m.reserve]
+        rows = [(m.side, m.id) for m in models] + [(t.side, t.id) for t in self.tokens.values()]
+        sw = max([6] + [len(str(sd)) for sd, _ in rows])        # the columns line up for long ids
+        iw = max([12] + [len(str(i)) for _, i in rows])
+
+        def at(p) -> str:       # 2 decimals, as `eldfall los` gives heights: a floor at 2.75 is not "2.8"
+            return "(" + ", ".join(f"{(0.0 if abs(v) < 0.005 else float(v)):.2f}" for v in p) + ")"
+        for m in models:
+            where = "off the table" if not m.on_table else at(self.geo.position(m.id))
+            lines.append(f"  {m.side:>{sw}} {m.id:<{iw}} HP {m.hp}/{m.unit.stat('HP', 1)} AP {m.ap} "
                          f"{','.join(sorted(m.states)) or '-'} {where}")
         for t in self.tokens.values():
             state = ("taken by " + str(t.by)) if t.removed else ("hidden" if t.hidden else "revealed")
-            lines.append(f"  {t.side:>6} {t.id:<12} {t.kind} token, {state} "
-                         "({:.1f}, {:.1f}, {:.1f})".format(*t.at))
+            lines.append(f"  {t.side:>{sw}} {t.id:<{iw}} {t.kind} token, {state} {at(t.at)}")
         return "\n".join(lines)

@@ -2037,9 +2037,15 @@ class NorovaGame(Game):
 
     def summary(self) -> str:
         """The characters at the end (or now), one line each."""
-        out = [f"After {self.round} round(s):" if self.is_over else f"Round {self.round}:"]
-        for f in self.fighters.values():
-            out.append(f"  {f.id:12s} {f.side:8s} {f.status:7s} Vitality {max(0, f.vitality)}/{f.sheet.vitality}"
+        # a turn limit ends the game as the round after the last begins: that one is not played
+        played = min(self.round, int(self.r["max_rounds"]))
+        rounds = f"{played} round" + ("" if played == 1 else "s")
+        out = [f"After {rounds}:" if self.is_over else f"Round {self.round}:"]
+        fs = list(self.fighters.values())
+        iw = max([12] + [len(f.id) for f in fs])          # the columns line up for long ids
+        sw = max([8] + [len(f.side) for f in fs])
+        for f in fs:
+            out.append(f"  {f.id:{iw}s} {f.side:{sw}s} {f.status:7s} Vitality {max(0, f.vitality)}/{f.sheet.vitality}"
                        f"  Soul {f.soul}/{f.sheet.soul}  Power {f.power}/{f.sheet.power}")
         return "\n".join(out)
 
