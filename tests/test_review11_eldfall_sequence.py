@@ -8,15 +8,34 @@ from tests.scene_files import write
 BASE = 32 / 25.4                       # a Medium base, inches
 
 
-def _walk_and_nothing(g, model, to):
-    """Activate ``model``, Walk it to ``to``, let the reactive player pass, declare Nothing."""
+def _activate(g, model):
+    """Activate ``model``; the other side passes its Crouch decision."""
     g.apply(Activate(model))
     if g.pending[0] == "crouch":
         g.apply(Pass(g.pending[1]))
+
+
+def _walk_and_nothing(g, model, to):
+    """Activate ``model``, Walk it to ``to``, let the reactive player pass, declare Nothing."""
+    _activate(g, model)
     g.apply(Move(model, "walk", (to,)) if to else Move(model, "idle"))
     while g.pending[0] != "action":
         g.apply(Pass(g.pending[1]))
     g.apply(Declare(model, "Nothing"))
+
+
+def _started(tmp_path, name: str, text: str, first: str, activate: str | None = None):
+    """A game on the 3D table of scene ``text``: ``first`` plays first, every die a 5;
+    with ``activate``, that model activated (the other side passes its Crouch decision)."""
+    from rules.core.dice import Dice
+    from tools.gameplay import new_game
+    _, g = new_game(str(write(tmp_path, name, text)), None, 0)
+    w = g.pending[1]
+    g.apply(ChooseOrder(w, w == first))
+    g.dice = Dice.fixed([5] * 40)
+    if activate is not None:
+        _activate(g, activate)
+    return g
 
 
 # --- Engaged: "within the Melee Weapon Reach and LoS of an enemy model" -------------
@@ -57,12 +76,7 @@ def test_on_the_3d_table_an_engagement_does_not_turn_mutual_through_the_engaged_
     # Reach it stands in (engine.sight, "Engaged" exception). Asked as is, the next
     # update after r1 engaged b1 from behind found "b1 sees r1" and made r1 Engaged
     # too; engaging is judged with the enemy's own LoS (front arc, scenery).
-    from rules.core.dice import Dice
-    from tools.gameplay import new_game
-    _, g = new_game(str(write(tmp_path, "behind.yaml", SCENE)), None, 0)
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([5] * 40)
+    g = _started(tmp_path, "behind.yaml", SCENE, "red")
     reach = (g.models["r1"].unit.base + g.models["b1"].unit.base) / 2
     _walk_and_nothing(g, "r1", (10.0, 14 - reach - 0.001, 0.0))
     assert g.geo.base_contact("r1", "b1")
@@ -90,18 +104,11 @@ def test_an_engaged_model_sees_only_the_models_engaging_it_not_every_enemy_in_re
     # b1 inside its Maul's Reach, but r3 faces away: it causes no Engaged State, and
     # b1 (facing north, away from r3) has no LoS to it. The 3D table's Engaged
     # exception counted every enemy whose Reach b1 stands in.
-    from rules.core.dice import Dice
-    from tools.gameplay import new_game
-    _, g = new_game(str(write(tmp_path, "scrum.yaml", SCRUM)), None, 0)
+    g = _started(tmp_path, "scrum.yaml", SCRUM, "red")
     assert g.models["b1"].engaged_by == {"r1"}
     assert g.geo.in_reach("r3", "b1", g.melee_reach("r3"))
     assert g.has_los("b1", "r1") and not g.has_los("b1", "r3")
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([5] * 40)
-    g.apply(Activate("r3"))
-    if g.pending[0] == "crouch":
-        g.apply(Pass("blue"))
+    _activate(g, "r3")
     g.apply(Move("r3", "idle"))
     # b1 qualifies by Awareness only (Dodge with halved AG), not by LoS
     q = g.act.qualified["b1"]
@@ -118,16 +125,8 @@ def test_on_the_3d_table_an_engaged_model_may_disengage_in_any_direction_after_a
     # enemy engaging it") and refused every other direction; the legal moves the bots
     # draw from held only points toward an engager.
     import math
-    from rules.core.dice import Dice
     from rules.eldfall.actions import DodgeMove
-    from tools.gameplay import new_game
-    _, g = new_game(str(write(tmp_path, "scrum.yaml", SCRUM)), None, 0)
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "blue"))
-    g.dice = Dice.fixed([5] * 40)
-    g.apply(Activate("b1"))
-    if g.pending[0] == "crouch":
-        g.apply(Pass("red"))
+    g = _started(tmp_path, "scrum.yaml", SCRUM, "blue", activate="b1")
     g.apply(Move("b1", "idle"))
     while g.pending[0] != "action":
         g.apply(Pass(g.pending[1]))
