@@ -966,19 +966,48 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
             return refuse(why)
     if mode == "jump":
         return _jump(ctx, model, start, pts, spd, allowance)
-    if (flying or states & set(st["flying_states"])) and mode in ("walk", "run"):
-        return _fly(ctx, model, mode, start, pts, spd, allowance)
-    return _walk(ctx, model, mode, start, pts, spd, allowance)
+    move = _fly if (flying or states & set(st["flying_states"])) and mode in ("walk", "run") else _walk
+    # a declared route far longer than the allowance: only its first part can be walked (each
+    # inch across the table costs at least one), and sampling all of it every path_step would
+    # take gigabytes on a huge table; the rest is left out, the answer up to the stop the same
+    length = _planar_length([start] + pts)
+    if mode in ("walk", "run") and length > _LONG_ROUTE and length > allowance + _LONG_MARGIN:
+        res = move(ctx, model, mode, start, pts, spd, allowance, keep=allowance + _LONG_MARGIN)
+        if not res.legal and res.reason.startswith(("the route costs ", "the route measures ")):
+            res.reason = (f"the route is {length:.2f}\" long across the table (each inch costs at least "
+                          f"one) and the allowance is {allowance:g}\""
+                          + (" (Flying)" if res.reason.endswith("(Flying)") else ""))
+        return res
+    return move(ctx, model, mode, start, pts, spd, allowance)
 
 
-def _fly(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
+_LONG_ROUTE = 500.0     # inches: a declared route longer than this is walked only up to ...
+_LONG_MARGIN = 2.0      # ... this much past its allowance (none is ever walked that far)
+
+
+def _planar_length(points) -> float:
+    """The length of a route's polyline seen from above."""
+    xy = np.asarray([p[:2] for p in points], dtype=float)
+    return float(np.linalg.norm(np.diff(xy, axis=0), axis=1).sum()) if len(xy) > 1 else 0.0
+
+
+def _kept(xy: np.ndarray, keep: float | None) -> np.ndarray:
+    """The route's samples (``_xy_samples``) up to the first ``keep`` inches or more along it,
+    seen from above (all of them when ``keep`` is None): the same samples as the whole route's."""
+    if keep is None or len(xy) < 2:
+        return xy
+    along = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))])
+    return xy[:int(np.searchsorted(along, keep)) + 1]
+
+
+def _fly(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None) -> MoveResult:
     """A Flying model: over scenery and models, measured as if on the table's surface.
 
     The cost is the horizontal length; the end rests on the highest surface
     under the base there; only Flying enemies have an opportunity point.
     """
     st = ctx.st
-    xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
+    xy = _kept(_xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"])), keep)
     lo, hi, std, nrm, piece = ctx.layers(xy)
     stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
     with np.errstate(invalid="ignore"):
@@ -1012,7 +1041,13 @@ def _fly(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
     aware = _entry_points(ctx, route, s_fin, "awareness")
     path = [tuple(float(v) for v in p) for p in route.pts[route.s < s_fin - 1e-9]] + [end]
     names = [p.id for p in ctx.world.pieces]
-    _, pc = ctx.support(hi[-1:], nrm[-1:], piece[-1:], np.array([end[2]]))
+    # the surface under where the flight ends or stops (not under the declared end)
+    k = len(xy) - 1 if legal else None
+    if k is None:
+        _, he, _, ne, pe = ctx.layers(np.array([end[:2]]))
+    else:
+        he, ne, pe = hi[k:k + 1], nrm[k:k + 1], piece[k:k + 1]
+    _, pc = ctx.support(he, ne, pe, np.array([end[2]]))
     surfaces = [names[int(pc[0])]] if pc[0] >= 0 else []
     return MoveResult(model, mode, legal, reason, dist, allowance, max(0.0, allowance - dist), end,
                       surfaces, [], False, None, opp, aware, path)
@@ -1105,9 +1140,9 @@ def _level_edge(ctx, a, b, z, keep: bool) -> float:
     return lo if keep else hi
 
 
-def _walk(ctx, model, mode, start, pts, spd, allowance) -> MoveResult:
+def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None) -> MoveResult:
     st = ctx.st
-    xy = _xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"]))
+    xy = _kept(_xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"])), keep)
     lo, hi, std, nrm, piece = ctx.layers(xy)
     stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
     n = len(xy)
