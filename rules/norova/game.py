@@ -515,7 +515,8 @@ class NorovaGame(Game):
         best = max(scores.values())
         leaders = [s for s, v in scores.items() if v == best]
         self.finish(Outcome(Termination.TURN_LIMIT, leaders[0] if len(leaders) == 1 else None, scores,
-                            f"{self.r['max_rounds']} rounds played; the side with the most Vitality left"))
+                            f"{self.r['max_rounds']} round{'' if self.r['max_rounds'] == 1 else 's'} played; "
+                            "the side with the most Vitality left"))
 
     # ---- damage -------------------------------------------------------------
     def _kill(self, f: Fighter, why: str) -> None:
