@@ -105,6 +105,10 @@ _KEYS = {
 }
 
 
+# the field names themselves (``as_dict``'s flat form, as a --json verdict prints them)
+_FLAT = frozenset(_KEYS.values())
+
+
 # the lists of names a setting must come from (a misspelt state would silently never match)
 _NAME_KIND = {"three_sixty_states": "state", "cover_sizes": "size code", "flying_state": "state",
               "blinded_state": "state", "engaged_state": "state"}
@@ -185,6 +189,15 @@ def settings_from_dict(data: Any, file: str = "<settings>", lines=None) -> Sight
     problems: list[Problem] = []
     known_sections = {k[0] for k in _KEYS}
     for section, body in data.items():
+        if section not in known_sections and section in _FLAT:
+            # the flat form a --json verdict prints under "settings" (``as_dict``): fed back
+            # as it is, it gives the same settings (the verdict reproduced from its own JSON)
+            name = section
+            v, p = _check(name, body, getattr(base, name), file, section)
+            values[name] = v
+            if p:
+                problems.append(p)
+            continue
         if section not in known_sections:
             problems.append(Problem(file, None, str(section), f"unknown setting; known: {', '.join(sorted(known_sections))}"))
             continue
