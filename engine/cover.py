@@ -124,6 +124,24 @@ def side_by_side(v: float, limit: float) -> tuple[str, str]:
     return f"{v:.6f}", f"{limit:.6f}"
 
 
+def _tall_words(rise: float, tall_h: float, taller: bool, s: SightSettings, hangs: float | None = None) -> str:
+    """How a piece's top (``rise`` above the base) compares with the hitbox's ``tall_h`` for
+    Heavy, in words that match the numbers printed beside them: a top that only reaches the
+    top of the hitbox (Heavy: "reaches") is "as tall as" it, not "taller than" the same
+    2.00"; one that counts only through ``cover.heavy_height_tolerance_in`` says so (a 1.70"
+    top is not "taller than the 1.77" hitbox"). ``hangs``: the piece's bottom above the base,
+    when it hangs over the model (not taller than it, however high its top)."""
+    if hangs is not None:
+        return f"but it hangs over the model, its bottom {hangs:.2f}\" above the base: not taller than"
+    if not taller:
+        return "not taller than"
+    if abs(rise - tall_h) < 5e-7:          # equal to the six decimals the numbers print with
+        return "as tall as"
+    if rise < tall_h:
+        return f"lower, but within cover.heavy_height_tolerance_in ({s.cover_heavy_height_tolerance_in:g}\") of"
+    return "taller than"
+
+
 def _size_code(hb) -> str | None:
     spec = hb.spec
     if spec is not None and spec.size:
@@ -296,9 +314,10 @@ def piece_distance(mesh, hb) -> float:
     return best
 
 
-def local_top(mesh, hb, within: float) -> float:
+def local_top(mesh, hb, within: float, lowest: bool = False) -> float:
     """Highest point of the piece within ``within`` (horizontally) of the base's edge (a disc
     of radius ``radius + within`` about the base's centre, seen from above); -inf if none.
+    ``lowest``: its lowest point there instead (inf if none).
 
     Exact: the highest point of a triangle over a disc is one of its corners inside the
     disc, a point where one of its edges crosses the disc's rim, or the point of the rim in
@@ -310,6 +329,14 @@ def local_top(mesh, hb, within: float) -> float:
     near = (data.face_lo[:, 0] <= c[0] + R) & (data.face_hi[:, 0] >= c[0] - R) \
         & (data.face_lo[:, 1] <= c[1] + R) & (data.face_hi[:, 1] >= c[1] - R)
     tri = tri[near]
+    if lowest:
+        # the lowest point is the highest of the piece turned upside down
+        return -_disc_top(tri * np.array([1.0, 1.0, -1.0]), c, R)
+    return _disc_top(tri, c, R)
+
+
+def _disc_top(tri: np.ndarray, c: np.ndarray, R: float) -> float:
+    """The highest point of triangles (f, 3, 3) over the disc of radius ``R`` about ``c``."""
     if len(tri) == 0:
         return -math.inf
     tol = 1e-9
@@ -354,7 +381,48 @@ def local_top(mesh, hb, within: float) -> float:
         if inn.any():
             z = l0 * t3[:, 0, 2] + l1 * t3[:, 1, 2] + l2 * t3[:, 2, 2]
             best = max(best, float(z[inn].max()))
+    # a level face that covers the whole disc (a floor slab over the model, wider than 1"
+    # all round) has no corner, edge or rising rim point there: its height over the centre
+    a0, a1, a2 = tri[:, 0, :2], tri[:, 1, :2], tri[:, 2, :2]
+    d = (a1[:, 1] - a2[:, 1]) * (a0[:, 0] - a2[:, 0]) + (a2[:, 0] - a1[:, 0]) * (a0[:, 1] - a2[:, 1])
+    flat = np.abs(d) > 1e-12                      # not seen edge-on from above
+    if flat.any():
+        dd = d[flat]
+        l0 = ((a1[flat, 1] - a2[flat, 1]) * (c[0] - a2[flat, 0]) + (a2[flat, 0] - a1[flat, 0]) * (c[1] - a2[flat, 1])) / dd
+        l1 = ((a2[flat, 1] - a0[flat, 1]) * (c[0] - a2[flat, 0]) + (a0[flat, 0] - a2[flat, 0]) * (c[1] - a2[flat, 1])) / dd
+        l2 = 1 - l0 - l1
+        inn = (l0 >= -tol) & (l1 >= -tol) & (l2 >= -tol)
+        if inn.any():
+            t3 = tri[flat]
+            z = l0 * t3[:, 0, 2] + l1 * t3[:, 1, 2] + l2 * t3[:, 2, 2]
+            best = max(best, float(z[inn].max()))
     return best
+
+
+def stack_bottom(world, pidx: int, hb, within: float, base_top: float) -> float:
+    """The lowest point, within ``within`` of the base (the disc ``local_top`` uses), of piece
+    ``pidx`` and of the solid pieces it stands on there, again and again (a wall on a step
+    reaches down to the step's foot): a piece whose bottom stays above ``base_top`` hangs
+    over the model (an awning, the floor above it) rather than rising from its ground."""
+    lo, hi = piece_bounds(world)
+    bottom = local_top(world.pieces[pidx].mesh, hb, within, lowest=True)
+    group, todo = {pidx}, [pidx]
+    while todo and bottom > base_top + 1e-9:
+        k = todo.pop()
+        near = np.nonzero(np.all(lo <= hi[k] + 0.01, axis=1) & np.all(hi >= lo[k] - 0.01, axis=1)
+                          & (lo[:, 2] < bottom - 1e-9))[0]
+        for q in map(int, near):
+            piece = world.pieces[q]
+            if q in group or not piece.solid:
+                continue
+            group.add(q)
+            # under it: reaching up to its bottom there
+            if local_top(piece.mesh, hb, within) >= bottom - 0.01:
+                b = local_top(piece.mesh, hb, within, lowest=True)
+                if b < bottom:
+                    bottom = b
+                    todo.append(q)
+    return bottom
 
 
 def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
@@ -712,6 +780,13 @@ def cover(world, attacker: str, target: str, los_result=None,
                 continue
             width = apparent_width(piece.mesh, base_top, los_dir)
             taller = top >= th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9
+            hangs = None
+            if taller:
+                # "taller than the model": the piece rises from the model's ground to its top;
+                # a slab over it (an awning, the floor above) only reaches down to its bottom
+                bottom = stack_bottom(world, int(pidx), th, s.cover_within_in + WITHIN_TOL, base_top)
+                if bottom > base_top + 1e-9:
+                    taller, hangs = False, bottom - th.z
             wider = width > 2 * th.radius + 1e-9
             joined = []
             if taller and not wider:
@@ -727,7 +802,7 @@ def cover(world, attacker: str, target: str, los_result=None,
             top_s, tall_s = side_by_side(top - th.z, tall_h)
             width_s, base_s = side_by_side(width, 2 * th.radius)
             why = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
-                   f"its top is {top_s}\" above the base ({'taller' if taller else 'not taller'} than the "
+                   f"its top is {top_s}\" above the base ({_tall_words(top - th.z, tall_h, taller, s, hangs)} the "
                    f"{tall_s}\" {tall_what}) and it is {width_s}\" wide"
                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
                    f"({'wider' if wider else 'not wider'} than the {base_s}\" base)")
@@ -779,6 +854,21 @@ def by_state(r) -> bool:
     geometry: no line was looked at, so nothing on the table blocks it (``blocking`` is
     empty). ``r``: a LosResult or its dict."""
     return not _field(r, "los") and bool(_field(r, "by_state"))
+
+
+def no_line_looked_at(r) -> str | None:
+    """Why no line between the two hitboxes was looked at, or None when some were: a state or
+    the Dark decided "no LoS" (``by_state``), or the target is wholly behind the viewer's
+    front arc line (and the viewer does not see all round). Such a verdict has no ray to show:
+    a picture drawing rays red ("blocked") across open ground would say something blocks.
+    ``r``: a LosResult or its dict."""
+    if _field(r, "reason") == "itself" or _field(r, "los"):
+        return None             # LoS: some line was looked at (a state's LoS: all round)
+    if by_state(r):
+        return "no LoS whatever stands between: " + str(_field(r, "reason"))
+    if not _field(r, "all_round") and _field(r, "in_front_arc") is False:
+        return f"{_field(r, 'target')} is wholly behind {_field(r, 'viewer')}'s front arc line"
+    return None
 
 
 def behind_arc(r) -> float:

@@ -201,7 +201,8 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
         if back > 0 and not by_state(r) and r.in_front_arc:
             # a share nothing blocks: without this, "51% visible, blocking: nothing" reads as a fault
             seen += f"; {back:.1%} lie behind {r.viewer}'s front arc line and count as unseen"
-    blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself"
+    # a state's LoS (Flying, Engaged) looks at every line, all round, whatever the arcs
+    blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself" or r.los
              else f"none looked for ({r.target} is behind {r.viewer}'s front arc)")
     if by_state(r):
         blank = "none looked for (no LoS whatever stands between; see why)"
