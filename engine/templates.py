@@ -153,9 +153,17 @@ def template_spec(key: str | TemplateSpec) -> TemplateSpec:
     if isinstance(key, TemplateSpec):
         return key
     specs = template_specs()
-    if key not in specs:
-        raise InputError(f"unknown template {key!r} (known: {', '.join(specs)})")
-    return specs[key]
+    if key in specs:
+        return specs[key]
+    # the book's and the party files' spellings too: "Circular S", "circular-s" (a spell's
+    # ``template``), "SPRAY-L", "spray_l"
+    norm = "-".join(str(key).strip().lower().replace("_", " ").replace("-", " ").split())
+    norm = norm.replace("circular", "circle")
+    for k, sp in specs.items():
+        if norm == k or norm == "-".join(sp.name.lower().replace("circular", "circle").split()):
+            return sp
+    raise InputError(f"--template: unknown template {key!r} (known: {', '.join(specs)}; "
+                     "the book's names, Circular S or circular-s, are taken too)")
 
 
 @dataclass(frozen=True)
@@ -864,7 +872,10 @@ class TemplateHit:
 
     def to_json(self) -> dict:
         return {"id": self.id, "side": self.side, "covered_fraction": round(self.covered_fraction, 4),
-                "coverage": "full" if self.full else "partial", "in_band": self.in_band,
+                # as the text says it: a base that only touches the outline (0% under it) is
+                # hit, "touching", not "partial"
+                "coverage": "full" if self.full else ("partial" if self.covered_fraction > 0 else "touching"),
+                "in_band": self.in_band,
                 "los_from_origin": self.los_from_origin, "count": self.count,
                 "templates": list(self.templates)}
 
@@ -1080,13 +1091,31 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                 reasons.append(f"{tag}the user cannot be its own main target")
             if not a.full[i]:
                 target_full = False
-                reasons.append(f"{tag}main target {target} is not fully covered: "
-                               f"{_pct(a.fraction[i])} of its base is under the template, "
-                               f"its edge is {_fmt(a.sdf[i] + world.hitbox(target).radius, tol)} outside")
+                r_t = world.hitbox(target).radius
+                if a.fraction[i] > 0:
+                    where = (f"{_pct(a.fraction[i])} of its base is under the template, "
+                             f"its edge is {_fmt(a.sdf[i] + r_t, tol)} outside")
+                else:
+                    # nothing under it: the near edge's distance is the one the list of models
+                    # not affected gives; the far edge's says how far the template must move
+                    where = (f"none of its base is under the template, its nearest edge is "
+                             f"{_fmt(a.sdf[i] - r_t, tol)} outside and its far edge {_fmt(a.sdf[i] + r_t, tol)}")
+                reasons.append(f"{tag}main target {target} is not fully covered: {where}")
             elif not a.in_band[i]:
                 target_full = False
+                tz = float(_measured_z(world, [target], world.hitbox(target).center[None])[0])
+                lo, hi = pl.band
+                where = "above" if tz > hi else "below"
+                hint = ""
+                if pl.kind == "spray" and pl.band_choice in ("up", "down"):
+                    # the attacker's choice (rulings): say when the other band holds the target
+                    other = "down" if pl.band_choice == "up" else "up"
+                    ok, _ = _in_band(np.array([tz]), np.array([tz + world.hitbox(target).height]),
+                                     _band(pl.surface, pl.spec, other), settings)
+                    if ok[0]:
+                        hint = f"; the band {other} reaches it (--band {other})"
                 reasons.append(f"{tag}main target {target} is out of the template's height band "
-                               f"({_fmt(a.gap[i], tol)} beyond it)")
+                               f"({_fmt(a.gap[i], tol)} beyond it, {where} band z {lo:.2f} to {hi:.2f}){hint}")
             elif target != user and not a.los.get(target, False):
                 source = "the template's centre" if pl.kind == "circle" else pl.user
                 reasons.append(f"{tag}main target {target} has no LoS from {source}")

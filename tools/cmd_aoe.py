@@ -80,6 +80,9 @@ def resolve(args, world):
             raise InputError(f"{flag}: {not_a_model(world, mid)}")
     ats = [_point(a, "--at") for a in (args.at or [])]
     aims = [_point(a, "--aim", (2,)) for a in (args.aim or [])]
+    off = off_table(world, ats) if spec.kind == "circle" else []
+    if off:
+        raise InputError([_problem("--at", m) for m in off])
     if spec.kind == "circle":
         if aims:
             raise InputError("--aim: a circle has no aim; place it with --at X,Y[,Z]")
@@ -122,14 +125,22 @@ def resolve(args, world):
     return spec, ats, aims, count
 
 
-def attack_problems(world, user: str | None, target: str | None, count: int = 1) -> list[str]:
+def off_table(world, ats) -> list[str]:
+    """One line per circle centre off the table (every one, not the first only)."""
+    w, d = world.table
+    return [f"({a[0]:g}, {a[1]:g}) is off the {w:g}x{d:g} table"
+            + (f" (--at {k + 1} of {len(ats)})" if len(ats) > 1 else "")
+            for k, a in enumerate(ats) if not (0.0 <= a[0] <= w and 0.0 <= a[1] <= d)]
+
+
+def attack_problems(world, user: str | None, target: str | None, count: int = 1, spec=None) -> list[str]:
     """What bars ``user`` from declaring an Attack on ``target`` whatever the template's
     placement (seeds, Attack section: an Attack targets an enemy model and needs LoS to it;
     a spell may target a model inside the caster's Casting Aura without LoS; states page: a
     Dead or Shrouded model cannot be targeted; "By State": an Incapacitated, Dead, Blinded or
     Immobilized user declares no Attack, a Crouched one strikes once: ``count`` templates are
     too many)."""
-    return user_problems(world, user, count) + target_problems(world, user, target)
+    return user_problems(world, user, count) + target_problems(world, user, target, spec)
 
 
 def user_problems(world, user: str | None, count: int = 1) -> list[str]:
@@ -158,10 +169,12 @@ def user_problems(world, user: str | None, count: int = 1) -> list[str]:
     return out
 
 
-def target_problems(world, user: str | None, target: str | None) -> list[str]:
+def target_problems(world, user: str | None, target: str | None, spec=None) -> list[str]:
     """What bars ``user``'s Attack on the main target ``target`` whatever the template's
     placement: not an enemy, a state that forbids targeting it, no LoS and outside the
-    Casting Aura."""
+    Casting Aura. Given the template ``spec`` and a user whose profile names the attacks that
+    place it: a Targetless one needs no LoS (eldfall-actions.txt, Attack: "LoS to the target
+    (unless stated otherwise, e.g. Targetless)"), and only a spell may use the Casting Aura."""
     from engine.measure import has_los, in_awareness
     from rules.eldfall.conditions import targeting_block
     out = []
@@ -178,9 +191,18 @@ def target_problems(world, user: str | None, target: str | None) -> list[str]:
                                                          attacker_states=world.hitbox(user).states)
     if why:
         out.append(f"main target {target} cannot be targeted: {why}")
-    if not has_los(world, user, target) and not in_awareness(world, user, target):
-        out.append(f"{user} has no LoS to main target {target}, which is outside its Casting Aura "
-                   "(only a spell inside the Aura may target a model without LoS)")
+    attacks = template_attacks(world, user, spec) if spec is not None else None
+    if attacks and any(targetless for _, _, targetless, _ in attacks):
+        return out                      # a Targetless attack places it: no LoS needed
+    if not has_los(world, user, target):
+        if attacks and not any(spell for _, spell, _, _ in attacks):
+            names = ", ".join(dict.fromkeys(name for name, _, _, _ in attacks))
+            out.append(f"{user} has no LoS to main target {target}: its {names} "
+                       f"({'a weapon' if len(attacks) == 1 else 'weapons'}, not Targetless) "
+                       "needs it (only a spell inside the Casting Aura may target a model without LoS)")
+        elif not in_awareness(world, user, target):
+            out.append(f"{user} has no LoS to main target {target}, which is outside its Casting Aura "
+                       "(only a spell inside the Aura may target a model without LoS)")
     return out
 
 
@@ -195,7 +217,7 @@ def judge(args, world):
     else:
         res = T.template(world, spec.key, user=args.by, target=args.target,
                          at=ats or None, aim=aims or None, band=args.band or "up", count=count)
-    bad = attack_problems(world, args.by, args.target, count) + stk_problems(world, args.by, spec, count)[1]
+    bad = attack_problems(world, args.by, args.target, count, spec) + stk_problems(world, args.by, spec, count)[1]
     if bad:
         res = dataclasses.replace(res, legal=False, reason="; ".join(bad + ([res.reason] if res.reason else [])))
     return res
@@ -242,6 +264,8 @@ def resolve_several(args, world, targets: list[str], bands: list[str]):
             except InputError as exc:
                 for p in exc.problems:
                     bad("", p.message)
+    for m in off_table(world, ats) if spec.kind == "circle" else []:
+        bad("--at", m)
     if args.count is not None:
         try:
             count = int(args.count)
@@ -297,6 +321,17 @@ def template_stk(world, user: str | None, spec) -> tuple[int, str] | None:
     """The user's STK with the template ``spec``: the most Strikes of its profile's attacks that
     place it (a spell's ``template``, a weapon's trait naming it), with that attack's name;
     None when the user has no profile or no such attack (the STK is not known)."""
+    attacks = template_attacks(world, user, spec)
+    if not attacks:
+        return None
+    name, _, _, stk = max(attacks, key=lambda a: a[3])      # the first of the most Strikes
+    return stk, name
+
+
+def template_attacks(world, user: str | None, spec) -> list[tuple[str, bool, bool, int]] | None:
+    """The attacks of ``user``'s profile that place the template ``spec`` (a spell's
+    ``template``, a weapon's trait naming it): (name, a spell?, Targetless?, STK) each;
+    None when the user has no profile (not known)."""
     if user is None:
         return None
     hb = world.hitbox(user)
@@ -308,10 +343,12 @@ def template_stk(world, user: str | None, spec) -> tuple[int, str] | None:
     def places(name: str) -> bool:
         name = name.lower().replace(" ", "-")
         return name in TEMPLATES and template_kind(name) == spec.key
-    found = [(int(s.stk), s.name) for s in prof.spells
+    from rules.eldfall.combat import has_trait
+    found = [(s.name, True, has_trait(s.traits, "Targetless"), int(s.stk)) for s in prof.spells
              if s.template and places(s.template) and s.target in ("enemy", "any")]
-    found += [(int(w.stk), w.name) for w in prof.weapons if any(places(t) for t in w.traits)]
-    return max(found, key=lambda f: f[0]) if found else None
+    found += [(w.name, w.kind == "spell", has_trait(w.traits, "Targetless"), int(w.stk))
+              for w in prof.weapons if any(places(t) for t in w.traits)]
+    return found
 
 
 @dataclass(frozen=True)
@@ -339,6 +376,10 @@ class SeveralResult:
     @property
     def placements(self):
         return self.combined.placements
+
+    @property
+    def outlines(self):
+        return self.combined.outlines
 
     @property
     def count(self) -> int:
@@ -403,7 +444,7 @@ def judge_several(args, world, targets: list[str], bands: list[str]) -> SeveralR
         else:
             r = T.template(world, spec.key, user=by, target=t, at=ats[k], aim=aims[k],
                            band=per_band[k] or "up", count=1)
-        bad = target_problems(world, by, t)
+        bad = target_problems(world, by, t, spec)
         if bad:
             r = dataclasses.replace(r, legal=False, reason="; ".join(bad + ([r.reason] if r.reason else [])))
         per.append(r)
@@ -435,7 +476,7 @@ def describe_several(res: SeveralResult, world, picture: bool = False) -> str:
                      + _placement_text(r.placements[0]))
         if r.search is not None and not picture:
             lines.append("    " + _search_text(r.search, r.placements[0].kind))
-    return "\n".join(lines + _affected_text(res.combined, world, picture, which=True))
+    return "\n".join(lines + _affected_text(res.combined, world, picture, which=True, legal=res.legal))
 
 
 def _f(v: float) -> str:
@@ -511,7 +552,7 @@ def _which(h) -> str:
     return ("template " if len(nums) == 1 else "templates ") + ", ".join(str(k) for k in nums)
 
 
-def _affected_text(res, world, picture: bool, which: bool = False) -> list[str]:
+def _affected_text(res, world, picture: bool, which: bool = False, legal: bool | None = None) -> list[str]:
     """The affected models (with how many templates hit each, and with ``which`` the
     templates' numbers) and the models not affected with the reason."""
     lines = []
@@ -521,7 +562,9 @@ def _affected_text(res, world, picture: bool, which: bool = False) -> list[str]:
         allies = sum(1 for h in res.affected if h.side == user_side)
         tally = f"{len(res.affected) - allies} {'enemy' if len(res.affected) - allies == 1 else 'enemies'}, " \
                 f"{allies} {'ally' if allies == 1 else 'allies'}"
-    head = f"  affected ({len(res.affected)}{': ' + tally if tally else ''})" if res.affected else "  affected: none"
+    # an illegal attack places no template: its models are those it would affect, not hit
+    word = "affected" if (res.legal if legal is None else legal) else "would be affected"
+    head = f"  {word} ({len(res.affected)}{': ' + tally if tally else ''})" if res.affected else f"  {word}: none"
     width = max([len(h.id) for h in res.affected] + [len(m.id) for m in res.not_affected] + [4])
     hits = []
     for h in res.affected:
@@ -563,7 +606,6 @@ def near_misses(world, res) -> list:
 
 
 def run(args) -> int:
-    import dataclasses
     if args.picture is not None:
         from engine.validate import output_folder
         # before any work: a bad folder (or a folder where aoe.png goes) writes nothing
@@ -573,11 +615,17 @@ def run(args) -> int:
     if len(targets) > 1:
         res = judge_several(args, world, targets, bands)
         text = functools.partial(describe_several, res, world)
-        # the picture takes one result: all the templates, coloured by the whole attack's
-        # verdict; the main targets are framed (the picture rings one main target only)
-        shown = dataclasses.replace(res.combined, legal=res.legal, reason=res.reason)
+        # the picture takes the whole attack: every template coloured by its own verdict,
+        # numbered as the text numbers them, every main target ringed and framed
+        shown = res
     else:
-        # one main target (or none): as it always was (a --band given twice: the last one)
+        # one main target (or none): one band for all its templates; two different ones
+        # contradict each other (before, the last one was taken without a word)
+        from engine import templates as T
+        if len(set(bands)) > 1 and T.template_spec(args.template).kind == "spray":
+            raise InputError(f"--band: given {counted(len(bands), 'time')} ({', '.join(bands)}) for one main "
+                             "target: give it once (its templates share one band; with several --target, "
+                             "once per template)")
         args.target = targets[0] if targets else None
         args.band = bands[-1] if bands else None
         res = shown = judge(args, world)

@@ -309,11 +309,29 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         # a band in the visibility colour, as in the live view (``TableScene.mark``)
         st.table.mark(target, band, collar=st.table.TARGET_COLLAR)
         st.table.highlight(viewer, (1, 1, 1, 0.9))
-        rays = ov.los_overlay(world, result)
+        # a verdict that looked at no line (a state's "no"; a target wholly behind the front
+        # arc line) has no ray to draw: red rays across open ground would read "blocked", and
+        # a state's unseen points drawn red "hidden"
+        from engine.cover import by_state, no_line_looked_at
+        unlooked = no_line_looked_at(result)
+        show_points = not by_state(result)
+
+        def drop_rays(node):
+            if unlooked:
+                for n in node.findAllMatches("**/los-rays"):
+                    n.removeNode()
+            return node
+        rays = drop_rays(ov.los_overlay(world, result, points=show_points))
         rays.reparentTo(st.overlay)
         caption = los_caption(result)
         all_round = bool(_g(result, "all_round"))
         legend = LOS_LEGEND.replace("yellow: the viewer's front arc", ALL_ROUND_LEGEND) if all_round else LOS_LEGEND
+        if unlooked:
+            legend = legend.replace("rays (some of those cast): green clear, red blocked, white the clear line found; ",
+                                    f"no rays drawn: no line was looked at ({unlooked}); ")
+        if not show_points:
+            legend = legend.replace("target points: green seen, red hidden, grey behind the viewer's front arc "
+                                    "line (unseen); ", "")
         # eye view: from the top front of the viewer's hitbox, at the target; when that point
         # sees nothing of what the viewer sees, from the viewer point that saw most
         eye, eye_note = picture_eye(world, result)
@@ -343,7 +361,8 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         # the overview frames the whole line, so the target is small in it: fewer, smaller
         # target points, or they would cover it (its side's colour, its band) entirely
         rays.removeNode()
-        ov.los_overlay(world, result, max_points=OVERVIEW_TARGET_POINTS, point_size=2.0).reparentTo(st.overlay)
+        drop_rays(ov.los_overlay(world, result, max_points=OVERVIEW_TARGET_POINTS, point_size=2.0,
+                                 points=show_points)).reparentTo(st.overlay)
         dx, dy = ht.x - hv.x, ht.y - hv.y
         heading = math.degrees(math.atan2(dx, dy)) if (dx or dy) else 0.0
         pts = [hv.center, hv.center + [0, 0, hv.height], ht.center, ht.center + [0, 0, ht.height]]
@@ -405,7 +424,10 @@ def aoe_caption(result) -> str:
     hits = ", ".join(f"{h.id}" + (f" x{h.count}" if getattr(h, "count", 1) > 1 else "")
                      + ("" if getattr(h, "full", True) else f" ({100 * h.covered_fraction:.1f}%)")
                      for h in (_g(result, "affected") or ()))
-    text = f"{_g(result, 'template')}: {'legal' if legal else 'ILLEGAL'}"
+    # the main targets: one per template when the Strikes are shared (tools.cmd_aoe.SeveralResult)
+    targets = list(dict.fromkeys(_g(result, "targets") or ([_g(result, "target")] if _g(result, "target") else [])))
+    text = f"{_g(result, 'template')}" + (f" on {', '.join(targets)}" if targets else "") \
+        + f": {'legal' if legal else 'ILLEGAL'}"
     if _g(result, "reason"):
         text += f" ({_g(result, 'reason')})"
     return text + "\naffected: " + (hits or "none")
@@ -413,33 +435,63 @@ def aoe_caption(result) -> str:
 
 def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: str | None = None,
                 frame=()) -> str:
-    """The template(s) on the table, the models under them tinted, the main target and the user
-    ringed; ``caption`` (default ``aoe_caption``) above the legend; the models in ``frame``
-    (those the caption names) framed with the affected ones."""
+    """The template(s) on the table, the models under them tinted, the main target(s) and the
+    user ringed; ``caption`` (default ``aoe_caption``) above the legend; the models in ``frame``
+    (those the caption names) framed with the affected ones. Several templates: each has its
+    centre or tip dot and its number as the text counts them; when each is judged for its own
+    main target (``per``, ``targets``: tools.cmd_aoe.SeveralResult) each is coloured by its own
+    verdict and every main target is ringed."""
     os.makedirs(out_dir, exist_ok=True)
+    outlines = list(_g(result, "outlines") or ())
+    placements = list(_g(result, "placements") or ())
+    per = list(_g(result, "per") or ())
+    legal = bool(_g(result, "legal", True))
     with _Stage(world) as st:
-        tmpl = ov.template_overlay(result)
-        tmpl.reparentTo(st.overlay)
-        _see_through(tmpl, st.overlay, "**/template-edge-*")
+        for k, poly in enumerate(outlines):
+            pl = placements[k] if k < len(placements) else None
+            own = bool(_g(per[k], "legal", legal)) if k < len(per) else legal
+            one = {"outlines": [poly], "placements": [pl] if pl is not None else [],
+                   "origin": pl.origin if pl is not None else None, "legal": own}
+            tmpl = ov.template_overlay(one)
+            tmpl.setName(f"aoe-template-{k + 1}")
+            tmpl.reparentTo(st.overlay)
+            _see_through(tmpl, st.overlay, "**/template-edge-*")
+            if len(outlines) > 1 and pl is not None:
+                o = pl.origin
+                if pl.kind == "spray":          # by its wide end: the tips meet at the user's base
+                    a = math.radians(pl.angle)
+                    reach = pl.spec.length - pl.spec.wide / 2.0
+                    o = (pl.apex[0] + reach * math.cos(a), pl.apex[1] + reach * math.sin(a), pl.surface)
+                colour = (1.0, 0.8, 0.4, 1.0) if own else (1.0, 0.35, 0.35, 1.0)
+                tag = ov.label_at(f"template {k + 1}", (o[0], o[1], o[2] + 0.6), colour, 0.45)
+                tag.setName(f"aoe-template-label-{k + 1}")
+                ov.floating(tag, np.asarray(o, float)[None], 1.5, 0.9)
+                ov._overlay(tag, 24, depth=False).reparentTo(st.overlay)
         affected = {h.id: h for h in (_g(result, "affected") or ())}
         for mid, hit in affected.items():
             st.table.mark(mid, ov.coverage_colour(hit))      # the side colour stays: whose model is hit
-        target = _g(result, "target")
-        if target:
+        targets = list(dict.fromkeys(_g(result, "targets")
+                                     or ([_g(result, "target")] if _g(result, "target") else [])))
+        for target in targets:
             st.table.highlight(target, (1, 1, 1, 0.9))
         user = _g(result, "user")
         if user:
             st.table.highlight(user, (0.4, 0.9, 1.0, 0.9))
-        legal = bool(_g(result, "legal", True))
-        st.caption((caption or aoe_caption(result)) + "\n" + AOE_LEGEND, (1, 0.8, 0.4, 1) if legal else ov.RED)
-        pts = [np.array([x, y, 0.0]) for poly in (_g(result, "outlines") or ()) for x, y in poly]
+        legend = AOE_LEGEND
+        if len(targets) > 1:
+            legend = legend.replace("white ring: the main target;", "white ring: each main target;")
+        if len(outlines) > 1:
+            legend += ("; \"template k\": the templates as the text numbers them"
+                       + (", each orange or red by its own verdict" if per else ""))
+        st.caption((caption or aoe_caption(result)) + "\n" + legend, (1, 0.8, 0.4, 1) if legal else ov.RED)
+        pts = [np.array([x, y, 0.0]) for poly in outlines for x, y in poly]
         # the user too (a circle's caster may stand far off: the picture shows who uses it)
-        for mid in list(affected) + [m for m in (target, user) if m] + list(frame):
+        for mid in list(affected) + targets + ([user] if user else []) + list(frame):
             hb = world.hitbox(mid)
             pts.append(hb.center)
         if not pts:
             pts = [np.array([0, 0, 0]), np.array([*world.table, 0])]
-        origin = _g(result, "origin")
+        origin = placements[0].origin if placements else _g(result, "origin")
         heading = 0.0
         if user and origin is not None:
             hu = world.hitbox(user)
@@ -447,7 +499,7 @@ def aoe_picture(world, result, out_dir: str, name: str = "aoe.png", *, caption: 
         # a user far behind its template: seen from lower, the long view stays large
         far = bool(user and origin is not None and np.hypot(origin[0] - hu.x, origin[1] - hu.y) > 10.0)
         _frame(st.camera, pts, heading, 45.0 if far else 62.0, margin=3.0, top=_caption_share(st))
-        return st.shoot(os.path.join(out_dir, name), important=[m for m in (target, user) if m])
+        return st.shoot(os.path.join(out_dir, name), important=targets + ([user] if user else []))
 
 
 # ------------------------------------------------------------------ movement
