@@ -96,7 +96,10 @@ def declared(text: str, moves: dict | None = None) -> str:
         s += " (items: " + ", ".join(a.items) + ")"
     if a.objective:
         s += f" on {a.objective}"
-    if a.point is not None:
+    if a.point is not None and not a.targets and a.action in ("Melee Attack", "Ranged Attack",
+                                                              "Spell Attack"):
+        s += f" at the ground at {_pt(a.point)} (Targetless)"
+    elif a.point is not None:
         mover = a.targets[0][0] if a.targets else None
         where = _where(a, (moves or {}).get(mover))
         s += f", {where}" if where else f", at the point {_pt(a.point)} of the mover's path"
@@ -192,13 +195,17 @@ def line(ev) -> str | None:
         return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
     if k == "attack":
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a != "targetless")
-        s = f"    {d['attacker']} {d['kind']} with {d['with']} on {d['target']}: {d['stat']} {d['attribute']}"
+        on = d["target"] if d.get("target") is not None else f"the ground at {_pt(d.get('at') or (0, 0, 0))}"
+        s = f"    {d['attacker']} {d['kind']} with {d['with']} on {on}: {d['stat']} {d['attribute']}"
         if mods:
             s += f" (after {mods})"
         if d["modifiers"].get("targetless"):
             s += " (Targetless: no LoS needed, no Cover)"
         if d.get("failed"):
             s += f" -- fails: {d['failed']}"
+        elif d.get("target") is None and "at" in d:
+            under = ", ".join(d.get("victims") or ()) or "no model"
+            s += f"; under its template: {under}"
         return s
     if k == "roll":
         return f"      d{d['sides']}={d['value']}  [{d['why']}]"
@@ -367,6 +374,19 @@ def misses(events) -> dict[int, str]:
         if e.kind != "attack" or d.get("failed") or "attacker" not in d or "attribute" not in d:
             continue
         a, t = d["attacker"], d.get("target")
+        if t is None and "at" in d:
+            # an Attack at the ground: a roll that succeeds places the template (on the
+            # models it covers, or on no one); only a failed roll misses
+            ok = [x.data["value"] for x in evs[i + 1:] if x.kind == "roll"
+                  and x.data.get("attacker") == a and x.data.get("target") is None
+                  and str(x.data.get("why", "")).startswith("attack")][:1]
+            if ok and not cb_judge(ok[0], d["attribute"]):
+                last = next(j for j in range(i + 1, len(evs)) if evs[j].kind == "roll"
+                            and evs[j].data.get("attacker") == a
+                            and str(evs[j].data.get("why", "")).startswith("attack"))
+                out[last] = (f"    {a} misses the ground at {_pt(d['at'])} (rolled {ok[0]} against "
+                             f"{d.get('stat', 'needed')} {d['attribute']}): its template is not placed")
+            continue
         victims = set(d.get("victims") or [t])
         rolls: list | None = []
         last = i
@@ -392,6 +412,12 @@ def misses(events) -> dict[int, str]:
         out[last] = (f"    {a} misses {t}{of} (rolled {_dice(rolls)} against "
                      f"{d.get('stat', 'needed')} {d['attribute']})")
     return out
+
+
+def cb_judge(value: int, attribute: int) -> bool:
+    """A die's success against a modified attribute (rules.eldfall.combat.judge)."""
+    from rules.eldfall.combat import judge
+    return judge(int(value), int(attribute)).success
 
 
 def narrate(events, rolls: bool = False) -> list[str]:

@@ -31,8 +31,8 @@ EPS = 1e-6
 def why_not_declaration(game, d: Declare, role: str) -> str | None:
     m = game.models[d.model]
     a = d.action
-    if d.point is not None and role == "active":
-        return "only a Reaction is aimed at a point of the path"
+    if d.point is not None and role == "active" and a not in ATTACKS:
+        return "only a Reaction is aimed at a point of the path (or a Targetless Attack at the ground)"
     if len({t for t in d.target_ids}) != len(d.targets):
         return "a target is named twice"
     if any(n < 1 for _, n in d.targets):
@@ -260,8 +260,12 @@ def attack_profile(game, d: Declare) -> dict | None:
 def _why_not_attack(game, d: Declare, role: str) -> str | None:
     m = game.models[d.model]
     a = d.action
-    if not d.targets:
-        return "an Attack needs a target"
+    ground = is_ground_attack(d, role)
+    if d.point is not None and role == "active" and d.targets:
+        return ("an Attack at the ground names no model: give targets= or at=, not both")
+    if not d.targets and not ground:
+        return ("a Reaction targets the Activated model, never the ground"
+                if role == "reactive" and d.point is not None else "an Attack needs a target")
     if a == "Spell Attack":
         if d.weapon is not None:
             return "a Spell Attack names a spell, not a weapon"
@@ -311,6 +315,8 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
     if a == "Spell Attack" and "Engaged" in m.states and not melee:
         # ruling "Spell Attack while Engaged": a melee-type spell within Reach only
         return f"{d.model} is Engaged: only a melee-type spell within Reach, not {prof.get('name', d.spell)}"
+    if ground:
+        return _why_not_ground(game, d, prof, melee)
     for t in d.target_ids:
         tm = game.models[t]
         if tm.side == m.side:
@@ -356,6 +362,67 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
     return None
 
 
+def is_ground_attack(d: Declare, role: str = "active") -> bool:
+    """An Attack aimed at a point of a field surface (``at=``) instead of a model: the
+    Targetless trait's "does not require a model as a target" (Core Rules p.73;
+    eldfall-facts.md, Cover: "Targetless attacks at the ground"). Active Role only:
+    a Reaction targets the Activated model (eldfall-reactions.txt, Who Can React)."""
+    return d.action in ATTACKS and role == "active" and d.point is not None and not d.targets
+
+
+def ground_template(game, user: str, prof: dict, point):
+    """The template of an Attack at the ground: a circle centred on the surface at
+    (or below) ``point``, a spray from the user's base aimed at it (its height band
+    the attacker's choice, eldfall-facts.md Templates: down when the point lies
+    below the user's base, else up)."""
+    kind = sp.template_kind(prof["template"])
+    if kind.startswith("circle"):
+        return game.geo.template(kind, user=user, at=tuple(point))
+    band = "down" if float(point[2]) < float(game.geo.position(user)[2]) - 1e-6 else "up"
+    return game.geo.template(kind, user=user, aim=tuple(point), band=band)
+
+
+def _why_not_ground(game, d: Declare, prof: dict, melee: bool) -> str | None:
+    """An Attack at the ground (``is_ground_attack``): a Targetless weapon or spell
+    with a template, the point on the table, on (not above) its surface, within
+    Reach or range, and the template placeable there."""
+    name = prof.get("name") or d.weapon or d.spell
+    if not is_targetless(prof):
+        return (f"{name} has no Targetless trait: only a Targetless Attack is aimed at the "
+                "ground; name the target model")
+    if not prof.get("template"):
+        return f"{name} has no template: an Attack at the ground would hit no model"
+    x, y, z = (float(v) for v in d.point)
+    w, dp = (float(v) for v in game.table[:2])
+    if not (0.0 <= x <= w and 0.0 <= y <= dp):
+        return f"the point ({x:g}, {y:g}) is off the {w:g}x{dp:g} table"
+    top = float(game.geo.ground(x, y)[2])
+    if z > top + 0.05:
+        return (f"the point ({x:g}, {y:g}, {z:g}) is in the air: the surface under it is at "
+                f"z={top:.2f}")
+    if game.settings["measuring"] != "realism":          # Realism: declare, then measure
+        dist = game.geo.point_distance(d.model, d.point)
+        if melee:
+            reach = float(prof.get("rch", 0))
+            if dist > reach + EPS:
+                return f"the point is out of Reach ({dist:.2f}\" > RCH {reach:g}\")"
+        elif prof.get("bands"):
+            if cb.band_modifier(prof["bands"], dist) is None:
+                lo = float(prof["bands"][0][0])
+                return (f"the point is out of range ({dist:.2f}\" inside the minimum range of {lo:g}\")"
+                        if dist < lo else f"the point is out of range ({dist:.2f}\" beyond the last band)")
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+            return f"the point is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
+    tc = ground_template(game, d.model, prof, d.point)
+    if not tc.legal:
+        # (the geometry words it for `eldfall aoe --at`: the option's name is no help here)
+        reason = str(tc.reason)
+        for lead in ("<command line>: ", "--at: "):
+            reason = reason[len(lead):] if reason.startswith(lead) else reason
+        return f"the template cannot lie there: {reason}"
+    return None
+
+
 def is_melee_attack(game, d: Declare) -> bool:
     """A Melee Attack, or a Spell Attack with a Melee-Type Spell (eldfall-actions.txt,
     Melee Attack: "Requires a Melee Weapon or a Melee-Type Spell within Reach")."""
@@ -398,11 +465,15 @@ class Strike:
         self.failed: str | None = None
         self.dice: list = []
         self.hits: list = []
-        self.victims: list[str] = [target]
+        self.victims: list[str] = [target] if target is not None else []
         self.ff_allies: list[str] = []
         self.enchantment = prof.get("type") == "Enchantment"
+        # an Attack at the ground (target None): the point it is aimed at
+        self.ground = tuple(decl.point) if target is None and decl.point is not None else None
 
     def label(self) -> str:
+        if self.target is None:
+            return f"{self.attacker} {self.prof['name']} at the ground"
         return f"{self.attacker} {self.prof['name']} vs {self.target}"
 
 
@@ -421,6 +492,9 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
     else:
         stat = "ACC"
     melee = a == "Melee Attack" or prof.get("melee")
+    if st.ground is not None:
+        _ground_attribute(game, st, stat, bool(melee))
+        return
     if not melee:
         los = game.has_los(st.attacker, st.target)
         sight = game.geo.sight(st.attacker, st.target, fraction=True) if (los and with_cover) \
@@ -482,6 +556,41 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
                         halvings=halvings)
 
 
+def _ground_attribute(game, st: Strike, stat: str, melee: bool) -> None:
+    """The modified attribute of an Attack at the ground: no LoS needed and no Cover
+    ("Targetless attacks at the ground ... ignore cover", eldfall-facts.md), no
+    Friendly Fire (there is no target to be in Base Contact with); range bands, Reach,
+    Forest and Dark measured to the point as for a model."""
+    m = game.models[st.attacker]
+    prof = st.prof
+    mods: dict = {"targetless": "at the ground"}
+    dist = game.geo.point_distance(st.attacker, st.ground)
+    if melee:
+        reach = float(prof.get("rch", 0))
+        if dist > reach + EPS:
+            st.failed = f"out of Reach ({dist:.2f}\")"
+    else:
+        if prof.get("bands"):
+            bm = cb.band_modifier(prof["bands"], dist)
+            if bm is None:
+                st.failed = f"out of range at {dist:.2f}\""
+            elif bm:
+                mods["range"] = bm
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+            st.failed = f"out of range at {dist:.2f}\""
+        envs = game.geo.environments(st.attacker)
+        if "forest" in envs:
+            mods["forest"] = -3
+        if "dark" in envs:
+            aw = m.unit.stat("AG") + (3 if cb.has_trait(m.unit.traits, "Acute Senses") else 0)
+            if dist > aw / 2:
+                mods["dark"] = -3
+    st.distance = dist
+    st.stat = stat
+    st.mods = mods
+    st.attr = game.stat(st.attacker, stat, mods=sum(v for v in mods.values() if isinstance(v, int)))
+
+
 def resolve(game) -> None:
     act = game.act
     decls = []
@@ -510,6 +619,26 @@ def resolve(game) -> None:
         prof = attack_profile(game, d)
         point = rx.reaction_point(game, d) if role == "reactive" else None
         with game.mover_at(point):
+            if is_ground_attack(d, role):
+                # an Attack at the ground: one template at the point; it Hits every
+                # model it covers (the user excepted) and has no main target
+                st = Strike(mid, None, d, role, prof, 1)
+                _attack_attribute(game, st)
+                if not st.failed:
+                    tc = ground_template(game, mid, prof, st.ground)
+                    if tc.legal:
+                        st.victims = [h.id for h in tc.affected
+                                      if h.id != mid and h.los_from_origin and h.in_band
+                                      and h.id in game.models]
+                        more = set(st.victims) - set(act.surprised)
+                        if more and (mid in act.was_shrouded or cb.has_trait(
+                                prof.get("traits", []), "Surprise Attack")):
+                            # Surprise Attack: the models under the template are its targets
+                            act.surprised = act.surprised | frozenset(more)
+                            game.emit("surprise_attack", {"targets": sorted(more)})
+                    else:
+                        st.failed = f"the template cannot lie there: {tc.reason}"
+                strikes.append(st)
             for t, n in d.targets:
                 st = Strike(mid, t, d, role, prof, n)
                 _attack_attribute(game, st)
@@ -531,10 +660,13 @@ def resolve(game) -> None:
 
     # 2. attack dice
     for st in strikes:
-        game.emit("attack", {"attacker": st.attacker, "target": st.target, "with": st.prof["name"],
-                             "kind": st.decl.action, "role": st.role, "stat": st.stat,
-                             "attribute": st.attr, "modifiers": st.mods, "strikes": st.n,
-                             "failed": st.failed, "victims": st.victims})
+        ev = {"attacker": st.attacker, "target": st.target, "with": st.prof["name"],
+              "kind": st.decl.action, "role": st.role, "stat": st.stat,
+              "attribute": st.attr, "modifiers": st.mods, "strikes": st.n,
+              "failed": st.failed, "victims": st.victims}
+        if st.ground is not None:
+            ev["at"] = list(st.ground)
+        game.emit("attack", ev)
         if st.failed:
             continue
         for _ in range(st.n):
