@@ -43,7 +43,18 @@ def _parse_pt(text: str) -> Point:
     parts = text.split(",")
     if len(parts) != 3:
         raise ValueError(f"a point is x,y,z, not {text!r}")
-    return tuple(float(v) for v in parts)  # type: ignore[return-value]
+    try:
+        return tuple(float(v) for v in parts)  # type: ignore[return-value]
+    except ValueError:
+        raise ValueError(f"a point is x,y,z in inches, not {text!r}") from None
+
+
+def _parse_degrees(text: str, word: str) -> float:
+    """A facing in degrees (the words' own message, not Python's "could not convert")."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{word}: the facing is a number of degrees, not {text!r}") from None
 
 
 def _opt(v: str | None) -> str:
@@ -251,12 +262,12 @@ def parse(text: str) -> Action:
             raise ValueError("move: expected a mode and at least one point")
         if pos[0] not in MOVE_MODES:
             raise ValueError(f"move: unknown mode {pos[0]!r} (known: {', '.join(MOVE_MODES)})")
-        face = float(kw["face"]) if "face" in kw else None
+        face = _parse_degrees(kw["face"], word) if "face" in kw else None
         return Move(actor, pos[0], tuple(_parse_pt(p) for p in pos[1:]), face)
     if cls is Turn:
         need(1)
         _no_extra(kw, (), word)
-        return Turn(actor, float(pos[0]))
+        return Turn(actor, _parse_degrees(pos[0], word))
     if cls is Attack:
         need(2)
         _no_extra(kw, ("skill", "aid"), word)

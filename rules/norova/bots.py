@@ -253,9 +253,11 @@ class GreedyBot:
                 continue
             if sp.get("area"):
                 r = game.data.area_radius(sp["area"])
-                hit = [o for o in game.fighters.values() if o.id != mid and o.status == "active"
-                       and game.geometry.distance(mid, o.id) <= r]
-                if not hit or any(o.side == f.side for o in hit):
+                inside = [o for o in game.fighters.values() if o.id != mid and o.status != "dead"
+                          and game.geometry.distance(mid, o.id) <= r]
+                hit = [o for o in inside if o.status == "active"]
+                # a friend in the area, even one down (Dying or Stable: any damage kills it)
+                if not hit or any(o.side == f.side for o in inside):
                     continue
                 score = sp["value"] * len(hit)
             else:

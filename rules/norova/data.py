@@ -141,7 +141,7 @@ class RuleData:
             if not isinstance(f["evade_modifier"].get(arc), int):
                 p.append(bad(f"facing.evade_modifier.{arc}", "must be a whole number"))
         for k, v in r["areas"].items():
-            if not isinstance(v, (int, float)) or v <= 0:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf:
                 p.append(bad(f"areas.{k}", "must be a positive number of inches"))
         p += self._validate_numbers()
         for side in (1, 2, 3, 4, 5, 6):
@@ -226,6 +226,9 @@ class RuleData:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or (
                     whole and not (math.isfinite(v) and v == int(v))):
                 p.append(bad(path, f"must be a {'whole ' if whole else ''}number, not {v!r}"))
+            elif math.isinf(v):
+                # an endless factor or range (.inf) would make every move or area boundless
+                p.append(bad(path, f"must be a finite number, not {v!r}"))
             elif v != v or (lo is not None and (v < lo or (v == lo and not lo_ok))) or (hi is not None and v > hi):
                 rng = (f"{'at least' if lo_ok else 'more than'} {lo}" if lo is not None else "")
                 rng += (" and " if rng and hi is not None else "") + (f"at most {hi}" if hi is not None else "")

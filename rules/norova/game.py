@@ -515,7 +515,7 @@ class NorovaGame(Game):
         best = max(scores.values())
         leaders = [s for s, v in scores.items() if v == best]
         self.finish(Outcome(Termination.TURN_LIMIT, leaders[0] if len(leaders) == 1 else None, scores,
-                            f"{self.r['max_rounds']} round{'' if self.r['max_rounds'] == 1 else 's'} played; "
+                            f"{int(self.r['max_rounds'])} round{'' if self.r['max_rounds'] == 1 else 's'} played; "
                             "the side with the most Vitality left"))
 
     # ---- damage -------------------------------------------------------------
@@ -903,12 +903,17 @@ class NorovaGame(Game):
             inside0 = dist(samples[0][1]) <= rng + 1e-6
             away_done = False
             hit_at = None
+            stayed = inside0          # in range all the way from the start so far
             for i, (s, p) in enumerate(samples[1:], start=1):
                 d = dist(p)
+                stayed = stayed and d <= rng + 1e-6
                 if ao["entered_range_while_facing"] and d <= rng + 1e-6 and mx.relative_angle(
                         epos, efac, p) <= self.r["facing"]["front_half_angle"] + 1e-9:
                     if self._can_strike_at(e, mover, p, mode):
-                        hit_at = (s, p, "entered range while facing", i)
+                        # a mover that set off within the range did not enter it: it moved
+                        # within it (seed: "You move within or across an enemy's range")
+                        hit_at = (s, p, "moved within range while faced" if stayed
+                                  else "entered range while facing", i)
                         break
                     continue          # behind an obstacle here: no blow through it
                 if ao["moved_away_after_attack"] and fought and inside0 and not away_done and d > rng + 1e-6:
@@ -2024,10 +2029,17 @@ class NorovaGame(Game):
         lines.append(f"Vitality {f.vitality}/{s.vitality}  Soul {f.soul}/{s.soul}  Power {f.power}/{s.power}")
         slots = self.action_slots(mid)
         lines.append("Actions: " + "  ".join(f"{k} {'used' if used else 'free'}" for k, used in slots.items()))
-        lines.append(f"Hands: main {f.main or 'empty'}, off {f.off or 'empty'}"
-                     + (f"; reload {', '.join(f.unloaded)}" if f.unloaded else ""))
+        def words(key) -> str:           # a data key as words ("throwing knife", "flame burst")
+            return str(key).replace("_", " ")
+        lines.append(f"Hands: main {words(f.main or 'empty')}, off {words(f.off or 'empty')}"
+                     + (f"; reload {', '.join(map(words, f.unloaded))}" if f.unloaded else ""))
+        # what it carries besides its hands: potions and weapons to draw, ammunition left
+        carried = [f"{words(k)} x{n}" for k, n in sorted(f.inventory.items()) if n > 0]
+        ammo = [f"{k}s {n}" for k, n in sorted(f.ammo.items())]
+        if carried or ammo:
+            lines.append("Carries: " + (", ".join(carried) or "nothing") + ("; " + ", ".join(ammo) if ammo else ""))
         if f.charging:
-            lines.append(f"Casting {f.charging['spell']} (ready in round {f.charging['ready_round']})")
+            lines.append(f"Casting {words(f.charging['spell'])} (ready in round {f.charging['ready_round']})")
         if f.focus:
             lines.append("Focused on: " + ", ".join(f"{t} (-{v} Evade)" for t, v in f.focus.items()))
         return lines + [score]

@@ -26,16 +26,56 @@ def _words(text, keep=()) -> str:
 # reason's snake_case word that is an id stays as it is. line() is called event by
 # event, so the narration keeps this much between calls.
 _IDS: set[str] = set()
+# (id, pool) -> the pool's maximum (a recovery capped there says so)
+_MAX: dict[tuple[str, str], int] = {}
+# a turn has ended and no other has begun: a character that waited comes back to its turn
+# with no new "turn" event (its turn began before the wait); its first event says so
+_BETWEEN: list[bool] = [False]
+# the text of the last action (an aided attack's event names its aiders; the action, how),
+# and that of each aided attack's action by the attack event's seq (``misses`` reads a
+# decision's events, the action first, before the front ends narrate them one by one)
+_LAST_ACTION: list[str | None] = [None]
+_AID_ACTIONS: dict[int, str] = {}
+_SEQ: list[int | None] = [None]
+# the legs of the move being narrated (a second leg, past a failed Attack of Opportunity,
+# goes "on")
+_LEGS: list[int] = [0]
 
 
 def _remember(k: str, d: dict) -> None:
     if k == "setup":
         _IDS.clear()
         _IDS.update(str(c.get("id")) for c in d.get("characters") or ())
+        # each character's pools at the start: their maxima
+        _MAX.clear()
+        _MAX.update({(str(c.get("id")), pool): c[pool] for c in d.get("characters") or ()
+                     for pool in ("vitality", "soul", "power") if isinstance(c.get(pool), int)})
+        _LEGS[0] = 0
     elif k in ("turn", "move") and d.get("model"):
         _IDS.add(str(d["model"]))
+    if k in ("turn", "round", "setup", "game_over"):
+        _BETWEEN[0] = False
 
 
+def _dying_save(k: str, d: dict) -> bool:
+    """A Dying character's Vitality save (its roll, the save, its outcome), made in place of
+    its turn with no "turn" event."""
+    return (k == "state" or k == "save" and d.get("why") == "dying"
+            or k == "roll" and str(d.get("why", "")).endswith("save: dying"))
+
+
+def _waiter_back(k: str, d: dict) -> str | None:
+    """The line "-- X's active turn goes on (it waited)" when this event is the first of a
+    character that waited, back at the head of the queue after the others' turns."""
+    if k == "turn_end" or not _BETWEEN[0] or k in ("action", "initiative") or _dying_save(k, d):
+        return None
+    _BETWEEN[0] = False
+    who = d.get("model")
+    return f"-- {who}'s active turn goes on (it waited)" if isinstance(who, str) else None
+
+
+# the keys of an event's data that name a character
+_MODEL_KEYS = ("model", "target", "mover", "attacker", "to")
 _HAND = {"main": "main hand", "off": "off hand", "dual": "both hands"}
 # a check's name where its key reads poorly; "": the reason names it ("focus on B")
 _CHECK = {"aoo_hit": "hit roll", "ranged_hit": "ranged hit roll",
@@ -62,21 +102,70 @@ def _check(d: dict) -> str:
     return s + (": success" if d["success"] else ": failure")
 
 
+def _aid_ways(d: dict) -> list[str]:
+    """Each aider of an attack event with its way, read from the action it came from
+    ("knight (both hands)", "ranger (main hand, aimed shot)"); the bare ids otherwise."""
+    text = _AID_ACTIONS.get(_SEQ[0]) if _SEQ[0] is not None else None
+    try:
+        from rules.norova.actions import Attack, parse
+        a = parse(text or _LAST_ACTION[0] or "")
+    except (ValueError, TypeError):
+        return list(d["aid"])
+    if not isinstance(a, Attack) or a.actor != d.get("model") or [x.ally for x in a.aid] != list(d["aid"]):
+        return list(d["aid"])
+    return [f"{x.ally} ({_HAND.get(x.hand or 'main', x.hand)}" + (f", {_key(x.skill)})" if x.skill else ")")
+            for x in a.aid]
+
+
+def misses(events) -> dict[int, str]:
+    """The front ends' pass over a decision's events before its lines (``eldfall play``,
+    the view): Norova's rules narrate every miss themselves (no line to add). It notes the
+    action of each aided attack, which ``eldfall play`` does not hand to ``line`` (the
+    attack's event names the aiders; the action, how each strikes)."""
+    action = None
+    for ev in events:
+        if ev.kind == "action":
+            action = ev.data.get("action")
+        elif ev.kind == "attack" and ev.data.get("aid") and action and getattr(ev, "seq", -1) >= 0:
+            if len(_AID_ACTIONS) > 1000:
+                _AID_ACTIONS.clear()
+            _AID_ACTIONS[ev.seq] = action
+    return {}
+
+
 def line(ev) -> str | None:
     k, d = ev.kind, ev.data
+    _SEQ[0] = getattr(ev, "seq", None)
     _remember(k, d)
-    ids = _IDS | {v for v in d.values() if isinstance(v, str)}
+    back = _waiter_back(k, d)
+    said = _line(k, d)
+    if k == "turn_end":
+        _BETWEEN[0] = True
+    if back:
+        return back + ("\n" + said if said else "")
+    return said
+
+
+def _line(k: str, d: dict) -> str | None:
+    # the ids of the characters the event names (not every text of it: a reason such as
+    # "second_wind" is a data key, read as words)
+    ids = _IDS | {d[k] for k in _MODEL_KEYS if isinstance(d.get(k), str)}
     if k == "roll":
         if d.get("why") == "initiative":
             return None                   # the initiative line gives them
-        return f"    roll d{d['sides']} = {d['value']} ({d['why']})"
+        return f"    roll d{d['sides']} = {d['value']} ({_words(d['why'], _IDS)})"
     if k == "action":
+        _LAST_ACTION[0] = d.get("action")
         return None
     if k == "setup":
         return "Legends of Norova: " + ", ".join(f"{c['id']} ({c['side']}, Vitality {c['vitality']})"
                                                  for c in d["characters"])
     if k == "initiative":
-        return "Initiative: " + ", ".join(f"{o['model']} {o['total']}" for o in d["order"])
+        # each total with its d20 and the trait's part: ties go to the higher trait, then
+        # the scene's order (a player checking the order sees why)
+        return "Initiative: " + ", ".join(
+            f"{o['model']} {o['total']}" + (f" (d20 {o['roll']} {int(o['total']) - int(o['roll']):+d})"
+                                            if o.get("roll") is not None else "") for o in d["order"])
     if k == "round":
         return f"== Round {d['round']} =="
     if k == "turn":
@@ -87,6 +176,7 @@ def line(ev) -> str | None:
     if k == "wait":
         return f"   {d['model']} waits; next: {', '.join(d['queue'][:3])}"
     if k == "move":
+        _LEGS[0] = 0                      # the move is over: its next leg is another move's
         if not d["moved"]:
             return f"   {d['model']} does not move ({d.get('why', '')})"
         verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
@@ -97,7 +187,9 @@ def line(ev) -> str | None:
         return f"   {d['model']} {verb}{on} to {_pt(d['end'])} facing {d['facing']:.0f}"
     if k == "move_leg":
         verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
-        return f"   {d['model']} {verb} to {_pt(d['end'])}"
+        _LEGS[0] += 1
+        on = " on" if _LEGS[0] > 1 else ""
+        return f"   {d['model']} {verb}{on} to {_pt(d['end'])}"
     if k == "turn_facing":
         return f"   {d['model']} turns to {d['facing']:.0f}"
     if k == "stand":
@@ -106,7 +198,7 @@ def line(ev) -> str | None:
         where = f", {d['along']:.1f}\" into its move" if d.get("along") is not None else f" at {_pt(d['at'])}"
         return f"   Attack of Opportunity: {d['model']} on {d['mover']}{where} ({d['why']})"
     if k == "attack":
-        aid = f" aided by {', '.join(d['aid'])}" if d["aid"] else ""
+        aid = f" aided by {', '.join(_aid_ways(d))}" if d["aid"] else ""
         sk = f" with {_key(d['skill'])}" if d["skill"] else ""
         return f"   {d['model']} attacks {d['target']} ({_HAND.get(d['hand'], d['hand'])}){sk}{aid}"
     if k == "check":
@@ -136,7 +228,14 @@ def line(ev) -> str | None:
     if k == "damage":
         return f"     {d['model']} takes {d['amount']} damage ({max(0, d['vitality'])} Vitality left)"
     if k == "heal":
-        return f"     {d['model']} recovers {d['amount']} {d['pool']} ({_words(d['why'], ids)})"
+        why, pool = _words(d["why"], ids), d["pool"]
+        top, now = _MAX.get((d["model"], pool)), d.get(pool)
+        if top is not None and isinstance(now, int) and now >= top:
+            # capped at the maximum: it gained at most the amount (a knight at 34/34 who
+            # drinks a healing potion gains nothing, not "10 vitality")
+            return f"     {d['model']} is back to its full {top} {pool.title()} ({why}: up to {d['amount']})"
+        left = f": {pool.title()} {now}/{top}" if top is not None and isinstance(now, int) else ""
+        return f"     {d['model']} recovers {d['amount']} {pool} ({why}){left}"
     if k == "state":
         return f"   {d['model']} is {d['status']} ({d['why']})"
     if k == "save":
@@ -152,8 +251,12 @@ def line(ev) -> str | None:
     if k == "spell":
         if not d["cast"]:
             return f"   {d['model']}'s {_key(d['spell'])}: {_words(d['why'], ids)}"
-        on = f"{_key(d['spell'])} on {', '.join(d['targets']) or 'nobody'}"
+        on = f"{_key(d['spell'])} on " + (", ".join("itself" if t == d["model"] else t for t in d["targets"])
+                                          or "nobody")
         parts = d.get("parts")
+        # an aided spell: each ally's own spell
+        aided = [f"{p['model']} ({_key(p['spell'])})" for p in (parts or [])[1:]]
+        on += f" aided by {', '.join(aided)}" if aided else ""
         if parts and not any(p["outcome"] in ("crit", "success", "works_anyway", "backfire") for p in parts):
             return f"   {d['model']} casts {on}: it fails"
         return f"   {d['model']} casts {on}"
@@ -165,6 +268,8 @@ def line(ev) -> str | None:
         return (f"   {d['model']} focuses on {d['target']}: Evade -{d['reduction']}" if d["success"]
                 else f"   {d['model']} fails to focus on {d['target']}")
     if k == "cost":
+        if not d["paid"] and not d.get("failed"):
+            return None           # a skill with no cost (second wind): nothing was spent
         paid = ", ".join(f"{v} {p}" for p, v in d["paid"].items()) or "nothing"
         return f"     {d['model']} spends {paid} ({_words(d['why'], ids)})" + (f"; cannot pay {d['failed']}" if d.get("failed") else "")
     if k == "potion":

@@ -72,6 +72,30 @@ def _int(v, path, problems, minimum=None) -> int:
     return v
 
 
+def _mapping(v, path, problems, what: str) -> dict:
+    """A mapping of the block (empty when absent); anything else is a problem."""
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        problems.append(f"{path}: must be a mapping of {what}, not {v!r}")
+        return {}
+    return v
+
+
+def _names(v, path, problems, what: str) -> list:
+    """A list of names of the block (empty when absent): a single text or a number, a name
+    that is not a text, are problems (a text would otherwise be read letter by letter)."""
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        problems.append(f"{path}: must be a list of {what}, not {v!r}")
+        return []
+    bad = [n for n in v if not isinstance(n, str)]
+    for n in bad:
+        problems.append(f"{path}: {n!r} is not a name")
+    return [n for n in v if isinstance(n, str)]
+
+
 def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
     """Validate one ``norova:`` block; raise :class:`NorovaDataError` listing every problem."""
     p: list[str] = []
@@ -83,45 +107,43 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
     for k in ("vitality", "move"):
         if k not in block:
             p.append(f"{where}.{k}: missing")
-    pools = {k: _int(block.get(k, 0), f"{where}.{k}", p, 0) for k in POOLS}
-    traits_in = block.get("traits", {}) or {}
+    # a Vitality of 0 is no character (at 0 it would be Dying before it began)
+    pools = {k: _int(block.get(k, 0), f"{where}.{k}", p, 1 if k == "vitality" else 0) for k in POOLS}
+    traits_in = _mapping(block.get("traits"), f"{where}.traits", p, "trait: value")
     traits = {}
-    if not isinstance(traits_in, dict):
-        p.append(f"{where}.traits: must be a mapping")
-        traits_in = {}
     for k, v in traits_in.items():
         if k not in TRAITS:
             p.append(f"{where}.traits.{k}: unknown trait (known: {', '.join(TRAITS)})")
         traits[k] = _int(v, f"{where}.traits.{k}", p)
     for k in TRAITS:
         traits.setdefault(k, 0)
-    saves_in = block.get("saves", {}) or {}
+    saves_in = _mapping(block.get("saves"), f"{where}.saves", p, "pool: save bonus")
     saves = {}
-    for k, v in (saves_in.items() if isinstance(saves_in, dict) else []):
+    for k, v in saves_in.items():
         if k not in POOLS:
             p.append(f"{where}.saves.{k}: unknown save (known: {', '.join(POOLS)})")
         saves[k] = _int(v, f"{where}.saves.{k}", p)
     for k in POOLS:
         saves.setdefault(k, 0)
     move = block.get("move", 0)
-    if isinstance(move, bool) or not isinstance(move, (int, float)) or move <= 0:
+    if isinstance(move, bool) or not isinstance(move, (int, float)) or not 0 < move < float("inf"):
         p.append(f"{where}.move: must be a positive number of spaces, not {move!r}")
         move = 1
     hand = block.get("dominant_hand", "right")
     if hand not in ("right", "left"):
         p.append(f"{where}.dominant_hand: must be right or left, not {hand!r}")
-    abilities = block.get("abilities", []) or []
+    abilities = _names(block.get("abilities"), f"{where}.abilities", p, "abilities")
     for a in abilities:
         if a not in ABILITIES:
             p.append(f"{where}.abilities: unknown ability {a!r} (known: {', '.join(ABILITIES)})")
     element = block.get("element", "") or ""
     known_elements = {e for pair in data.opposing for e in pair} | {s["element"] for s in data.spells.values()}
+    if not isinstance(element, str):
+        p.append(f"{where}.element: must be the name of an element, not {element!r}")
+        element = ""
     if element and element not in known_elements:
         p.append(f"{where}.element: unknown element {element!r} (known: {', '.join(sorted(known_elements))})")
-    eq = block.get("equipment", {}) or {}
-    if not isinstance(eq, dict):
-        p.append(f"{where}.equipment: must be a mapping with main_hand and off_hand")
-        eq = {}
+    eq = _mapping(block.get("equipment"), f"{where}.equipment", p, "main_hand and off_hand")
     # main_hand: the dominant hand; off_hand: the other (keys chosen so that no
     # YAML 1.1 reader turns them into booleans, as it would "off")
     equipment = {"main": eq.get("main_hand"), "off": eq.get("off_hand")}
@@ -129,6 +151,9 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
         if k not in ("main_hand", "off_hand"):
             p.append(f"{where}.equipment.{k}: unknown key (known: main_hand, off_hand)")
     for hand_key, name in (("main_hand", equipment["main"]), ("off_hand", equipment["off"])):
+        if name is not None and not isinstance(name, str):
+            p.append(f"{where}.equipment.{hand_key}: must be the name of a weapon (or null), not {name!r}")
+            equipment["main" if hand_key == "main_hand" else "off"] = name = None
         if name is not None and name not in data.weapons:
             p.append(f"{where}.equipment.{hand_key}: unknown weapon {name!r} (known: {', '.join(data.weapons)})")
     m, o = equipment["main"], equipment["off"]
@@ -137,20 +162,20 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
     if o in data.weapons and data.weapons[o]["hands"] == 2:
         p.append(f"{where}.equipment.off_hand: {o} is two-handed, put it in main_hand")
     inventory = {}
-    for k, v in (block.get("inventory", {}) or {}).items():
+    for k, v in _mapping(block.get("inventory"), f"{where}.inventory", p, "item: count").items():
         if k not in data.items and k not in data.weapons:
             p.append(f"{where}.inventory.{k}: unknown item or weapon")
         inventory[k] = _int(v, f"{where}.inventory.{k}", p, 0)
     ammo = {}
-    for k, v in (block.get("ammo", {}) or {}).items():
+    for k, v in _mapping(block.get("ammo"), f"{where}.ammo", p, "ammunition: count").items():
         if k not in data.ammo:
             p.append(f"{where}.ammo.{k}: unknown ammunition (known: {', '.join(data.ammo)})")
         ammo[k] = _int(v, f"{where}.ammo.{k}", p, 0)
-    skills = tuple(block.get("skills", []) or [])
+    skills = tuple(_names(block.get("skills"), f"{where}.skills", p, "skills"))
     for s in skills:
         if s not in data.skills:
             p.append(f"{where}.skills: unknown skill {s!r} (known: {', '.join(data.skills)})")
-    spells = tuple(block.get("spells", []) or [])
+    spells = tuple(_names(block.get("spells"), f"{where}.spells", p, "spells"))
     for s in spells:
         if s not in data.spells:
             p.append(f"{where}.spells: unknown spell {s!r} (known: {', '.join(data.spells)})")
