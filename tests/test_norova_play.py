@@ -190,7 +190,7 @@ def test_bad_settings_are_reported_one_line_each():
     with pytest.raises(NorovaDataError) as exc:
         RuleData({"facing": {"front_half_angle": "wide"}, "nonsense": 1})
     assert exc.value.problems == [
-        "settings: facing.front_half_angle: must be int, not 'wide'",
+        "settings: facing.front_half_angle: must be a whole number, not 'wide'",
         "settings: nonsense: unknown setting (known: " + ", ".join(sorted(RuleData().rules)) + ")"]
     with pytest.raises(NorovaDataError, match="front and rear half angles"):
         RuleData({"facing": {"front_half_angle": 100, "rear_half_angle": 100}})

@@ -176,6 +176,8 @@ def run(args) -> int:
           f"{args.seed}..{args.seed + args.games - 1}")
     print("wins: " + ", ".join(f"{k} {v}" for k, v in res["wins"].items()))
     print("endings: " + ", ".join(f"{k} {v}" for k, v in res["terminations"].items()))
-    print("mean VP: " + ", ".join(f"{k} {v}" for k, v in res["mean_vp"].items()))
+    # the score the game keeps: Eldfall's VP, Legends of Norova's Vitality left (its turn-limit winner)
+    score = "mean Vitality left" if res["game"] == "norova" else "mean VP"
+    print(f"{score}: " + ", ".join(f"{k} {v}" for k, v in res["mean_vp"].items()))
     print(f"mean decisions per game: {res['mean_decisions']}")
     return 0

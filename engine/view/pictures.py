@@ -43,7 +43,7 @@ ALL_ROUND_LEGEND = "no front arc drawn: the viewer sees all round"
 AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
               "models under it keep their side's colour and wear a band, orange (fully) to yellow (touching); "
               "white ring: the main target; "
-              "cyan ring: the user; white dot: the circle's centre or the spray's tip")
+              "cyan ring: the user; white dot: a circle's centre or a spray's tip")
 #: what a move picture shows (ov.path_overlay)
 MOVE_LEGEND = ("the route checked: green legal, red not (up to where the model stops), faint where "
                "scenery hides it; white line and cross: the route declared; ring: where it ends; "

@@ -57,10 +57,15 @@ def merge(base: dict, over: dict, path: str = "", problems: list | None = None) 
                 isinstance(base[k], list) and not isinstance(v, list)) or (
                 isinstance(base[k], str) and not isinstance(v, str)):
             if problems is not None:
-                problems.append(f"settings: {key}: must be {type(base[k]).__name__}, not {v!r}")
+                problems.append(f"settings: {key}: must be {_KIND_WORDS.get(type(base[k]), 'a value')}, not {v!r}")
         else:
             out[k] = copy.deepcopy(v)
     return out
+
+
+# what a setting must be, in words (the default's type)
+_KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a name",
+               list: "a list", dict: "a mapping"}
 
 
 class RuleData:
