@@ -41,6 +41,7 @@ class Panel:
         self.np.setScale(scale)
         self.np.setPos(pos[0], 0, pos[1])
         self.text = ""
+        self.on_change = None           # called after the text changed (the HUD re-stacks its panels)
 
     def set(self, text: str, colour=None) -> None:
         if colour is not None:
@@ -53,6 +54,8 @@ class Panel:
             self.np.show()
         else:
             self.np.hide()
+        if self.on_change is not None:
+            self.on_change()
 
     def destroy(self) -> None:
         self.np.removeNode()
@@ -123,8 +126,10 @@ class Hud:
         self.status = Panel(app, "status", self.root, (-ar + 0.04, 0.93), scale=0.045, width=40)
         self.profile = Panel(app, "profile", self.root, (-ar + 0.04, 0.62), scale=0.036, width=34)
         self.menu = Panel(app, "menu", self.root, (-ar + 0.04, -0.62), scale=0.036, width=70)
+        # the verdict wraps short of the status panel's widest line (top left, 40 units of
+        # 0.045), so that the two never run into each other across the top
         self.verdict = Panel(app, "verdict", self.root, (ar - 0.04, 0.93), scale=0.042,
-                             align=TextNode.ARight, width=44)
+                             align=TextNode.ARight, width=max(16.0, min(44.0, (2 * ar - 0.08 - 0.045 * 41) / 0.042)))
         self.dice = Panel(app, "dice", self.root, (ar - 1.12, 0.74), scale=0.03,
                           align=TextNode.ALeft, width=36, fg=(1, 0.92, 0.6, 1))
         self.log = Panel(app, "log", self.root, (ar - 1.12, 0.3), scale=0.03,
@@ -132,6 +137,7 @@ class Hud:
         self.banner = Panel(app, "banner", self.root, (0, -0.9), scale=0.05, align=TextNode.ACenter, width=50,
                             fg=(1, 1, 0.7, 1))
         self.log_lines = 16
+        self.verdict.on_change = self.place_right
 
     def place_profile(self) -> None:
         """The profile panel just below the status panel, whatever its height."""
@@ -184,6 +190,7 @@ class Hud:
         last_roll = max((i for i, e in enumerate(evs) if getattr(e, "kind", "") == "roll"), default=None)
         if last_roll is None:
             self.dice.set("")
+            self.place_right()
             return
         start = max((i for i, e in enumerate(evs[:last_roll + 1]) if getattr(e, "kind", "") == "action"), default=0)
         end = next((i for i in range(last_roll + 1, len(evs)) if getattr(evs[i], "kind", "") == "action"), len(evs))
@@ -199,9 +206,16 @@ class Hud:
         self.place_right()
 
     def place_right(self) -> None:
-        """The log just below the dice panel."""
+        """The dice panel below the verdict (top right, as tall as its wrapped
+        lines), the log just below the dice panel: none runs into another."""
+        top = 0.74
+        if self.verdict.text:
+            lo, _ = self.verdict.np.getTightBounds(self.root)
+            head = 0.03 * (self.dice.tn.getLineHeight() * 0.8 + 0.35)     # first baseline to the card's top
+            top = min(top, float(lo[2]) - 0.02 - head)
+        self.dice.np.setZ(top)
         n = self.dice.text.count("\n") + 1 if self.dice.text else 0
-        self.log.np.setZ(0.74 - 0.03 * 1.2 * n - 0.07 if n else 0.74)
+        self.log.np.setZ(top - 0.03 * 1.2 * n - 0.07 if n else top)
 
     def rects(self) -> list[tuple[float, float, float, float]]:
         """The shown panels' pixel rectangles (y up): the labels keep off them."""

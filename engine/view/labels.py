@@ -71,13 +71,55 @@ def _candidates(things: np.ndarray, size: np.ndarray, gap: np.ndarray) -> np.nda
     return np.concatenate([up, right, left, down], axis=1)
 
 
+def leader_of(rect, thing) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The leader line of a label that left its first place: from the point of
+    its rectangle nearest the thing's centre to the thing's rectangle."""
+    tx, ty = (thing[0] + thing[2]) / 2.0, (thing[1] + thing[3]) / 2.0
+    lx, ly = min(max(tx, rect[0]), rect[2]), min(max(ty, rect[1]), rect[3])
+    return (lx, ly), (min(max(lx, thing[0]), thing[2]), min(max(ly, thing[1]), thing[3]))
+
+
+def _leaders(cands: np.ndarray, things: np.ndarray) -> np.ndarray:
+    """(..., 4) the leader segments (x0, y0, x1, y1) of candidate rectangles
+    (n, c, 4) to their things (n, 4), as :func:`leader_of` draws them."""
+    t = things[:, None, :]
+    tx, ty = (t[..., 0] + t[..., 2]) / 2.0, (t[..., 1] + t[..., 3]) / 2.0
+    lx = np.clip(tx, cands[..., 0], cands[..., 2])
+    ly = np.clip(ty, cands[..., 1], cands[..., 3])
+    ex = np.clip(lx, t[..., 0], t[..., 2])
+    ey = np.clip(ly, t[..., 1], t[..., 3])
+    return np.stack([lx, ly, ex, ey], axis=-1)
+
+
+def _crossing(segs: np.ndarray, rects: np.ndarray) -> np.ndarray:
+    """Length of each segment (..., 4) inside each of m rectangles (m, 4): (..., m)."""
+    s = segs[..., None, :]
+    p0 = np.stack([s[..., 0], s[..., 1]], -1)
+    d = np.stack([s[..., 2] - s[..., 0], s[..., 3] - s[..., 1]], -1)
+    lo = np.stack([rects[:, 0], rects[:, 1]], -1)
+    hi = np.stack([rects[:, 2], rects[:, 3]], -1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b = (lo - p0) / d, (hi - p0) / d
+    flat = np.abs(d) < 1e-12                     # parallel to the axis: inside the slab or not
+    inside = (p0 > lo) & (p0 < hi)
+    t_in = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(a, b))
+    t_out = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(a, b))
+    t0 = np.maximum(t_in.max(axis=-1), 0.0)
+    t1 = np.minimum(t_out.min(axis=-1), 1.0)
+    return np.maximum(t1 - t0, 0.0) * np.hypot(d[..., 0], d[..., 1])
+
+
 def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> list[tuple[tuple, bool]]:
     """For each item, in order: (the label's rectangle, whether it left its
     first place). A place is free when it overlaps no label placed before,
-    no obstacle and no other item's thing (its ``area``); with ``screen`` (w, h) each
+    no obstacle and no other item's thing (its ``area``), and, away from its
+    first place, its leader line crosses no other thing, no obstacle and no
+    label placed before (a leader drawn through another model reads as that
+    model's label; one cut by a HUD panel leaves its label floating, no one's);
+    with ``screen`` (w, h) each
     candidate is first slid inside the frame; the first free one wins, else
     the one that hides least (labels and obstacles count three times, a
-    thing by its weight)."""
+    thing by its weight; a leader by its length in them times the label's height)."""
     n = len(items)
     if not n:
         return []
@@ -101,10 +143,21 @@ def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> 
     on_things = _overlaps(cands, areas) * weights                        # (n, c, n)
     on_things[np.arange(n), :, np.arange(n)] = 0.0                         # its own thing is no obstacle
     fixed = on_things.sum(axis=-1) + 3.0 * _overlaps(cands, blocks).sum(axis=-1)
+    # a label away from its first place gets a leader line: it keeps off the other things
+    leaders = _leaders(cands, things)                                     # (n, c, 4)
+    drawn = np.any(np.abs(cands - first[:, None, :]) > 1e-9, axis=-1)     # (n, c)
+    drawn[:, 1:] = True
+    across = _crossing(leaders, areas) * weights                          # (n, c, n)
+    across[np.arange(n), :, np.arange(n)] = 0.0
+    # under a panel (drawn over the table) a leader is cut: its label would float there, no one's
+    hid = 3.0 * _crossing(leaders, blocks).sum(axis=-1) if len(blocks) else 0.0
+    fixed = fixed + np.where(drawn, (across.sum(axis=-1) + hid) * size[:, 1:], 0.0)
     placed = np.zeros((n, 4))
     out = []
     for i in range(n):
         cost = fixed[i] + 3.0 * _overlaps(cands[i], placed[:i]).sum(axis=-1)
+        if i:
+            cost = cost + np.where(drawn[i], 3.0 * _crossing(leaders[i], placed[:i]).sum(axis=-1) * size[i, 1], 0.0)
         free = np.flatnonzero(cost <= 1e-9)
         k = int(free[0]) if len(free) else int(np.argmin(cost))
         placed[i] = cands[i, k]

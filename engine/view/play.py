@@ -712,6 +712,8 @@ class PlayController(TableView):
         super().__init__(app, world, out_dir=os.path.join(out_dir, "disputes"), labels=labels)
         self.play_live = app.root.attachNewNode("play-overlay")
         self.sync_tokens()
+        if self.active_model() in self.world.models:    # a game that opens on a model's turn: it is ringed
+            self.select(self.active_model())
 
     def close(self) -> None:
         self.play_live.removeNode()     # a route, a reach area, a range ring: not left on the next table
@@ -879,6 +881,7 @@ class PlayController(TableView):
             self.message = f"not allowed: {reason}"
             self.refresh()
             return None
+        before = self.active_model()
         events = self.game.apply(action)
         self.applied.append((action, events))
         self._invalidate()
@@ -889,6 +892,8 @@ class PlayController(TableView):
         actor = action_actor(action)
         if self.pending_kind() == "turn-on-hit":     # a Hit: the hit model's turn to decide
             actor = self.pending_who()
+        elif actor is not None and actor == before and self.active_model() not in (None, actor):
+            actor = self.active_model()              # its turn ended and another model's began (Norova)
         if actor and actor in self.world.model_ids():
             self.select(actor)
         else:
@@ -963,6 +968,18 @@ class PlayController(TableView):
                 pass
         return event_line(ev)
 
+    def miss_lines(self, events) -> dict[int, str]:
+        """The game's narration's ``misses``: the attacks of these events that hit
+        nothing, by the index of the event each line follows (none for a game
+        without it)."""
+        import importlib
+        pkg = type(self.game).__module__.rsplit(".", 1)[0]
+        try:
+            fn = getattr(importlib.import_module(pkg + ".narrate"), "misses", None)
+        except ImportError:
+            fn = None
+        return dict(fn(list(events))) if callable(fn) else {}
+
     #: the most lines a decision's outcome takes in the status panel
     EXPLAIN_LINES = 8
 
@@ -971,7 +988,10 @@ class PlayController(TableView):
         second Strike's damage, a wound): when the lines are too many, the dice
         (the dice panel shows them) go first, then the middle, never the end."""
         lines = [] if self.narrator is not None else [str(action)]
-        said = [(ev.kind, line) for ev in events[1:] for line in [self.say(ev)] if line]
+        # an attack that hit nothing says so after its last die (the rules emit no event for a miss)
+        missed = self.miss_lines(events) if self.narrator is not None else {}
+        said = [(ev.kind, line) for i, ev in enumerate(events) if i
+                for line in [self.say(ev), missed.get(i)] if line]
         n = self.EXPLAIN_LINES - len(lines)
         if len(said) > n:
             said = [ks for ks in said if ks[0] != "roll"]
@@ -1038,9 +1058,33 @@ class PlayController(TableView):
             if acts:
                 return self.apply(acts[0])
             self.select(mid)
+            why = self.activation_refused(mid)
+            if why or self.message == getattr(self, "_refused", None):
+                # a click meant to activate says why it selected instead (the rules' reason)
+                self.message = self._refused = f"{mid} selected, not activated: {why}" if why else ""
+                self.refresh()
             return mid
         self.select(None)
         return None
+
+    def select(self, mid: str | None) -> None:
+        if mid != self.selected and self.message and self.message == getattr(self, "_refused", None):
+            self.message = ""               # the words of a refused activation go with its selection
+        super().select(mid)
+
+    def activation_refused(self, mid: str) -> str | None:
+        """In the activation phase (the rules offer Activate), why a click on ``mid``
+        activates nothing: the rules' reason (another side's model, one that has
+        activated, one out of AP), or None."""
+        import dataclasses
+        proto = next((a for a in self.legal() if action_kind(a) == "Activate"), None)
+        if proto is None or not dataclasses.is_dataclass(proto) or "model" not in {
+                f.name for f in dataclasses.fields(proto)}:
+            return None
+        try:
+            return self.game.why_illegal(dataclasses.replace(proto, model=mid))
+        except Exception:
+            return None
 
     def token_click(self, tid: str):
         """A click on a token: a target in the target step; else say what
@@ -2934,13 +2978,7 @@ class AttractController(PlayController):
         """The attacks of a step that hit nothing, in words (the game's narration's
         ``misses``): the rules emit no event for a miss, so a step whose attack roll
         failed had no outcome on the banner."""
-        import importlib
-        pkg = type(self.game).__module__.rsplit(".", 1)[0]
-        try:
-            fn = getattr(importlib.import_module(pkg + ".narrate"), "misses", None)
-        except ImportError:
-            fn = None
-        return [ln.strip() for _, ln in sorted(fn(list(events)).items())] if callable(fn) else []
+        return [ln.strip() for _, ln in sorted(self.miss_lines(events).items())]
 
     def show_result(self) -> None:
         """The game is over: the banner says who won and why, the tally of the games
