@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError, Problem
-from engine.scene import STAT_NAMES, Profile, Spell, Weapon, default_models_dir
+from engine.scene import HP_ZERO, STAT_NAMES, Profile, Spell, Weapon, default_models_dir
 
 PARTY_KEYS = ("party", "game", "notes", "profiles")
 # plus one block per other game ("norova": the Legends of Norova sheet), kept
@@ -70,6 +70,14 @@ def known_parties(models_dir: str | Path | None = None) -> list[str]:
         return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file())
     except OSError:
         return []
+
+
+def _names_profile(ref: str, display: str) -> bool:
+    """Does ``ref`` name the profile whose display name is ``display``: the whole name in
+    any case, spelt with - for spaces, or one of its words (``kaelen``: Kaelen the Knight)?"""
+    ref = ref.lower()
+    words = {w.lower() for w in re.split(r"[^\w'-]+", display) if len(w) > 3}
+    return ref in words or ref in (display.lower(), re.sub(r"[^\w-]+", "-", display).strip("-").lower())
 
 
 def load_party(name: str, models_dir: str | Path | None = None) -> dict[str, Profile]:
@@ -135,6 +143,11 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
         from engine.validate import suggest
         guess = suggest(name, profiles)
         hint = f"; did you mean '{guess}'?" if guess else f" (it has: {', '.join(profiles)})"
+        if guess is None:
+            # the name printed on the card ("Kaelen the Knight"), or a word of it, for its key
+            by_name = [k for k, prof in profiles.items() if _names_profile(name, str(prof.name))]
+            if len(by_name) == 1:
+                hint = f"; did you mean '{by_name[0]}' ({profiles[by_name[0]].name})?"
         return None, f"no profile '{name}' in {_display(Path(models_dir) / (party + '.yaml'))}{hint}", []
     return profiles[name], None, []
 
@@ -196,7 +209,9 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
             for k in STAT_NAMES:
                 if k in sd:
                     n = ck.number(sd[k], p + ("stats", k), integer=True, lo=0, hi=99)
-                    if n is not None:
+                    if n == 0 and k == "HP":
+                        ck.error(p + ("stats", k), HP_ZERO)
+                    elif n is not None:
                         stats[k] = int(n)
     lists = {}
     for key in ("classes", "traits", "skills", "affinities"):

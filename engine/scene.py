@@ -1161,6 +1161,9 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
         return None
     if not mesh.is_watertight:
         ck.warn(p, f"{text!r}: mesh is not watertight; it loads, but what is inside it may be misjudged")
+    if mesh.metadata.get(_TURNED):
+        ck.warn(p, f"{text!r}: faces of the mesh point inward (inside out, or wound both ways); "
+                   f"they are turned to face outward")
     return str(real)
 
 
@@ -1235,7 +1238,18 @@ def _read_mesh_checked(ck, p, text: str, real: Path, suffix: str, size: int, sca
     if len(loaded.faces) > MAX_TRIANGLES:
         ck.error(p, f"{text!r}: mesh has {len(loaded.faces)} triangles; the limit is {MAX_TRIANGLES}")
         return None
+    if loaded.is_watertight:
+        # a closed solid whose faces point inward (an inside-out export, or faces wound
+        # both ways) has its top facing down: no model could stand on it, and one could
+        # stand inside it. The built shapes are turned outward so (engine.shapes); a file too
+        faces = np.array(loaded.faces, copy=True)
+        trimesh.repair.fix_normals(loaded, multibody=True)
+        if not np.array_equal(faces, loaded.faces):
+            loaded.metadata[_TURNED] = True
     return loaded
+
+
+_TURNED = "eldfall_turned"       # mesh.metadata key: faces of the file were turned outward
 
 
 _EXTENT = "eldfall_extent"       # mesh.metadata key: the file's own extent, for _span_problem
@@ -1272,6 +1286,10 @@ def _mm_value(ck, value, p, key: str, what: str, hi: float) -> float | None:
 
 # a dismount may not change HP: the seeds say nothing of Wounds carried over
 DISMOUNT_STATS = tuple(k for k in STAT_NAMES if k != "HP")
+#: a profile is a card: every model made from one with no HP would start Incapacitated
+#: (a scene model may be given HP 0: it is set up Incapacitated)
+HP_ZERO = ("must be at least 1, got 0 (every model of this profile would start Incapacitated; "
+           "give a scene model stats: {HP: 0} or states: [Incapacitated] for that)")
 
 
 def _mounted(ck, d: dict, p: tuple, states) -> tuple[bool | None, dict | None]:
@@ -1372,6 +1390,17 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
                                       "Flying at once): give one of them")
         if "Crouched" not in states:
             states = tuple(states) + ("Crouched",)
+    elif states and "Flying" in states:
+        # the other States that cancel Flying at once, or that a Flying model cannot have
+        # (docs/rulings.md "Entering States": no model enters Flying while Crouched,
+        # Immobilized or Dead, and a Flying model cannot become Engaged)
+        for other, why in (("Crouched", "Crouched cancels Flying at once"),
+                           ("Immobilized", "Immobilized cancels Flying at once"),
+                           ("Dead", "Dead cancels Flying at once"),
+                           ("Engaged", "a Flying model cannot be Engaged")):
+            if other in states:
+                ck.error(p + ("states",), f"a{'n' if other[0] in 'AEIOU' else ''} {other} model cannot "
+                                          f"be Flying ({why}): give one of them")
 
     overrides: dict[str, int] = {}
     if "stats" in d:
@@ -1383,6 +1412,14 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
                     n = ck.number(v, p + ("stats", k), integer=True, lo=0, hi=99)
                     if n is not None:
                         overrides[k] = int(n)
+    if overrides.get("HP") == 0 and states is not None and not {"Dead", "Incapacitated"} & set(states):
+        # "Triggered when the model's HP reaches 0" (eldfall-states.txt, Incapacitated): a
+        # scene model with HP 0 is Incapacitated and Crouched at setup, for the World
+        # (hitbox, cover, eldfall check) as for the game (docs/rulings.md)
+        if "Flying" in states:
+            ck.error(p + ("stats", "HP"), "a model with HP 0 is Incapacitated, which cancels Flying at "
+                                          "once: give it HP or leave out Flying")
+        states = tuple(states) + ("Incapacitated",) + (() if "Crouched" in states else ("Crouched",))
 
     sizes = size_table()
     size = None

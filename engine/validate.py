@@ -247,7 +247,60 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
         raise InputError(Problem(file, exc.line, "", exc.message)) from None
     if builder.problems:
         raise InputError([Problem(file, ln, keypath(p), m) for ln, p, m in builder.problems])
+    if builder.expanded:
+        _alias_lines(text, lines)
     return value, lines, data
+
+
+def _alias_lines(text: str, lines: Lines) -> None:
+    """Where an alias stands for a whole value (``- *veteran``), the lines of that value and
+    of all under it are the alias's own: the composer shares the anchored node, whose marks
+    are the anchor's, so a problem of ``models[3]`` written ``- *a`` on line 6 was said at
+    the anchor's line. (A merge, ``<<: *defaults``, keeps the anchor's lines: its keys are
+    written there.) From the parser's events, which keep every alias's mark."""
+    found: dict[tuple, int] = {}
+    stack: list[dict] = []
+    skip = 0                        # inside a list or mapping used as a key: no path
+    for ev in yaml.parse(text, Loader=_Loader):
+        if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent,
+                           yaml.DocumentStartEvent, yaml.DocumentEndEvent)):
+            continue
+        starts = isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
+        if skip:
+            skip += 1 if starts else -1 if isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)) else 0
+            continue
+        if isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and top["map"] and top["key"]:
+            top["key"] = False          # this node is a key
+            top["k"] = ev.value if isinstance(ev, yaml.ScalarEvent) else None
+            skip = 1 if starts else 0
+            continue
+        if top is None:
+            path = ()
+        elif top["path"] is None:
+            path = None
+        elif top["map"]:
+            top["key"] = True
+            path = None if top["k"] is None else top["path"] + (top["k"],)
+        else:
+            top["i"] += 1
+            path = top["path"] + (top["i"],)
+        if isinstance(ev, yaml.AliasEvent):
+            if path and path[-1] != "<<":
+                found[path] = _line(ev.start_mark)
+        elif starts:
+            stack.append({"map": isinstance(ev, yaml.MappingStartEvent), "key": True, "k": None,
+                          "i": -1, "path": path})
+    # a key's text as the parser gives it; the builder's keys are its values (the same for
+    # every key the loaders read, which are texts)
+    for at, line in sorted(found.items(), key=lambda kv: len(kv[0])):
+        n = len(at)
+        for k in [k for k in lines if k[:n] == at]:
+            lines[k] = line
+        lines[at] = line
 
 
 _OCTAL_RE = re.compile(r"^[-+]?0[0-7_]+$")

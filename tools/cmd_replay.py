@@ -2,8 +2,11 @@
 
 The log's header rebuilds the game on its scene; every action up to event
 ``--to`` (default: all) is applied again, and each re-created event must
-equal the logged one. A torn last line is dropped with a warning. Prints the
-state (models, HP, AP, states, positions) and its hash.
+equal the logged one. A torn last line is dropped with a warning. The header's
+units and scene block must be what the scene file (and its profiles) gives now:
+a value edited by hand is one problem line each (``LOG:1: units[0] (id).stats.HP:
+the log has 9, the scene gives 2 ...``). Prints the state (models, HP, AP,
+states, positions) and its hash.
 """
 from __future__ import annotations
 
@@ -111,9 +114,93 @@ def scene_file(log: str, scene: dict) -> str:
             cand = os.path.join(base, path)
             if os.path.isfile(cand) and _sha256(cand) == want:
                 return cand
+    if not isinstance(path, str) or not path.strip():
+        raise InputError(Problem(log, 1, "scene.path", f"expected the scene file's path, got {path!r}"))
     where = (" (the path is from the folder the game was played in: run eldfall replay there)"
              if isinstance(path, str) and path and not os.path.isabs(path) else "")
     raise InputError(Problem(log, 1, "scene.path", f"the scene {path!r} is not there{where}"))
+
+
+def _differences(path: str, logged, made, out: list) -> None:
+    """``(key.path, logged, made)`` for every leaf where two JSON values differ."""
+    if isinstance(logged, dict) and isinstance(made, dict):
+        for k in sorted(set(logged) | set(made), key=str):
+            sub = f"{path}.{k}" if path else str(k)
+            if k not in made:
+                out.append((sub, logged[k], _NONE))
+            elif k not in logged:
+                out.append((sub, _NONE, made[k]))
+            else:
+                _differences(sub, logged[k], made[k], out)
+    elif isinstance(logged, list) and isinstance(made, list) and len(logged) == len(made):
+        for i, (a, b) in enumerate(zip(logged, made)):
+            _differences(f"{path}[{i}]", a, b, out)
+    elif type(logged) is not type(made) or logged != made:
+        if isinstance(logged, (int, float)) and isinstance(made, (int, float)) and \
+                not isinstance(logged, bool) and not isinstance(made, bool) and logged == made:
+            return          # 2 and 2.0: the same number
+        out.append((path, logged, made))
+
+
+_NONE = object()        # a key one side of a comparison lacks
+
+
+def _shown(value) -> str:
+    if value is _NONE:
+        return "nothing"
+    text = json.dumps(value, sort_keys=True, allow_nan=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+#: at most this many lines for a header that differs from its scene
+MAX_HEADER_LINES = 20
+
+
+def scene_header(scene, world) -> dict:
+    """The ``units`` and ``scene`` a log header of this scene holds (as ``eldfall play`` writes
+    them), as plain JSON data. Before the replay: the replay moves the World's models."""
+    from tools import gameplay
+    from tools.roster import units_from_scene
+    return json.loads(json.dumps({"units": [u.to_dict() for u in units_from_scene(scene, world)],
+                                  "scene": gameplay.scene_info(scene)}))
+
+
+def header_problems(log: str, header: dict, scene, made: dict) -> list:
+    """The log header's units and scene data against what its scene file (and the profiles it
+    names) gives now (``made``: :func:`scene_header`): ``eldfall play`` writes them from the
+    scene, and the replay plays the header's, so a header edited by hand (a model given more
+    HP, a token moved) would replay as another game with no word said. One problem per value
+    that differs (line 1)."""
+    from engine.errors import Problem
+    why = "(an edited log?)"
+    why_units = "(an edited log, or the scene's profiles changed since the game was played)"
+    out: list = []
+    made_units = made["units"]
+    logged_units = header.get("units")
+    by_id = {u.get("id"): i for i, u in enumerate(made_units)}
+    if not isinstance(logged_units, list) or [u.get("id") if isinstance(u, dict) else None
+                                              for u in logged_units] != list(by_id):
+        ids = [u.get("id") if isinstance(u, dict) else u for u in (logged_units or [])] \
+            if isinstance(logged_units, list) else logged_units
+        return [Problem(log, 1, "units", f"the log's models {_shown(ids)} are not the scene's "
+                                         f"{_shown(list(by_id))} {why_units}")]
+    diffs: list = []
+    _differences("units", logged_units, made_units, diffs)
+    made_scene = made["scene"]
+    logged_scene = header.get("scene") if isinstance(header.get("scene"), dict) else {}
+    logged_scene = {k: v for k, v in logged_scene.items() if k not in ("path", "sha256")}
+    made_scene = {k: v for k, v in made_scene.items() if k not in ("path", "sha256")}
+    _differences("scene", logged_scene, made_scene, diffs)
+    for key, a, b in diffs[:MAX_HEADER_LINES]:
+        tail = why
+        if key.startswith("units["):      # name the model: units[3] is hard to find by hand
+            i = int(key[6:key.index("]")])
+            key = key.replace(f"units[{i}]", f"units[{i}] ({made_units[i]['id']})", 1)
+            tail = why_units
+        out.append(Problem(log, 1, key, f"the log has {_shown(a)}, the scene gives {_shown(b)} {tail}"))
+    if len(diffs) > MAX_HEADER_LINES:
+        out.append(Problem(log, 1, "units", f"and {len(diffs) - MAX_HEADER_LINES} more values differ"))
+    return out
 
 
 def run(args) -> int:
@@ -138,18 +225,30 @@ def run(args) -> int:
                                  f"must be between 0 and {len(events)} (the log has {counted(len(events), 'event')}, "
                                  f"numbered from 0)"))
     mod = gameplay.game_module(header["game"])
-    _, _, geo = gameplay.load_table(path)
+    table, world, geo = gameplay.load_table(path)
+    made = scene_header(table, world)
+    if table.games and header["game"] not in table.games:
+        raise InputError(Problem(args.log, 1, "game", f"the scene {path!r} is for {', '.join(table.games)}, "
+                                                      f"not {header['game']} (an edited log?)"))
     prefix = events if args.to is None else events[:args.to]
     try:
         game = mod.game_from_log(header, prefix, geo)
     except LogError as exc:
         # no line: the rules found the header wrong (line 1)
-        raise InputError(Problem(args.log, exc.line or 1, exc.path, exc.message)) from None
+        problem = Problem(args.log, exc.line or 1, exc.path, exc.message)
+        # an event the replay makes otherwise: a header edited by hand is the likelier cause
+        first = header_problems(args.log, header, table, made) if (exc.line or 1) > 1 else []
+        raise InputError(first + [problem]) from None
     except Exception as exc:  # noqa: BLE001 - an edited log must never show a traceback
         # the rules check what they expect a header to hold, not every type in it: a
         # unit's value of the wrong kind (an edited line 1) fails deeper down
         raise InputError(Problem(args.log, 1, "units", f"cannot rebuild the {header['game']} game from the header "
                                  f"(an edited log?): {type(exc).__name__}: {exc}")) from None
+    # the game was rebuilt from the header's units and scene block, which eldfall play wrote
+    # from the scene: one edited by hand (more HP, a token moved) replays as another game
+    problems = header_problems(args.log, header, table, made)
+    if problems:
+        raise InputError(problems)
     if args.json:
         print(json.dumps({"events": len(game.events), "state_hash": game.state_hash(),
                           "state": game.state_dict(),

@@ -6,8 +6,21 @@ The rules never import the engine; this module is the bridge: it turns each
 """
 from __future__ import annotations
 
-from engine.units import MM_PER_INCH
+from engine.units import MM_PER_INCH, size_table
 from rules.core.units import Unit, spell_dict, weapon_dict
+
+
+def size_of_base(base_mm: float) -> str:
+    """The Size of a model the scene gives only ``base_mm``/``height_mm`` (no ``size``, no
+    profile): the largest Size of the size table whose base fits its base (25 mm: S, 32 mm:
+    M, 100 mm: E). The rules read Size (a Knockback or Knockdown does nothing to a target two
+    Sizes larger), and such a model is no Medium by default (docs/rulings.md)."""
+    table = size_table()
+    fits = [(float(row["base_mm"]), code) for code, row in table.items()
+            if float(row["base_mm"]) <= float(base_mm) + 1e-9]
+    if not fits:
+        return min(table, key=lambda code: float(table[code]["base_mm"]))
+    return max(fits)[1]
 
 
 def unit_from_spec(spec, z: float | None = None) -> Unit:
@@ -41,7 +54,7 @@ def unit_from_spec(spec, z: float | None = None) -> Unit:
     return Unit(
         id=spec.id, side=spec.side,
         name=(prof.name if prof else spec.id),
-        size=(spec.size or (prof.size if prof else "M")),
+        size=(spec.size or (prof.size if prof else None) or size_of_base(spec.base_mm)),
         base=float(spec.base_mm) / MM_PER_INCH,
         height=float(spec.height_mm) / MM_PER_INCH,
         stats=stats,
