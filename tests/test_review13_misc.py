@@ -3,10 +3,16 @@
 * ``eldfall simulate`` on Legends of Norova printed "mean VP", a score the game does not
   keep: its turn-limit winner is the side with the most Vitality left, and that is what the
   figure is.
+* a Norova sheet's problem was said as the scene's ("SCENE: models: knight.norova..."), not
+  at its line in the party file; ``eldfall check`` did not see it at all.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.cli_run import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_simulate_names_norovas_score_vitality_left_not_vp(capsys):
@@ -14,3 +20,43 @@ def test_simulate_names_norovas_score_vitality_left_not_vp(capsys):
                            "--seed", "5", "--bots", "random", "--set", "max_rounds=1", "--jobs", "1")
     assert rc == 0, err
     assert "mean Vitality left: foes " in out and "VP" not in out
+
+
+def _bad_sheet(tmp_path):
+    """A copy of the models folder whose knight's Norova skills are a text: (folder, party
+    file, 1-based line of the bad key)."""
+    import shutil
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models)
+    party = models / "norova-party.yaml"
+    text = party.read_text().splitlines()
+    at = next(i for i, t in enumerate(text) if t.strip() == "skills: [power_strike, twin_strike]")
+    text[at] = text[at].replace("[power_strike, twin_strike]", "hide")
+    party.write_text("\n".join(text) + "\n")
+    return models, party, at + 1
+
+
+def test_a_bad_norova_sheet_is_named_at_its_line_in_the_party_file(tmp_path, monkeypatch, capsys):
+    # the problem read "SCENE: models: knight.norova.skills: ...": no file or line to fix it at
+    import engine.profiles
+    import engine.scene
+    models, party, line = _bad_sheet(tmp_path)
+    monkeypatch.setattr(engine.scene, "default_models_dir", lambda: models)
+    monkeypatch.setattr(engine.profiles, "default_models_dir", lambda: models)
+    rc, out, err = run_cli(capsys, "play", str(ROOT / "scenes" / "norova-arena.yaml"), "--game", "norova",
+                           "--bots", "--seed", "1")
+    assert rc == 2 and out == ""
+    assert err.strip() == (f"{engine.profiles._display(party)}:{line}: profiles.knight.norova.skills: "
+                           "must be a list of skills, not 'hide' (model knight)")
+
+
+def test_check_tells_what_stops_a_game_of_the_scene_from_starting(tmp_path, capsys):
+    # `eldfall check` called the arena valid while `eldfall play --game norova` refused it
+    import engine.profiles
+    models, party, line = _bad_sheet(tmp_path)
+    rc, out, err = run_cli(capsys, "check", str(ROOT / "scenes" / "norova-arena.yaml"), "--models-dir", str(models))
+    assert rc == 2 and out == ""
+    assert err.strip().splitlines()[-1] == (f"{engine.profiles._display(party)}:{line}: profiles.knight.norova."
+                                            "skills: must be a list of skills, not 'hide' (model knight)")
+    rc, out, err = run_cli(capsys, "check", str(ROOT / "scenes" / "norova-arena.yaml"))
+    assert rc == 0 and "valid" in out

@@ -38,6 +38,9 @@ def check(path: str, models_dir: str | None = None):
         problems = check_placement(world)
     except Exception as exc:  # noqa: BLE001
         problems = [Problem(scene.path, None, "", f"cannot check placement: {type(exc).__name__}: {exc}")]
+    if not problems:
+        from tools.gameplay import start_problems
+        problems = start_problems(scene, world)
     if problems:
         for w in scene.warnings:
             print(w, file=sys.stderr)
@@ -49,8 +52,34 @@ def all_warnings(scene) -> list[Problem]:
     """The loader's warnings and :func:`play_warnings`, in the loader's order (another
     file's first, then by line)."""
     file = scene.path or "<scene>"
-    return sorted(list(scene.warnings) + play_warnings(scene),
+    return sorted(list(scene.warnings) + play_warnings(scene) + deployment_warnings(scene),
                   key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
+
+
+def deployment_warnings(scene) -> list[Problem]:
+    """A model whose base centre is outside its side's deployment zone (the scene's
+    ``deployment``): ``eldfall play`` starts the game with it where it stands and only says
+    so in its "deployment: outside their zone" line, so the organiser hears it here first.
+    A warning: a scene may hold a game in progress."""
+    from engine.validate import WARNING
+    if "eldfall" not in scene.games or not scene.deployment:
+        return []
+    eps = 1e-6              # as the game's own test (rules/eldfall/sequence.py)
+    out = []
+    for m in scene.models:
+        zone = scene.deployment.get(m.side)
+        if not zone:
+            continue
+        (x0, y0), (x1, y1) = zone
+        x, y = float(m.at[0]), float(m.at[1])
+        if min(x0, x1) - eps <= x <= max(x0, x1) + eps and min(y0, y1) - eps <= y <= max(y0, y1) + eps:
+            continue
+        where = (f"x {_fmt(min(x0, x1))}-{_fmt(max(x0, x1))} y {_fmt(min(y0, y1))}-{_fmt(max(y0, y1))}")
+        out.append(Problem(scene.path or "<scene>", m.key_lines.get("at") or m.line or None,
+                           f"models[{m.index}].at" if m.index >= 0 else "models",
+                           WARNING + f"model '{m.id}' stands at ({_fmt(x)}, {_fmt(y)}), outside {m.side}'s "
+                           f"deployment zone ({where}); eldfall play starts it there"))
+    return out
 
 
 def play_warnings(scene) -> list[Problem]:
@@ -109,6 +138,9 @@ def summary(world) -> dict:
         spec = hb.spec
         out["models"].append({
             "id": mid, "side": hb.side, "size": spec.size if spec else None,
+            # the Size the rules play it at: a model with neither size nor profile has the
+            # Size its base fits (tools.roster.size_of_base), never a Medium by default
+            "rules_size": _rules_size(spec),
             "base_in": round(2 * float(hb.radius), 3), "height_in": round(float(hb.height), 3),
             "full_height_in": round(float(hb.full_height), 3),
             "x": round(float(hb.x), 3), "y": round(float(hb.y), 3), "z": round(float(hb.z), 3) + 0.0,
@@ -133,6 +165,13 @@ def summary(world) -> dict:
     if strat:
         out["stratagems"] = strat
     return out
+
+
+def _rules_size(spec) -> str | None:
+    from tools.roster import size_of_base
+    if spec is None:
+        return None
+    return spec.size or (spec.profile.size if spec.profile else None) or size_of_base(spec.base_mm)
 
 
 def stratagem_rows(scene) -> dict[str, list[dict]]:
@@ -234,6 +273,9 @@ def render(info: dict) -> str:
                 extra.append("mounted" + (f": {changes} when dismounted" if changes else ""))
             if m["profile"]:
                 extra.append(m["profile"])
+            if not m["size"] and m.get("rules_size"):
+                extra.append(f"no size given: the rules play it as Size {m['rules_size']}, "
+                             f"from its {round(m['base_in'] * 25.4, 1):g} mm base")
             if m["leader"]:
                 extra.append("Leader")
             lines.append(f'    {m["id"]:<{width}}  {size:<1}  base {m["base_in"]:.2f}"  height {m["height_in"]:.2f}"  '

@@ -77,10 +77,36 @@ def parse_settings(pairs) -> dict:
 _NOROVA_SETTING = re.compile(r"^settings: ([\w.]+):")
 
 
-def game_problems(exc: Exception, scene_path: str, with_settings: bool) -> list[Problem]:
+_SHEET_KEY = re.compile(r"^([^\s:]+)\.(norova(?:\.[^\s:]+)?): (.*)$")
+
+
+def _sheet_problem(text: str, scene) -> Problem | None:
+    """A Norova sheet's problem (``ID.norova.KEY: what``) at its line in the party file that
+    holds the model's profile (``FILE:LINE: PROFILE.norova.KEY: what``); None when the text
+    is no such problem or the profile has no file."""
+    m = _SHEET_KEY.match(text)
+    if m is None or scene is None:
+        return None
+    spec = next((x for x in scene.models if x.id == m.group(1)), None)
+    prof = getattr(spec, "profile", None)
+    if prof is None or not prof.file:
+        return None
+    from engine.validate import read_yaml
+    pname = prof.ref.split("#", 1)[-1]
+    key = tuple(m.group(2).split("."))
+    try:
+        _, lines, _ = read_yaml(prof.file)
+    except InputError:
+        return Problem(prof.file, prof.line or None, f"profiles.{pname}.{m.group(2)}", m.group(3))
+    return Problem(prof.file, lines.of(("profiles", pname) + key) or prof.line or None,
+                   f"profiles.{pname}.{m.group(2)}", f"{m.group(3)} (model {m.group(1)})")
+
+
+def game_problems(exc: Exception, scene_path: str, with_settings: bool, scene=None) -> list[Problem]:
     """A rules error at the start of a game as Problems, one per line of it: a setting's
     as ``<command line>: --set KEY: what is wrong`` (Norova's ``settings: KEY: `` prefix
-    dropped, the key is said once), any other as the scene's models'."""
+    dropped, the key is said once), a Norova sheet's at its line in the party file (with
+    ``scene``: ``_sheet_problem``), any other as the scene's models'."""
     lines = [str(p) for p in getattr(exc, "problems", None) or str(exc).splitlines() or [str(exc)]]
     eldfall_key = getattr(exc, "key", None)
     out = []
@@ -91,7 +117,22 @@ def game_problems(exc: Exception, scene_path: str, with_settings: bool) -> list[
         elif with_settings and eldfall_key:
             out.append(Problem("<command line>", None, f"--set {eldfall_key}", text))
         else:
-            out.append(Problem(scene_path, None, "models", text))
+            out.append(_sheet_problem(text, scene) or Problem(scene_path, None, "models", text))
+    return out
+
+
+def start_problems(scene, world) -> list[Problem]:
+    """What stops each game the scene is for from starting (a Norova sheet of the wrong
+    shape, ...), as ``eldfall play`` would say it: ``eldfall check`` tells it first."""
+    from engine.geometry import WorldGeometry
+    from tools.roster import units_from_scene
+    out: list[Problem] = []
+    for name in scene.games or ("eldfall",):
+        try:
+            game_module(name).new_game(units_from_scene(scene, world), WorldGeometry(world), seed=0,
+                                       scene_info=scene_info(scene))
+        except ValueError as exc:
+            out += [p for p in game_problems(exc, scene.path, False, scene) if p not in out]
     return out
 
 
@@ -106,7 +147,7 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
         g = mod.new_game(units, geo, seed=seed, settings=settings or None,
                          scene_info=scene_info(scene))
     except ValueError as exc:
-        raise InputError(game_problems(exc, scene_path, bool(settings))) from None
+        raise InputError(game_problems(exc, scene_path, bool(settings), scene)) from None
     if log is not None:
         g.start_log(log)
     return mod, g
