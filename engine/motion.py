@@ -1145,6 +1145,12 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
     xy = _kept(_xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"])), keep)
     lo, hi, std, nrm, piece = ctx.layers(xy)
     stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
+    add, at = _gap_samples(ctx, xy, lo, hi, std, stn)
+    if len(add):
+        # a gap the samples stepped over: a sample in it (the base drops there)
+        xy = np.insert(xy, at, add, axis=0)
+        lo, hi, std, nrm, piece = ctx.layers(xy)
+        stn = _stances(lo, hi, std, ctx.h, 4, same=ctx.bare_rows)
     n = len(xy)
     climb = mode == "climb"
     # the start: the stance nearest the model's height
@@ -1228,6 +1234,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
             allowed = ok & (small | (lad >= 0))
         else:
             allowed = ok
+        if hanging and not climb:
+            # a model hanging on a face cannot Walk or Run off it, not even down a drop no
+            # taller than its hitbox (the rest of a taller climb); `reach` says the same
+            allowed = np.zeros_like(allowed)
         if not allowed.any():
             if hanging and not climb:
                 blocked = (f"the model hangs on a vertical surface at z {z:.2f}: only a Climb (or a Jump) "
@@ -1537,7 +1547,7 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         legal = False
         if blocked:       # the route was followed only up to what blocks it
             reason = (f"{blocked}; the allowance of {allowance:g}\" runs out even before that "
-                      f"(the way up to it costs {route.c[-1]:.2f}\")")
+                      f"(the route to there costs {route.c[-1]:.2f}\")")
         else:
             reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
     elif truncated:
@@ -2000,6 +2010,9 @@ class _Static:
     # (n,) where the World rests a base ending at each node (``_rest_z``: a slope under
     # the base centre), worked out as ends are asked for; NaN not yet
     place_z: "np.ndarray | None" = field(default=None, repr=False)
+    # (n,) every column under a base at the node is a standable top at its level (a
+    # step between two such nodes never leaves the base over a drop); None: unknown
+    node_full: "np.ndarray | None" = field(default=None, repr=False)
 
     def graph(self) -> "_Graph":
         """The static edges as a canonical CSR graph (built once, on first use)."""
@@ -2309,12 +2322,182 @@ class _Faces:
         return ok
 
 
+class _Support:
+    """Exact test that a step keeps something under the base all the way.
+
+    The grid tests the support of a base at its nodes only: a step between two nodes
+    on either side of a gap barely wider than the base (two tops 3" up, 1.27" apart,
+    a Medium base 1.26" wide) crossed it, where the path check finds the base wholly
+    over the gap for a moment and drops it. A step a -> b at za -> zb keeps its support
+    where every point of its plan segment lies within the path check's probe radius of
+    a standable face at a height the base can step to from both ends (within the
+    free-climbing height of each): anything else under it is a drop (or no room).
+    """
+
+    def __init__(self, world, cols, R, step_h):
+        import shapely
+        keep = ~cols.skip_tri
+        nz = cols.normals[:, 2]
+        sel = np.nonzero(keep & (nz >= cols.min_nz - 1e-9))[0]
+        self.T = np.asarray(world.rays.triangles, dtype=float)[sel]
+        self.dist = float(R) - 2 * _EPS           # the path check's probes lie within this
+        self.step = float(step_h)
+        plans = shapely.convex_hull(shapely.multipoints(self.T[:, :, :2].reshape(-1, 2),
+                                                        indices=np.repeat(np.arange(len(sel)), 3)))
+        self.tree = shapely.STRtree(plans) if len(sel) else None
+
+    def held(self, a, b, za, zb) -> np.ndarray:
+        """(n,) bool: the base stepping along a -> b (plan, (n, 2)) at za -> zb is over a
+        standable face it may stand on at every point of the way."""
+        return np.array([g is None for g in self.uncovered(a, b, za, zb)], dtype=bool)
+
+    def uncovered(self, a, b, za, zb) -> list:
+        """For each step a -> b (see ``held``): None where the base is held all the way,
+        else the part of the plan segment where it is not (a shapely geometry)."""
+        import shapely
+        n = len(a)
+        segs = shapely.linestrings(np.stack([a, b], axis=1)) if n else []
+        out = list(segs)
+        if self.tree is None or not n:
+            return out
+        si, ti = self.tree.query(segs, predicate="dwithin", distance=self.dist)
+        if not len(si):
+            return out
+        lo_ = np.maximum(za, zb)[si] - self.step - 1e-6
+        hi_ = np.minimum(za, zb)[si] + self.step + 1e-6
+        T = self.T[ti]
+        # each face clipped to the heights [lo_, hi_] (as _Faces clips to its band)
+        P = [T[:, k] for k in range(3)]
+        pts, good = [], []
+        for k in range(3):
+            z = P[k][:, 2]
+            pts.append(P[k][:, :2])
+            good.append((z >= lo_ - 1e-9) & (z <= hi_ + 1e-9))
+        for k in range(3):
+            A, B = P[k], P[(k + 1) % 3]
+            dz = B[:, 2] - A[:, 2]
+            for lev in (lo_, hi_):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t = (lev - A[:, 2]) / dz
+                cross = (np.abs(dz) > 1e-12) & (t > 0) & (t < 1)
+                t = np.where(cross, t, 0.0)
+                pts.append(A[:, :2] + t[:, None] * (B[:, :2] - A[:, :2]))
+                good.append(cross)
+        pts = np.stack(pts, axis=1)
+        good = np.stack(good, axis=1)
+        has = np.nonzero(good.any(axis=1))[0]
+        if not len(has):
+            return out
+        rows, cols_ = np.nonzero(good[has])
+        hull = shapely.convex_hull(shapely.multipoints(pts[has][rows, cols_], indices=rows))
+        owner = si[has]
+        # the distance to a convex piece is convex along a segment: both ends within reach
+        # of one piece, the whole step is
+        pa, pb = shapely.points(a[owner]), shapely.points(b[owner])
+        one = (shapely.distance(pa, hull) <= self.dist) & (shapely.distance(pb, hull) <= self.dist)
+        done = np.zeros(n, dtype=bool)
+        done[owner[one]] = True
+        for i in np.nonzero(done)[0]:
+            out[i] = None
+        rest = ~done[owner]
+        hull, owner = hull[rest], owner[rest]
+        if not len(owner):
+            return out
+        reach = shapely.buffer(hull, self.dist, quad_segs=16)
+        order = np.argsort(owner, kind="stable")
+        owner, reach = owner[order], reach[order]
+        cut = np.concatenate([[0], np.nonzero(np.diff(owner))[0] + 1, [len(owner)]])
+        for c0, c1 in zip(cut[:-1], cut[1:]):
+            i = int(owner[c0])
+            left = segs[i]
+            for geom in reach[c0:c1]:
+                left = shapely.difference(left, geom)
+                if left.is_empty or shapely.length(left) <= 1e-6:
+                    left = None
+                    break
+            out[i] = left
+        return out
+
+
+def _support(world, R, step_h, st) -> _Support:
+    c = _world_cache(world)
+    key = ("support", round(R, 6), round(step_h, 6), _st_key(st))
+    if key not in c:
+        c[key] = _Support(world, _columns(world, st), R, step_h)
+    return c[key]
+
+
+def _gap_samples(ctx, xy, lo, hi, std, stn) -> np.ndarray:
+    """Points to add to a route's samples where the base passes, between two samples on
+    one level, over a gap too short for the 0.05" samples to land in (two tops 1.28"
+    apart under a 1.26" base): the middle of each such stretch, (k, 2) with the index
+    of the sample each goes before, (k,). Nothing where every probe under both samples
+    meets that level (open ground, a floor's middle)."""
+    n = len(xy)
+    if n < 2:
+        return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
+    K = ctx.cols.K
+    m = hi.shape[1] // K
+    H = hi.reshape(n, m, K)
+    S = std.reshape(n, m, K)
+    A_, B_, Z_ = [], [], []
+    for k in range(stn.shape[1]):
+        z = stn[:, k]
+        fin = np.isfinite(z)
+        if not fin[:-1].any():
+            continue
+        with np.errstate(invalid="ignore"):
+            full = fin & np.all(np.any(S & (np.abs(H - z[:, None, None]) <= _EPS), axis=2), axis=1)
+        for j in range(stn.shape[1]):
+            zn = stn[1:, j]
+            with np.errstate(invalid="ignore"):
+                pair = fin[:-1] & (np.abs(zn - z[:-1]) <= _EPS)
+            pair &= ~(full[:-1] & full[1:])
+            idx = np.nonzero(pair)[0]
+            if len(idx):
+                # a probe on that level under one sample within the probe radius of the
+                # other holds the base all the way between them (a disc is convex)
+                pat = ctx.pattern[None, :, :]
+                with np.errstate(invalid="ignore"):
+                    on_a = np.any(S[idx] & (np.abs(H[idx] - z[idx, None, None]) <= _EPS), axis=2)
+                    on_b = np.any(S[idx + 1] & (np.abs(H[idx + 1] - z[idx, None, None]) <= _EPS), axis=2)
+                lim = float(ctx.R) - 2 * _EPS - 1e-9
+                da = np.hypot(*(xy[idx, None, :] + pat - xy[idx + 1, None, :]).transpose(2, 0, 1))
+                db = np.hypot(*(xy[idx + 1, None, :] + pat - xy[idx, None, :]).transpose(2, 0, 1))
+                idx = idx[~(np.any(on_a & (da <= lim), axis=1) | np.any(on_b & (db <= lim), axis=1))]
+            A_.append(idx)
+            Z_.append(z[idx])
+    if not A_ or not sum(len(v) for v in A_):
+        return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
+    idx = np.concatenate(A_)
+    zz = np.concatenate(Z_)
+    idx, first = np.unique(idx, return_index=True)
+    zz = zz[first]
+    sup = _support(ctx.world, ctx.R, ctx.step, ctx.st)
+    left = sup.uncovered(xy[idx], xy[idx + 1], zz, zz)
+    import shapely
+    add, at = [], []
+    for i, g in zip(idx, left):
+        if g is None:
+            continue
+        p = shapely.get_coordinates(shapely.point_on_surface(g) if g.geom_type != "LineString"
+                                    else shapely.line_interpolate_point(g, 0.5, normalized=True))[0]
+        add.append(p)
+        at.append(i + 1)
+    if not add:
+        return np.zeros((0, 2)), np.zeros(0, dtype=np.int64)
+    return np.array(add), np.array(at, dtype=np.int64)
+
+
 class _TreeCheck:
     """The exact face test (:class:`_Faces`) of a static graph's steps and places, done
-    as searches need them and kept: state 0 not tested, 1 clear, 2 too near a face."""
+    as searches need them and kept: state 0 not tested, 1 clear, 2 too near a face.
+    A step whose ends are not both fully supported is also tested for its support
+    along the way (:class:`_Support`)."""
 
-    def __init__(self, g, G, faces, step_h):
+    def __init__(self, g, G, faces, step_h, support=None):
         self.g, self.G, self.faces, self.step = g, G, faces, float(step_h)
+        self.support = support
         n = len(g.node_xyz)
         self.n = n
         self.key = G.src.astype(np.int64) * (n + 1) + G.dst.astype(np.int64)    # ascending (CSR)
@@ -2349,6 +2532,15 @@ class _TreeCheck:
                 k = np.nonzero(~ok)[0]
                 if len(k):
                     ok[k] = self.faces.clear(P[A[k], :2], P[B[k], :2], za[k], zb[k])
+                full = self.g.node_full
+                if self.support is not None and full is not None:
+                    # a step (not a ladder's) from or to a base not wholly on its level
+                    # (near a ledge, a gap): the base must not pass over a drop on the way
+                    half = 0.5 * np.hypot(*(P[B, :2] - P[A, :2]).T)
+                    k = np.nonzero(ok & (np.abs(zb - za) <= self.step + 1e-9)
+                                   & ~(full[A] & full[B] & (half <= self.support.dist - 0.01)))[0]
+                    if len(k):
+                        ok[k] = self.support.held(P[A[k], :2], P[B[k], :2], za[k], zb[k])
                 rev = np.searchsorted(self.key, B.astype(np.int64) * (n + 1) + A)
                 rev_ok = (rev < len(self.key)) & (self.key[np.minimum(rev, len(self.key) - 1)] ==
                                                   B.astype(np.int64) * (n + 1) + A)
@@ -2368,7 +2560,8 @@ def _tree_check(world, g, G, ctx, st, step_h) -> _TreeCheck:
     chk = getattr(G, "_tree_check", None)
     if chk is None:
         faces = _Faces(world, _columns(world, st), ctx.R, ctx.h, step_h)
-        chk = G._tree_check = _TreeCheck(g, G, faces, step_h)
+        support = _support(world, ctx.R, step_h, st)
+        chk = G._tree_check = _TreeCheck(g, G, faces, step_h, support)
     return chk
 
 
@@ -2854,7 +3047,7 @@ def _build_static(world, R, h, res, st, window=None):
     edst = np.concatenate(ED) if ED else np.zeros(0, dtype=np.int64)
     ew = np.concatenate(EW) if EW else np.zeros(0)
     return _Static(res, nx, ny, z, valid, narrow, unsc, node, slot, cell, node_xyz, node_mult, node_piece,
-                   esrc, edst, ew, (time.perf_counter() - t0) * 1000.0)
+                   esrc, edst, ew, (time.perf_counter() - t0) * 1000.0, node_full=full_sup[slot, cell])
 
 
 # ----------------------------------------------------------------------------- reachable

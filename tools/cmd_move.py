@@ -71,6 +71,34 @@ def engaged_from_table(world, model: str) -> list[str]:
     return by
 
 
+def speed_line(world, model: str, mode: str, speed) -> str:
+    """Where the allowance comes from when the model's States change its SPD (Slowed,
+    Crippled, Crouched halve it, rounded up; Flying doubles it): "" when they do not, or
+    when --speed gave the effective SPD."""
+    if speed is not None:
+        return ""
+    from engine import motion
+    st = motion.settings(None)
+    hb = world.hitbox(model)
+    try:
+        base = motion._spd(hb)
+    except InputError:
+        return ""
+    eff = motion.effective_spd(hb, st, None)
+    if eff == base:
+        return ""
+    states = set(getattr(hb, "states", ()) or ())
+    why = []
+    halving = sorted(states & set(st["halving_states"]))
+    if halving:
+        why.append(f"{', '.join(halving)}: halved, rounded up")
+    doubling = sorted(states & set(st["doubling_states"]))
+    if doubling:
+        why.append(f"{', '.join(doubling)}: doubled")
+    return (f"  SPD {eff:g} (SPD {base:g}; {'; '.join(why)}): the {mode} allowance is "
+            f"{motion.allowance_for(mode, eff, st):g}\"")
+
+
 def engaged_line(by) -> str:
     return (f"  Engaged by {', '.join(by)} (in its melee reach, with LoS, where the scene stands it): "
             "only Walk, directly toward it")
@@ -200,6 +228,9 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(describe(result))
+        spd = speed_line(world, args.model, args.mode, speed)
+        if spd:
+            print(spd)
         if engaged_by:
             print(engaged_line(engaged_by))
         if note:

@@ -20,7 +20,7 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, check_on_table, engaged_from_table, engaged_line, point, positive
+from tools.cmd_move import check_model, check_on_table, engaged_from_table, engaged_line, point, positive, speed_line
 from tools.loading import counted, eldfall_rules_note, load_world
 
 
@@ -217,6 +217,9 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(describe(grid, summary, route, target))
+        spd = speed_line(world, args.model, args.mode, speed)
+        if spd:
+            print(spd)
         if engaged_by:
             print(engaged_line(engaged_by))
         if note:
