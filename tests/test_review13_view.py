@@ -198,3 +198,32 @@ def test_norova_the_model_whose_turn_it_is_is_ringed(view_app, tmp_path):
         assert c.hud.profile.text and first not in c.hud.profile.text.splitlines()[1]
     finally:
         c.close()
+
+
+# ------------------------------------------------------------ Ctrl+O: a header edited by hand
+def test_ctrl_o_refuses_a_log_whose_header_units_were_edited(view_app, tmp_path):
+    # the view checked only the scene's SHA-256: a log whose header gave a model 9 HP loaded
+    # and replayed as another game (eldfall replay refuses it, one line per value)
+    import json
+    from rules.core.errors import LogError
+    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml", seed=1)
+    try:
+        hotseat_activate(view_app, c, "red-scout", "order blue second")
+        log = c.save()
+        assert press(view_app, "control-o") == log, c.message          # the log as saved: loads
+        lines = open(log, encoding="utf-8").read().splitlines()
+        head = json.loads(lines[0])
+        i = next(k for k, u in enumerate(head["units"]) if u["id"] == "red-archer")
+        head["units"][i]["stats"]["HP"] = 9
+        lines[0] = json.dumps(head)
+        with open(log, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+        n = len(c.game.events)
+        assert press(view_app, "control-o") is None
+        assert c.message.startswith(f"cannot load: {log}:1: units[{i}] (red-archer).stats.HP: the log has 9, "
+                                    "the scene gives 2"), c.message
+        assert len(c.game.events) == n
+        with pytest.raises(LogError):
+            c.load(log, strict=True)
+    finally:
+        c.close()

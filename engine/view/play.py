@@ -2045,6 +2045,18 @@ class PlayController(TableView):
                 why = (f"this log was played on {was}, not on {now or 'the scene on the table'} "
                        "(eldfall replay LOG shows it on its own scene)")
             raise LogError(why, line=1, path="scene.sha256")
+        # the same scene: its units and scene block as this table's game started them (a
+        # header edited by hand, more HP, a model moved, would replay as another game), as
+        # eldfall replay compares them
+        import json
+        from tools.cmd_replay import header_problems
+        own = self.game.header()
+        made = json.loads(json.dumps({"units": own.get("units", []), "scene": own.get("scene") or {}}))
+        problems = header_problems("<log>", header, None, made)
+        if problems:
+            first = problems[0]
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise LogError(first.message + more, line=1, path=first.path)
 
     def world_sync_from(self, game) -> None:
         """Put the models back where ``game`` has them (a failed replay may
