@@ -2241,6 +2241,29 @@ class _Clearance:
         return ok
 
 
+def _clip_to_band(T: np.ndarray, lo_: np.ndarray, hi_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Triangles ``T`` (p, 3, 3) clipped to the heights [lo_, hi_] (one band per triangle):
+    in plan, the corners inside the band and the points where the edges cross its two
+    planes, (p, 9, 2), with which of them are real, (p, 9); their hull is the clipped part."""
+    P = [T[:, k] for k in range(3)]
+    pts, good = [], []
+    for k in range(3):
+        z = P[k][:, 2]
+        pts.append(P[k][:, :2])
+        good.append((z >= lo_ - 1e-9) & (z <= hi_ + 1e-9))
+    for k in range(3):
+        A, B = P[k], P[(k + 1) % 3]
+        dz = B[:, 2] - A[:, 2]
+        for lev in (lo_, hi_):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (lev - A[:, 2]) / dz
+            cross = (np.abs(dz) > 1e-12) & (t > 0) & (t < 1)
+            t = np.where(cross, t, 0.0)
+            pts.append(A[:, :2] + t[:, None] * (B[:, :2] - A[:, :2]))
+            good.append(cross)
+    return np.stack(pts, axis=1), np.stack(good, axis=1)
+
+
 class _Faces:
     """Exact test of the grid's steps against the faces a base may not come near.
 
@@ -2289,27 +2312,8 @@ class _Faces:
         b0 = np.where(v, zlo + self.step + _EPS, zlo + _EPS)
         b1 = zhi + self.h - _EPS
         lo_, hi_ = np.minimum(b0, b1), np.maximum(b0, b1)
-        T = self.T[ti]                                          # (p, 3, 3)
-        # the triangle clipped to the band [lo_, hi_]: its corners inside the band and the
-        # points where its edges cross the band's two planes (a convex polygon in plan)
-        P = [T[:, k] for k in range(3)]
-        pts, good = [], []
-        for k in range(3):
-            z = P[k][:, 2]
-            pts.append(P[k][:, :2])
-            good.append((z >= lo_ - 1e-9) & (z <= hi_ + 1e-9))
-        for k in range(3):
-            A, B = P[k], P[(k + 1) % 3]
-            dz = B[:, 2] - A[:, 2]
-            for lev in (lo_, hi_):
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    t = (lev - A[:, 2]) / dz
-                cross = (np.abs(dz) > 1e-12) & (t > 0) & (t < 1)
-                t = np.where(cross, t, 0.0)
-                pts.append(A[:, :2] + t[:, None] * (B[:, :2] - A[:, :2]))
-                good.append(cross)
-        pts = np.stack(pts, axis=1)                             # (p, 9, 2)
-        good = np.stack(good, axis=1)
+        # the triangle clipped to the band [lo_, hi_] (a convex polygon in plan)
+        pts, good = _clip_to_band(self.T[ti], lo_, hi_)         # (p, 9, 2), (p, 9)
         has = good.any(axis=1)
         if not has.any():
             return ok
@@ -2365,26 +2369,8 @@ class _Support:
             return out
         lo_ = np.maximum(za, zb)[si] - self.step - 1e-6
         hi_ = np.minimum(za, zb)[si] + self.step + 1e-6
-        T = self.T[ti]
         # each face clipped to the heights [lo_, hi_] (as _Faces clips to its band)
-        P = [T[:, k] for k in range(3)]
-        pts, good = [], []
-        for k in range(3):
-            z = P[k][:, 2]
-            pts.append(P[k][:, :2])
-            good.append((z >= lo_ - 1e-9) & (z <= hi_ + 1e-9))
-        for k in range(3):
-            A, B = P[k], P[(k + 1) % 3]
-            dz = B[:, 2] - A[:, 2]
-            for lev in (lo_, hi_):
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    t = (lev - A[:, 2]) / dz
-                cross = (np.abs(dz) > 1e-12) & (t > 0) & (t < 1)
-                t = np.where(cross, t, 0.0)
-                pts.append(A[:, :2] + t[:, None] * (B[:, :2] - A[:, :2]))
-                good.append(cross)
-        pts = np.stack(pts, axis=1)
-        good = np.stack(good, axis=1)
+        pts, good = _clip_to_band(self.T[ti], lo_, hi_)
         has = np.nonzero(good.any(axis=1))[0]
         if not len(has):
             return out
