@@ -21,24 +21,32 @@ def game_module(name: str):
     return importlib.import_module(f"rules.{name}")
 
 
-def load_table(scene_path: str):
-    """(scene, world, geometry) for a scene file."""
+def load_table(scene_path: str, models_dir: str | None = None):
+    """(scene, world, geometry) for a scene file; its ``party#name`` profiles are looked up
+    in ``models_dir`` (``--models-dir``; default: the repository's ``models/``)."""
     from engine.geometry import WorldGeometry
-    from engine.scene import load_scene
-    from tools.loading import build_world
+    from tools.loading import build_world, load_scene_argument
     if not os.path.exists(scene_path):
         raise InputError(Problem(scene_path, None, "", "no such scene file"))
-    scene = load_scene(scene_path)
+    scene = load_scene_argument(scene_path, models_dir)
     world = build_world(scene, scene_path)     # a table eldfall check refuses is refused here too
     return scene, world, WorldGeometry(world)
 
 
-def scene_info(scene) -> dict:
-    return {"path": scene.path, "sha256": scene.sha256, "name": scene.name,
+#: the keys of a log header's scene block that say where the files are, not what the table is
+WHERE_KEYS = ("path", "sha256", "models_dir")
+
+
+def scene_info(scene, models_dir: str | None = None) -> dict:
+    """The scene block of a game's log header. ``models_dir``: the ``--models-dir`` the
+    profiles were read from, as given (absent: the repository's ``models/``), so that
+    ``eldfall replay`` finds the same profiles."""
+    where = {"models_dir": str(models_dir)} if models_dir is not None else {}
+    return {"path": scene.path, "sha256": scene.sha256, **where, "name": scene.name,
             "table": [float(v) for v in scene.table],
             "deployment": {k: [[float(a) for a in p] for p in v] for k, v in scene.deployment.items()},
             # per-game blocks of the scene (e.g. `norova: {flying: true}`), as plain data
-            **{k: v for k, v in (getattr(scene, "extra", None) or {}).items() if k not in ("path", "table")}}
+            **{k: v for k, v in (getattr(scene, "extra", None) or {}).items() if k not in WHERE_KEYS + ("table",)}}
 
 
 def pick_game(scene, requested: str | None) -> str:
@@ -122,8 +130,9 @@ def game_problems(exc: Exception, scene_path: str, with_settings: bool, scene=No
 
 
 def start_problems(scene, world) -> list[Problem]:
-    """What stops each game the scene is for from starting (a Norova sheet of the wrong
-    shape, ...), as ``eldfall play`` would say it: ``eldfall check`` tells it first."""
+    """The models' sheets that stop a game the scene is for from starting (a Norova sheet of
+    the wrong shape), as ``eldfall play`` would say them: ``eldfall check`` tells them first.
+    (A roster no game could start with, one side or none, is a fine table for a dispute.)"""
     from engine.geometry import WorldGeometry
     from tools.roster import units_from_scene
     out: list[Problem] = []
@@ -132,20 +141,57 @@ def start_problems(scene, world) -> list[Problem]:
             game_module(name).new_game(units_from_scene(scene, world), WorldGeometry(world), seed=0,
                                        scene_info=scene_info(scene))
         except ValueError as exc:
-            out += [p for p in game_problems(exc, scene.path, False, scene) if p not in out]
+            texts = [str(p) for p in getattr(exc, "problems", None) or str(exc).splitlines()]
+            for text in texts:
+                if _SHEET_KEY.match(text):
+                    p = _sheet_problem(text, scene) or Problem(scene.path, None, "models", text)
+                    if p not in out:
+                        out.append(p)
     return out
 
 
-def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None):
-    """(module, game) for a scene; the log (an EventLog) receives the header and events."""
+def stat_warnings(scene, game: str | None = None) -> list[Problem]:
+    """Warnings for the Eldfall models (reserves too) that lack stats: a model with no profile
+    has only the ``stats`` the scene gives it, and the rules read a missing stat as 0 (HP as
+    1), so a model given by size alone plays with SPD 0 (it cannot move), OFF 0, ARM 0, ... .
+    ``eldfall play`` and ``simulate`` print them; the game still starts."""
+    from engine.scene import STAT_NAMES
+    from engine.validate import WARNING
+    if True or pick_game(scene, game) != "eldfall":
+        return []
+    out = []
+    for spec in list(scene.models) + list(getattr(scene, "reserves", ())):
+        given = set(spec.stats or ())
+        missing = [k for k in STAT_NAMES if k not in given]
+        if not missing:
+            continue
+        where = f"models[{spec.index}]" if spec.index >= 0 else f"models.{spec.id}"
+        how = ("has no profile and no stats" if not given
+               else f"has no profile, and its stats lack {', '.join(missing)}")
+        moves = " (SPD 0: it cannot move)" if "SPD" in missing else ""
+        hp = " and HP as 1" if "HP" in missing else ""
+        out.append(Problem(scene.path or "<scene>", spec.line or None, where,
+                           WARNING + f"model '{spec.id}' {how}: the game takes each missing stat as 0"
+                           f"{hp}{moves}; give it a profile (party#name) or all eleven stats "
+                           f"({' '.join(STAT_NAMES)})"))
+    return out
+
+
+def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None,
+             models_dir: str | None = None, warnings: list | None = None):
+    """(module, game) for a scene; the log (an EventLog) receives the header and events.
+    ``models_dir``: where the scene's profiles are (``--models-dir``), recorded in the header.
+    ``warnings``: a list that receives :func:`stat_warnings`."""
     from tools.roster import units_from_scene
-    scene, world, geo = load_table(scene_path)
+    scene, world, geo = load_table(scene_path, models_dir)
     name = pick_game(scene, game)
+    if warnings is not None:
+        warnings.extend(stat_warnings(scene, name))
     mod = game_module(name)
     units = units_from_scene(scene, world)
     try:
         g = mod.new_game(units, geo, seed=seed, settings=settings or None,
-                         scene_info=scene_info(scene))
+                         scene_info=scene_info(scene, models_dir))
     except ValueError as exc:
         raise InputError(game_problems(exc, scene_path, bool(settings), scene)) from None
     if log is not None:
