@@ -323,7 +323,10 @@ def _compute_reasons(role: str, movement: str | None, states: Iterable[str], pan
         for r in _T["actions"]:
             ok = r["reactive"] or (r["name"] == "Trade" and s.trade_as_reaction)
             if not ok:
-                deny([r["name"]], f"{r['name']} is not a valid Reaction ({r['notes']})")
+                # the By Role table's ✗ in the Reactive Role column
+                special = " (a Special Action)" if r["name"] in SPECIAL_ACTIONS else ""
+                deny([r["name"]], f"{r['name']}{special} is not a valid Reaction: the Actions page's "
+                                  "By Role table allows it in the Active Role only")
     # 2. movement (Run / Special Movement Restriction table + States movement column)
     forced = forced_declaration(st, panic_failed=panic_failed, settings=s) if role == "active" else None
     if role == "active":

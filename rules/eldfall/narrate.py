@@ -20,9 +20,15 @@ def _pt(p) -> str:
 _MOVES: dict[str, dict] = {}
 
 
+# The initiative rolls of the present roll-off ((side, total) in order), so that a tie
+# and the winner (who chooses the turn order) are told: the events name neither.
+_INITIATIVE: list = []
+
+
 def _remember(k: str, d: dict) -> None:
     if k == "setup":
         _MOVES.clear()
+        _INITIATIVE.clear()
     elif k == "activate":
         _MOVES.pop(d.get("model"), None)
     elif k == "movement" and d.get("model"):
@@ -143,7 +149,16 @@ def line(ev) -> str | None:
     if k == "turn":
         return f"== Round {d['round']}, {d['side']}'s turn =="
     if k == "initiative":
-        return f"initiative: {d['side']} rolls {d['roll']} + M {d['M']} = {d['total']}"
+        if len(_INITIATIVE) >= 2 or any(x[0] == d["side"] for x in _INITIATIVE):
+            _INITIATIVE.clear()            # a new roll-off (after a tie)
+        _INITIATIVE.append((d["side"], d["total"]))
+        s = f"initiative: {d['side']} rolls {d['roll']} + M {d['M']}" + \
+            (f" (Leader {d['leader']})" if d.get("leader") else "") + f" = {d['total']}"
+        if len(_INITIATIVE) == 2:
+            (a, ta), (b, tb) = _INITIATIVE
+            s += ": a tie, both roll again" if ta == tb else \
+                f": {a if ta > tb else b} wins the initiative and chooses the turn order"
+        return s
     if k == "order":
         return "turn order: " + ", ".join(d["order"])
     if k == "deployment" and d.get("outside"):
@@ -194,11 +209,13 @@ def line(ev) -> str | None:
     if k == "reaction_changed":
         return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
     if k == "attack":
-        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a != "targetless")
+        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a not in ("targetless", "aura"))
         on = d["target"] if d.get("target") is not None else f"the ground at {_pt(d.get('at') or (0, 0, 0))}"
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {on}: {d['stat']} {d['attribute']}"
-        if mods:
-            s += f" (after {mods})"
+        # "aura": aimed without LoS (the Casting Aura): halved after the other modifiers
+        aura = "halved: no LoS, through the Casting Aura" if d["modifiers"].get("aura") else ""
+        if mods or aura:
+            s += " (" + "; ".join(x for x in (f"after {mods}" if mods else "", aura) if x) + ")"
         if d["modifiers"].get("targetless"):
             s += " (Targetless: no LoS needed, no Cover)"
         if d.get("failed"):
@@ -215,7 +232,7 @@ def line(ev) -> str | None:
                 f"{d['b']} keeps {_dice(d['b_hits']) or 'no success'}")
     if k == "dodge":
         return (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
-                f"{d['stat']} {d['attribute']}{' (halved)' if d['halved'] else ''} -> "
+                f"{d['stat']} {d['attribute']}{' (halved: no LoS during the move)' if d['halved'] else ''} -> "
                 f"{'success' if d['die']['success'] else 'fail'}")
     if k == "hit":
         return (f"    {d['attacker']} hits {d['model']} with {d['with']} (roll {d['roll']}"
