@@ -60,3 +60,46 @@ def test_check_tells_what_stops_a_game_of_the_scene_from_starting(tmp_path, caps
                                             "skills: must be a list of skills, not 'hide' (model knight)")
     rc, out, err = run_cli(capsys, "check", str(ROOT / "scenes" / "norova-arena.yaml"))
     assert rc == 0 and "valid" in out
+
+
+# --- a weapon never reaches through the Casting Aura -----------------------------------
+def _shoot(states, facing):
+    """r1 (a Bow) shoots b1, 8" to its west, with ``states``, facing ``facing``: the attack
+    event's data (the pass of blue's reactions taken)."""
+    from rules.eldfall.actions import Activate, Declare, Move, Pass
+    from tests.eldfall_scenario import BOW, setup, unit
+    r = unit("r1", "red", 18, 10, facing=facing, weapons=[BOW], states=states)
+    b = unit("b1", "blue", 10, 10, facing=0)
+    g = setup([r, b], [5] * 10)
+    g.apply(Activate("r1"))
+    g.apply(Move("r1", "idle"))
+    if g.pending[0] == "reaction":
+        g.apply(Pass("blue"))
+    ev = g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),)))
+    while g.pending[0] in ("reaction-change", "reaction-late"):
+        ev = g.apply(Pass(g.pending[1]))
+    return next(e.data for e in g.events if e.kind == "attack")
+
+
+def test_a_shrouded_models_shot_behind_it_keeps_the_360_degree_los_it_declared_with():
+    # declaring the Attack gives up Shrouded: at the Resolution Step the target behind the
+    # shooter was out of its front arc, and the Bow's ACC was halved "through the Casting
+    # Aura", which only spells have
+    a = _shoot(["Shrouded"], facing=0)          # b1 is straight behind r1
+    assert not a.get("failed") and "aura" not in a["modifiers"], a
+    assert a["attribute"] == 13
+
+
+def test_a_weapon_without_los_fails_it_is_not_halved_through_the_aura():
+    # the declaration is refused without LoS; at the Resolution Step (a Crouched shooter
+    # whose own hitbox dropped behind a wall, ...) a weapon's shot fails
+    from rules.eldfall import resolution
+    from rules.eldfall.actions import Declare
+    from tests.eldfall_scenario import BOW, setup, unit
+    g = setup([unit("r1", "red", 18, 10, facing=0, weapons=[BOW]), unit("b1", "blue", 10, 10)], [])
+    assert not g.has_los("r1", "b1")                    # b1 is behind r1's front arc
+    decl = Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),))
+    st = resolution.Strike("r1", "b1", decl, "active", dict(BOW), 1)
+    resolution._attack_attribute(g, st)
+    assert st.failed == "no LoS to the target (a weapon cannot aim through the Casting Aura)"
+    assert "aura" not in st.mods

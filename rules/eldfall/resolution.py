@@ -496,9 +496,13 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
         _ground_attribute(game, st, stat, bool(melee))
         return
     if not melee:
-        los = game.has_los(st.attacker, st.target)
-        sight = game.geo.sight(st.attacker, st.target, fraction=True) if (los and with_cover) \
-            else None                     # cover needs the hidden share
+        # a Shrouded model's Attack was declared with its 360 degree LoS (Shrouded: "360° LoS";
+        # declaring it gains Surprise Attack): the Shrouded State it gave up by declaring does
+        # not turn its own Attack away from a target behind it
+        all_round = st.attacker in getattr(game.act, "was_shrouded", ())
+        los = game.has_los(st.attacker, st.target, moving=all_round)
+        sight = game.geo.sight(st.attacker, st.target, fraction=True, moving=all_round) \
+            if (los and with_cover) else None         # cover needs the hidden share
         dist = game.geo.distance(st.attacker, st.target)
         tstates = game.models[st.target].states
         if not los and is_targetless(prof):
@@ -506,6 +510,10 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
             # Casting Aura's price is for a spell that needs LoS), and "Targetless attacks
             # at the ground ... ignore cover" (eldfall-facts.md, Cover)
             mods["targetless"] = "no LoS"
+        elif not los and not (a == "Spell Attack" or prof.get("kind") == "spell"):
+            # only a spell reaches through the Casting Aura: a weapon's Ranged Attack "Requires
+            # LoS at the declared point of attack" (eldfall-actions.txt), so it fails
+            st.failed = "no LoS to the target (a weapon cannot aim through the Casting Aura)"
         elif not los:
             halvings += 1                 # Casting Aura: halved, and the target gets no Cover
             mods["aura"] = "halved"
