@@ -125,6 +125,10 @@ def _check_rider(u: Unit) -> None:
                          "when their model becomes Crouched)")
 
 
+# a blocked Panicked run goes as far as it can, to within this (inches)
+_FORCED_RUN_PRECISION = 0.05
+
+
 class EldfallGame(Game):
     game_name = "eldfall"
 
@@ -1321,15 +1325,30 @@ class EldfallGame(Game):
             self._check_duel()
             self._after_sequence_checks()
             return
-        length = run
+        def straight(length):
+            return self.geo.check_move(model, "run", [(x + dx * length, y + dy * length, z)],
+                                       float(self.speed(model)), enemies=self.enemy_reaches(model))
+        # blocked: it runs as far as it can. Halved until a run is clear, then the distance
+        # between the last blocked and that clear one narrowed to _FORCED_RUN_PRECISION
+        length, blocked, good = run, None, None
         for _ in range(8):
-            end = (x + dx * length, y + dy * length, z)
-            mv = self.geo.check_move(model, "run", [end], float(self.speed(model)),
-                                     enemies=self.enemy_reaches(model))
+            mv = straight(length)
             if mv.legal:
-                self._do_path(model, "Run", [tuple(mv.end)], mv, forced=True)
-                return
-            length /= 2
+                good = (length, mv)
+                break
+            blocked, length = length, length / 2
+        if good is not None and blocked is not None:
+            lo, hi = good[0], blocked
+            while hi - lo > _FORCED_RUN_PRECISION:
+                mid = (lo + hi) / 2
+                mv = straight(mid)
+                if mv.legal:
+                    lo, good = mid, (mid, mv)
+                else:
+                    hi = mid
+        if good is not None:
+            self._do_path(model, "Run", [tuple(good[1].end)], good[1], forced=True)
+            return
         self.emit("movement", {"model": model, "movement": "Run", "forced": True, "blocked": True})
 
     # ------------------------------------------------------------------
