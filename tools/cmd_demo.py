@@ -1,10 +1,12 @@
 """``eldfall demo [SCENE]``: the main job.
 
 With a screen: opens the 3D table in attract mode (bots play game after game;
-click or press Escape to take over... or close the window). With no screen:
-renders pictures into ``out/demo/`` -- an attract-mode game's frames, a
-dispute picture pair (eye view + overview, with the JSON verdict) and an
-overview of the table -- prints where they are, and the scene summary.
+Space pauses; close the window to quit). With no screen: renders pictures into
+``out/demo/`` -- an attract-mode game's frames (one decision a frame; a scene
+set up for several games and no --game: a game of each, ``attract/`` and
+``attract-<game>/``), a dispute picture pair (eye view + overview, with the
+JSON verdict) and an overview of the table -- prints where they are, and the
+scene summary.
 """
 from __future__ import annotations
 
@@ -80,7 +82,11 @@ def run(args) -> int:
         return cmd_view.run(ns)
 
     from engine.validate import output_folder
-    for folder in (args.out, os.path.join(args.out, "dispute"), os.path.join(args.out, "attract")):
+    # with no --game, a scene set up for several games (arena.yaml: eldfall and norova)
+    # shows a bot game of each: attract/ the first, attract-<game>/ the others
+    games = [name] if args.game else list(dict.fromkeys(getattr(world.scene, "games", ()) or (name,)))
+    attract_dirs = {g: os.path.join(args.out, "attract" if i == 0 else f"attract-{g}") for i, g in enumerate(games)}
+    for folder in (args.out, os.path.join(args.out, "dispute"), *attract_dirs.values()):
         output_folder(folder, "--out")               # before any rendering: a bad folder writes nothing
     from engine.view.app import RenderError, get_app
     from engine.view.config import ViewConfig
@@ -108,11 +114,15 @@ def run(args) -> int:
     # an attract-mode game
     from engine.view.play import AttractController
     from tools.cmd_view import bots_factory
-    app.table_scene = None
-    ctl = AttractController(app, world, game_factory(world, name), bots_factory(name, "greedy"),
-                            seed=args.seed, out_dir=args.out)
-    frames = ctl.run_frames(args.frames, os.path.join(args.out, "attract"), decisions_per_frame=2)
-    written["attract"] = frames
+    written["attract"] = {}
+    for g, folder in attract_dirs.items():
+        app.table_scene = None
+        ctl = AttractController(app, world, game_factory(world, g), bots_factory(g, "greedy"),
+                                seed=args.seed, out_dir=args.out)
+        # one decision a frame, as `eldfall view --offscreen` renders them: with two, the
+        # first decision of each frame was taken unseen (its banner replaced at once: a move
+        # never narrated, a frame saying "red passes" over the model that had just moved)
+        written["attract"][g] = ctl.run_frames(args.frames, folder, decisions_per_frame=1)
     written["seconds"] = round(time.perf_counter() - t0, 1)
     written["renderer"] = app.renderer
     if args.json:
@@ -129,5 +139,7 @@ def run(args) -> int:
         for p in d["pictures"]:
             print(f"            {p}")
         print(f"            {d['verdict']}")
-    print(f"  attract:  {counted(len(frames), 'frame')} of a bot game, {frames[0]} ... {frames[-1]}")
+    for g, frames in written["attract"].items():
+        title = {"eldfall": "Eldfall Chronicles", "norova": "Legends of Norova"}.get(g, g)
+        print(f"  attract:  {counted(len(frames), 'frame')} of a bot game of {title}, {frames[0]} ... {frames[-1]}")
     return 0

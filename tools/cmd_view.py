@@ -203,6 +203,9 @@ def run(args) -> int:
                 print(exc.one_line(), file=sys.stderr)
                 return 2
     print(f"eldfall view: {app.renderer}; close the window to quit")
+    # a window is left running (an event's stand, a game in hand): an error in one
+    # frame's step is reported and the window goes on, not closed with a traceback
+    app.survive_frame_errors = True
     app.run()
     return 0
 

@@ -18,6 +18,7 @@ Nothing here uses ShowBase's injected builtins (``base``, ``render``,
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from typing import Callable
 
@@ -133,6 +134,11 @@ class ViewApp(_showbase()):
         self.render.setAntialias(AntialiasAttrib.MMultisample if cfg.samples else AntialiasAttrib.MNone)
         self.shaded = self._install_shader()
         self._frame_callbacks: list[tuple[str, Callable[[float], None]]] = []
+        #: a window left running (an event's attract screen, a hotseat game): an error in a
+        #: frame callback is reported on stderr once and the window goes on (``eldfall view``
+        #: sets it before ``run``); tests and offscreen frames keep it off so errors surface
+        self.survive_frame_errors = False
+        self.frame_errors: dict[str, int] = {}
         self.controller = None                    # object with .on_event(name, app, **kw)
         self.pointer: tuple[float, float] | None = None   # film coords (-1..1), None = off window
         self.held: set[str] = set()
@@ -270,9 +276,27 @@ class ViewApp(_showbase()):
         if mw is not None and mw.hasMouse():
             self.pointer = (mw.getMouseX(), mw.getMouseY())
         for _name, fn in list(self._frame_callbacks):
-            fn(dt)
+            if not self.survive_frame_errors:
+                fn(dt)
+                continue
+            try:
+                fn(dt)
+            except Exception as exc:          # the window stays up: the next frame goes on
+                self._frame_error(_name, exc)
         self._shadow_pass()
         return task.cont
+
+    def _frame_error(self, name: str, exc: Exception) -> None:
+        """Report an error of frame callback ``name`` on stderr: the traceback the
+        first time, one line when it comes again (every 100th time), never a flood."""
+        key = f"{name}: {type(exc).__name__}: {exc}"
+        n = self.frame_errors[key] = self.frame_errors.get(key, 0) + 1
+        if n == 1:
+            import traceback
+            print(f"eldfall view: an error in the {name} step (the window goes on):", file=sys.stderr)
+            traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        elif n % 100 == 0:
+            print(f"eldfall view: the same error again ({n} times): {key}", file=sys.stderr)
 
     def _shadow_pass(self) -> None:
         """The sun is fixed to the table, so its shadow map changes only when

@@ -2901,22 +2901,23 @@ class AttractController(PlayController):
     def narrate(self, action, events) -> str:
         text = short_text(action)
         kind = action_kind(action)
+        who = action_actor(action)          # Eldfall's ``model``, Legends of Norova's ``actor``
         if kind == "Move" and getattr(action, "path", ()):
             p = action.path[-1]
-            text = f"{action.model} {action.mode}s to {point_words(p)}"
+            text = f"{who} {action.mode}s to {point_words(p)}"
         elif kind == "Declare":
             tg = ", ".join(action_targets(action))
-            text = f"{action.model}: {action.action}" + (f" with {action.weapon}" if action.weapon else "") + (
+            text = f"{who}: {action.action}" + (f" with {action.weapon}" if action.weapon else "") + (
                 f" [{action.spell}]" if action.spell else "") + (f" at {tg}" if tg else "")
         elif kind == "Activate":
-            text = f"{action.model} activates"
+            text = f"{who} activates"
         elif kind == "Turn":
             turned = next((e for e in events if e.kind == "turn_on_hit"), None)
             toward = (turned.data.get("toward") if turned is not None else None)
-            if action.facing is None:
-                text = f"{action.model} keeps its facing after the Hit"
+            if getattr(action, "facing", None) is None:
+                text = f"{who} keeps its facing after the Hit"
             else:
-                text = f"{action.model} turns " + (f"to face {toward} " if toward else "to ") + (
+                text = f"{who} turns " + (f"to face {toward} " if toward else "to ") + (
                     f"({action.facing:.0f}\u00b0)" if toward else f"{action.facing:.0f}\u00b0")
         elif kind == "Pass":
             closes = {e.kind for e in events}
@@ -2932,7 +2933,12 @@ class AttractController(PlayController):
             if len(said) > 8:
                 said = said[:3] + [f"... ({len(said) - 7} more in the log)"] + said[-4:]
             text = "\n".join(said)
-        if kind == "Move" and path_field(action):
+        if kind == "Move" and str(getattr(action, "mode", "")).lower() == "idle":
+            # an Idle movement: the model stays put (the rules' line said nothing of it, and
+            # the words "moves near ..." told a move that did not happen)
+            stays = f"{who} stays where it is (Idle)"
+            text = stays if text.strip() in ("", short_text(action).strip()) else stays + "\n" + text
+        elif kind == "Move" and path_field(action):
             text = self.move_in_words(action, text)
         evs = self.game.events
         first = next((i for i, e in enumerate(evs) if e.kind == "action"), None)
