@@ -2,7 +2,8 @@
 
 Prints a readable turn-by-turn summary (``--rolls`` adds every die) and the
 outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
-after every event), which ``eldfall replay`` reads back.
+after every event), which ``eldfall replay`` reads back. ``--models-dir DIR``: the
+scene's ``party#name`` profiles are in DIR (the log's header records it).
 
 An Attack with a Knockback weapon may name the push direction in its text form
 (``declare r1 'Melee Attack' weapon=Maul targets=b1:1 knockback=45.0``: degrees
@@ -32,6 +33,9 @@ def add_arguments(p) -> None:
     p.add_argument("--rolls", action="store_true", help="show every die roll")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     p.add_argument("--json", action="store_true", help="the outcome as JSON")
+    p.add_argument("--models-dir", default=None,
+                   help="where party#name profiles are looked up (default: the repository's models/); "
+                        "the log records it, so eldfall replay finds the same profiles")
 
 
 def _narrator(name: str):
@@ -93,7 +97,9 @@ def run(args) -> int:
     if not args.bots.strip():
         raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
     settings = gameplay.parse_settings(args.set)
-    mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
+    warnings: list = []
+    mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings,
+                                  models_dir=args.models_dir, warnings=warnings)
     names = gameplay.bot_names(args.bots, mod, game)
     log = None
     if args.log:
@@ -105,6 +111,8 @@ def run(args) -> int:
             if log is not None:
                 log.close()
             raise InputError(Problem(args.log, None, "", exc.message)) from None
+    for w in warnings:          # a model with no stats plays with 0s: say so before the game
+        print(w, file=sys.stderr)
     line, misses = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json

@@ -5,8 +5,9 @@ The log's header rebuilds the game on its scene; every action up to event
 equal the logged one. A torn last line is dropped with a warning. The header's
 units and scene block must be what the scene file (and its profiles) gives now:
 a value edited by hand is one problem line each (``LOG:1: units[0] (id).stats.HP:
-the log has 9, the scene gives 2 ...``). Prints the state (models, HP, AP,
-states, positions) and its hash.
+the log has 9, the scene gives 2 ...``). The scene's profiles are read from the
+folder the header's ``scene.models_dir`` names (``eldfall play --models-dir``), or
+``--models-dir``. Prints the state (models, HP, AP, states, positions) and its hash.
 """
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def add_arguments(p) -> None:
                         "from 0; each action with all its consequences): undo")
     p.add_argument("--events", action="store_true", help="also print the events replayed")
     p.add_argument("--json", action="store_true", help="the state as JSON")
+    p.add_argument("--models-dir", default=None,
+                   help="where party#name profiles are looked up (default: the folder the log's header "
+                        "names, which eldfall play --models-dir records; else the repository's models/)")
 
 
 def replayed_line(game_name: str, seed, to: int | None, made: int, logged: int) -> str:
@@ -121,6 +125,35 @@ def scene_file(log: str, scene: dict) -> str:
     raise InputError(Problem(log, 1, "scene.path", f"the scene {path!r} is not there{where}"))
 
 
+def models_folder(log: str, scene: dict, given: str | None, scene_path: str = "") -> str | None:
+    """Where the replay looks the scene's ``party#name`` profiles up: ``--models-dir`` when
+    given, else the folder the header's ``scene.models_dir`` names (``eldfall play
+    --models-dir`` records it as given: from another folder, the same path under the scene
+    file's folder, the log's or the repository is taken), else None (the repository's
+    ``models/``)."""
+    from engine.errors import InputError, Problem
+    if given is not None:
+        return given
+    folder = scene.get("models_dir") if isinstance(scene, dict) else None
+    if folder is None:
+        return None
+    if not isinstance(folder, str) or not folder.strip():
+        raise InputError(Problem(log, 1, "scene.models_dir",
+                                 f"expected the models folder's path, got {folder!r} (an edited log?)"))
+    if os.path.isdir(folder):
+        return folder
+    if not os.path.isabs(folder):
+        bases = [os.path.dirname(os.path.abspath(scene_path))] if scene_path else []
+        for base in bases + [os.path.dirname(os.path.abspath(log)), REPO]:
+            cand = os.path.join(base, folder)
+            if os.path.isdir(cand):
+                return cand
+    where = (" (the path is from the folder the game was played in: run eldfall replay there, "
+             "or give --models-dir)" if not os.path.isabs(folder) else " (give --models-dir)")
+    raise InputError(Problem(log, 1, "scene.models_dir",
+                             f"the models folder {folder!r} the game's profiles were read from is not there{where}"))
+
+
 def _differences(path: str, logged, made, out: list) -> None:
     """``(key.path, logged, made)`` for every leaf where two JSON values differ."""
     if isinstance(logged, dict) and isinstance(made, dict):
@@ -172,8 +205,10 @@ def header_problems(log: str, header: dict, scene, made: dict) -> list:
     HP, a token moved) would replay as another game with no word said. One problem per value
     that differs (line 1)."""
     from engine.errors import Problem
+    from tools import gameplay
     why = "(an edited log?)"
-    why_units = "(an edited log, or the scene's profiles changed since the game was played)"
+    why_units = ("(an edited log, or the scene's profiles changed since the game was played, "
+                 "or were read from another models folder)")
     out: list = []
     made_units = made["units"]
     logged_units = header.get("units")
@@ -188,8 +223,9 @@ def header_problems(log: str, header: dict, scene, made: dict) -> list:
     _differences("units", logged_units, made_units, diffs)
     made_scene = made["scene"]
     logged_scene = header.get("scene") if isinstance(header.get("scene"), dict) else {}
-    logged_scene = {k: v for k, v in logged_scene.items() if k not in ("path", "sha256")}
-    made_scene = {k: v for k, v in made_scene.items() if k not in ("path", "sha256")}
+    # where the files are (the scene's path, its hash, the models folder) is checked apart
+    logged_scene = {k: v for k, v in logged_scene.items() if k not in gameplay.WHERE_KEYS}
+    made_scene = {k: v for k, v in made_scene.items() if k not in gameplay.WHERE_KEYS}
     _differences("scene", logged_scene, made_scene, diffs)
     for key, a, b in diffs[:MAX_HEADER_LINES]:
         tail = why
@@ -225,7 +261,8 @@ def run(args) -> int:
                                  f"must be between 0 and {len(events)} (the log has {counted(len(events), 'event')}, "
                                  f"numbered from 0)"))
     mod = gameplay.game_module(header["game"])
-    table, world, geo = gameplay.load_table(path)
+    models_dir = models_folder(args.log, scene, args.models_dir, path)
+    table, world, geo = gameplay.load_table(path, models_dir)
     made = scene_header(table, world)
     if table.games and header["game"] not in table.games:
         raise InputError(Problem(args.log, 1, "game", f"the scene {path!r} is for {', '.join(table.games)}, "

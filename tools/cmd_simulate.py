@@ -28,6 +28,8 @@ def add_arguments(p) -> None:
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes (default: one per CPU, at most one per game)")
     p.add_argument("--json", action="store_true", help="machine-readable statistics")
+    p.add_argument("--models-dir", default=None,
+                   help="where party#name profiles are looked up (default: the repository's models/)")
 
 
 class Table:
@@ -36,19 +38,22 @@ class Table:
     static terrain) is built once; each game starts from the scene's models,
     put back exactly as a fresh World would place them."""
 
-    def __init__(self, scene_path: str, game_name: str | None):
+    def __init__(self, scene_path: str, game_name: str | None, models_dir: str | None = None):
         self.scene_path = scene_path
         self.game_name = game_name
+        self.models_dir = models_dir      # --models-dir: where the scene's profiles are
         self.world = None
         self.scene = None
         self.walk_map = None          # the Norova bots' ground samples (static terrain)
 
-    def new_game(self, seed: int, settings: dict | None = None, log=None):
-        """(module, game) like ``gameplay.new_game``, on the shared World."""
+    def new_game(self, seed: int, settings: dict | None = None, log=None, warnings: list | None = None):
+        """(module, game) like ``gameplay.new_game``, on the shared World (``warnings``: a
+        list that receives ``gameplay.stat_warnings`` when the World is built)."""
         from tools import gameplay
         if self.world is None:
             mod, game = gameplay.new_game(self.scene_path, self.game_name, seed, log=log,
-                                          settings=settings)
+                                          settings=settings, models_dir=self.models_dir,
+                                          warnings=warnings)
             geo = game.geo if hasattr(game, "geo") else game.geometry     # Eldfall / Norova
             self.world, self.scene = geo.world, geo.world.scene
             self._share_walk_map(game)
@@ -59,7 +64,7 @@ class Table:
         mod = gameplay.game_module(gameplay.pick_game(self.scene, self.game_name))
         units = units_from_scene(self.scene, self.world)
         game = mod.new_game(units, WorldGeometry(self.world), seed=seed, settings=settings or None,
-                            scene_info=gameplay.scene_info(self.scene))
+                            scene_info=gameplay.scene_info(self.scene, self.models_dir))
         if log is not None:
             game.start_log(log)
         self._share_walk_map(game)
@@ -101,8 +106,8 @@ def _play(table: Table, seed: int, bots: str, settings: dict | None) -> dict:
 _WORKER: dict = {}
 
 
-def _worker_init(scene: str, game_name: str | None) -> None:
-    _WORKER["table"] = Table(scene, game_name)
+def _worker_init(scene: str, game_name: str | None, models_dir: str | None = None) -> None:
+    _WORKER["table"] = Table(scene, game_name, models_dir)
 
 
 def _worker_play(job: tuple) -> dict:
@@ -116,11 +121,14 @@ def default_jobs(games: int) -> int:
 
 
 def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
-             settings: dict | None = None, jobs: int = 1) -> dict:
+             settings: dict | None = None, jobs: int = 1, models_dir: str | None = None,
+             table: Table | None = None) -> dict:
+    """The statistics of ``games`` bot games (``table``: the scene's Table, already built, for
+    ``jobs == 1``)."""
     jobs = max(1, min(int(jobs), games))
     seeds = [seed + i for i in range(games)]
     if jobs == 1:
-        table = Table(scene, game_name)
+        table = table or Table(scene, game_name, models_dir)
         per_game = [_play(table, s, bots, settings) for s in seeds]
     else:
         import multiprocessing
@@ -128,7 +136,7 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
         # spawn: fresh interpreters, nothing inherited from this one (threads, GL)
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                                 initargs=(scene, game_name)) as pool:
+                                 initargs=(scene, game_name, models_dir)) as pool:
             per_game = list(pool.map(_worker_play, [(s, bots, settings) for s in seeds]))
     winners: Counter = Counter()
     reasons: Counter = Counter()
@@ -163,12 +171,22 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
     from tools import gameplay
     settings = gameplay.parse_settings(args.set)
-    if args.jobs is None or args.jobs > 1:
-        # bad input (scene, bots, settings) fails here, in this process, as one line
-        mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings)
-        gameplay.bot_names(args.bots, mod, game)
+    # bad input (scene, bots, settings) fails here, in this process, as one line; with one
+    # job the series' own table checks it, so the World is built once
+    warnings: list = []
+    table = Table(args.scene, args.game, args.models_dir) if args.jobs == 1 else None
+    if table is not None:
+        mod, game = table.new_game(args.seed, settings=settings, warnings=warnings)
+    else:
+        mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings,
+                                      models_dir=args.models_dir, warnings=warnings)
+    gameplay.bot_names(args.bots, mod, game)
+    import sys
+    for w in warnings:          # a model with no stats plays with 0s: said once, before the games
+        print(w, file=sys.stderr)
     res = simulate(args.scene, args.games, args.seed, args.bots, args.game, settings,
-                   jobs=default_jobs(args.games) if args.jobs is None else args.jobs)
+                   jobs=default_jobs(args.games) if args.jobs is None else args.jobs,
+                   models_dir=args.models_dir, table=table)
     if args.json:
         print(json.dumps(res, sort_keys=True, indent=1))
         return 0

@@ -157,7 +157,7 @@ def stat_warnings(scene, game: str | None = None) -> list[Problem]:
     ``eldfall play`` and ``simulate`` print them; the game still starts."""
     from engine.scene import STAT_NAMES
     from engine.validate import WARNING
-    if True or pick_game(scene, game) != "eldfall":
+    if pick_game(scene, game) != "eldfall":
         return []
     out = []
     for spec in list(scene.models) + list(getattr(scene, "reserves", ())):
