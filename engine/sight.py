@@ -763,7 +763,9 @@ def _settings(settings) -> SightSettings:
 def _is_360(hb, moving: bool, s: SightSettings) -> bool:
     if moving and s.moving_is_360:
         return True
-    return bool(set(hb.states) & set(s.three_sixty_states)) or bool(set(hb.traits) & set(s.three_sixty_traits))
+    # a trait in any case ("vigilance" as a profile may spell it), as templates and measure read it
+    return bool(set(hb.states) & set(s.three_sixty_states)) or \
+        bool({t.lower() for t in hb.traits} & {t.lower() for t in s.three_sixty_traits})
 
 
 def _melee_reach(hb) -> float | None:
@@ -826,10 +828,14 @@ def _exception(world, viewer, target, moving, s, engaged_with):
     applies = {"either": dark_v or dark_t, "viewer": dark_v, "target": dark_t}[s.dark_applies]
     if applies and not world.in_awareness(viewer, target):
         from engine.measure import inches
-        where = viewer if dark_v else target
-        return False, (f"Dark: {where} stands in a Dark area and {target}, {inches(world.distance(viewer, target), 2)}\" "
-                       f"away, is beyond {viewer}'s Awareness of {vh.awareness:g}\""
-                       + (" (no AG stat)" if vh.awareness_ag is None and "AG" not in vh.stats else ""))
+        # the model whose Dark area applies the limit (``dark_applies``), named once
+        where = {"viewer": viewer, "target": target}.get(s.dark_applies, viewer if dark_v else target)
+        d = inches(world.distance(viewer, target), 2)
+        beyond = (f"beyond {viewer}'s Awareness of {vh.awareness:g}\""
+                  + (" (no AG stat)" if vh.awareness_ag is None and "AG" not in vh.stats else ""))
+        if where == target:
+            return False, f"Dark: {target} stands in a Dark area, {d}\" away, {beyond}"
+        return False, f"Dark: {where} stands in a Dark area and {target}, {d}\" away, is {beyond}"
     return None
 
 

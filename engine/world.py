@@ -95,7 +95,7 @@ class Hitbox:
         """Awareness radius in inches: AG, +3 with Acute Senses (p.22). The AG is the
         profile's unless the rules set another (``World.set_awareness_ag``)."""
         ag = float(self.stats.get("AG", 0)) if self.awareness_ag is None else float(self.awareness_ag)
-        return ag + (3.0 if "Acute Senses" in self.traits else 0.0)
+        return ag + (3.0 if "acute senses" in {t.lower() for t in self.traits} else 0.0)
 
     @property
     def facing_vector(self) -> np.ndarray:

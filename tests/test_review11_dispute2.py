@@ -192,5 +192,5 @@ def test_dark_reason_prints_a_distance_past_the_awareness_as_past_it(tmp_path):
     dark = "terrain:\n  - {id: gloom, shape: box, at: [24, 12, 0], size: [6, 6, 4], tags: [area, dark]}\n"
     world = World(load_scene(str(_pair(tmp_path, 15.004, extra=dark)), models_dir=MODELS))
     r = sight.los(world, "a", "b")
-    assert not r.los and r.reason == ('Dark: b stands in a Dark area and b, 15.004" away, '
-                                      "is beyond a's Awareness of 15\"")
+    assert not r.los and r.reason == ('Dark: b stands in a Dark area, 15.004" away, '
+                                      "beyond a's Awareness of 15\"")

@@ -158,6 +158,80 @@ def dark_check(world, r) -> dict | None:
             "within_awareness": bool(world.in_awareness(r.viewer, r.target))}
 
 
+EXCEPTION_ORDER = ("blinded", "flying", "engaged", "dark")     # docs/rulings.md, "Order of the exceptions"
+EXCEPTION_NAMES = {"blinded": "Blinded", "flying": "Flying", "engaged": "Engaged", "dark": "the Dark"}
+
+
+def decided_by(world, r) -> str:
+    """What decided the verdict: ``itself``, one of the exceptions (``blinded``, ``flying``,
+    ``engaged``, ``dark``), ``front arc`` (the target wholly behind it), ``minimum visible
+    area``, ``forest`` (only Forest areas stand in the way) or ``lines`` (the lines between the
+    hitboxes, scenery and models)."""
+    s, why = r.settings, str(r.reason)
+    if why == "itself":
+        return "itself"
+    if why == f"{r.viewer} is {s.blinded_state}":
+        return "blinded"
+    if why in (f"{r.viewer} is {s.flying_state}: LoS to all models", f"{r.target} is {s.flying_state}: LoS from all models"):
+        return "flying"
+    if why == f"{r.viewer} is engaged by {r.target}":
+        return "engaged"
+    if why.startswith("Dark: "):
+        return "dark"
+    if why == f"{r.target} is behind {r.viewer}'s front arc":
+        return "front arc"
+    if why.startswith("visible area "):
+        return "minimum visible area"
+    if not r.los and world is not None and r.blocking and all(
+            any(p.id == n and not p.solid and "forest" in p.tags for p in world.pieces) for n in r.blocking):
+        return "forest"
+    return "lines"
+
+
+def overruled(world, r) -> list[dict]:
+    """The exceptions that concern the pair and would have answered otherwise, but come after
+    the one that decided (docs/rulings.md, "Order of the exceptions"): a Blinded viewer
+    looking at a Flying target, a Flying model in a Dark area beyond the other's Awareness,
+    an engager beyond Awareness in the Dark. Each: {"rule", "los", "why"}."""
+    if world is None:
+        return []
+    first = decided_by(world, r)
+    if first not in EXCEPTION_ORDER:
+        return []
+    from engine import sight
+    s, v, t = r.settings, r.viewer, r.target
+    out = []
+    for rule in EXCEPTION_ORDER[EXCEPTION_ORDER.index(first) + 1:]:
+        if rule == "flying":
+            fl = [m for m in (v, t) if s.flying_state in world.hitbox(m).states]
+            if fl and not r.los:
+                out.append({"rule": rule, "los": True, "why": f"{' and '.join(fl)} {'is' if len(fl) == 1 else 'are'} "
+                            f"{s.flying_state} (LoS to and from all models)"})
+        elif rule == "engaged":
+            if not r.los and s.engaged_state in world.hitbox(v).states and t in sight.engagers(world, v, s):
+                out.append({"rule": rule, "los": True,
+                            "why": f"{v} is engaged by {t} (automatic LoS to the models engaging it)"})
+        elif rule == "dark" and r.los:
+            dark = [m for m in (v, t) if "dark" in world.environments(m)]
+            applies = {"either": bool(dark), "viewer": v in dark, "target": t in dark}[s.dark_applies]
+            from engine.measure import distance, in_awareness      # a Flying model: on the surface, as printed
+            if applies and not in_awareness(world, v, t):
+                who = " and ".join(dark)
+                out.append({"rule": rule, "los": False,
+                            "why": f"{who} {'stands' if len(dark) == 1 else 'stand'} in a Dark area, and the "
+                                   f"{inches(distance(world, v, t), 2)}\" between {v} and {t} is beyond {v}'s "
+                                   f"Awareness of {world.hitbox(v).awareness:g}\" (the Dark: LoS only within Awareness)"})
+    return out
+
+
+def overruled_lines(world, r, over: list[dict] | None = None) -> list[str]:
+    """The detail lines of ``overruled``: what else would have answered, and why it did not."""
+    over = overruled(world, r) if over is None else over
+    first = EXCEPTION_NAMES.get(decided_by(world, r), "")
+    order = ", ".join(EXCEPTION_NAMES[x] for x in EXCEPTION_ORDER)
+    return [f"  overruled: {o['why']}; {first} is checked first (the order: {order})" for o in over]
+
+
 def dark_line(r, dark: dict) -> str:
     """The detail line of a Dark check that let the geometry decide."""
     from engine.measure import inches
@@ -190,11 +264,14 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
         all_round = "/".join(("moving",) + tuple(s.three_sixty_states))
     where = (f"{r.target} is {'at least partly in' if r.in_front_arc else 'wholly behind'} "
              f"{r.viewer}'s front half-space")
+    given = r.los and decided_by(world, r) in ("flying", "engaged")   # a state gave the LoS: no arc applies
     if r.reason == "itself":
         arc, seen = "  front arc: -", f"  visible: all of it ({r.viewer} always sees itself)"
     else:
         arc = (f"  front arc: not needed, {r.viewer} sees all round ({all_round}); "
-               f"{where}" if r.all_round else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
+               f"{where}" if r.all_round else
+               f"  front arc: not needed, the state gives LoS all round (see why); {where}" if given and
+               not r.in_front_arc else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
         seen = (f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s "
                 f"hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
         back = behind_arc(r)
@@ -215,6 +292,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                 if r.blocking and r.los else ""),
              f"  {cover_line(r)}",
              *([dark_line(r, dk)] if (dk := dark_check(world, r)) else []),
+             *overruled_lines(world, r),
              f"  distance: {inches(dist, 2)}\" between the closest points of the hitboxes; "
              f"height difference {_zero(hd):+.2f}\" ({r.target}'s base minus {r.viewer}'s)"
              + (f"; {' and '.join(flying)} Flying: measured as if on the surface under it" if flying else "")]
@@ -314,14 +392,14 @@ def run(args) -> int:
     _check_id(world, args.viewer, "VIEWER", args.scene)
     _check_id(world, args.target, "TARGET", args.scene)
     r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings)
-    flying = tuple(m for m in (r.viewer, r.target) if settings.flying_state in world.hitbox(m).states)
+    flying = tuple(m for m in dict.fromkeys((r.viewer, r.target)) if settings.flying_state in world.hitbox(m).states)
     if args.json:
         out = r.as_dict()
         out.update({"scene": world.scene.path, "sha256": sha, "parties": party_files(world.scene),
                     "settings": settings.as_dict(),
                     "moving": bool(args.moving),
                     "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r, world),
-                    "dark": dark_check(world, r)})
+                    "dark": dark_check(world, r), "decided_by": decided_by(world, r), "overruled": overruled(world, r)})
     if args.picture:
         try:
             from engine.view.pictures import los_pictures

@@ -39,7 +39,7 @@ def flying_lines(world, ids) -> list[str]:
             z0 = measuring_z(world, mid)
             out.append(f"  {mid} is Flying {hb.z - z0:.2f}\" above the surface under it (z {z0:.2f}): its "
                        "distances, reach, range, awareness and height are measured from that surface "
-                       "(its LoS from where it flies)")
+                       "(LoS: it sees and is seen by every model but a Blinded one, whatever stands between)")
     return out
 
 
@@ -57,6 +57,22 @@ def los_reason(world, a: str, b: str, settings=None) -> str | None:
     return str(r.reason)
 
 
+def los_given_by(world, a: str, b: str, settings=None) -> str | None:
+    """Why ``a`` has LoS to ``b`` when the Engaged state gives it whatever stands between (``a``
+    engaged by ``b``), in the words of ``eldfall los``; None when the lines decide (or there is
+    no LoS). A "yes" to a model behind a wall or behind the front arc otherwise reads as a
+    fault. (A Flying model's LoS is said on its own line, ``flying_lines``.)"""
+    from engine import sight
+    from engine.sight_settings import default_settings
+    from tools.cmd_los import decided_by
+    s = settings or default_settings()
+    ha = world.hitbox(a)
+    if a == b or s.engaged_state not in ha.states:
+        return None
+    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings)
+    return str(r.reason) if r.los and decided_by(world, r) == "engaged" else None
+
+
 def no_ag_note(world, mid: str) -> str:
     """" (no AG stat)" when a model's Awareness is 0" (or 3" with Acute Senses) only because
     it has no AG (a model given by size alone, no profile), else ""."""
@@ -67,7 +83,8 @@ def no_ag_note(world, mid: str) -> str:
 
 
 def describe(m, world=None, why_no_los: str | None = None) -> str:
-    """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``)."""
+    """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``), or of a yes that a
+    state gives (``los_given_by``)."""
     from engine.measure import inches
     yes = lambda v: "yes" if v else "no"   # noqa: E731
     hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
@@ -80,7 +97,7 @@ def describe(m, world=None, why_no_los: str | None = None) -> str:
              f"  awareness of {m.a}: {m.awareness:g}\"{no_ag_note(world, m.a)} (= Casting Aura): {m.b} is "
              f"{'inside' if m.b_in_awareness else 'outside'}; {m.a} is "
              f"{'inside' if m.a_in_b_awareness else 'outside'} {m.b}'s",
-             f"  LoS {m.a} -> {m.b}: {yes(m.los)}" + (f" ({why_no_los})" if why_no_los and not m.los else "")]
+             f"  LoS {m.a} -> {m.b}: {yes(m.los)}" + (f" ({why_no_los})" if why_no_los else "")]
     if m.weapons:
         lines.append("  weapons and spells:")
         lines.extend(f"    {w.describe()}" for w in m.weapons)
@@ -104,7 +121,7 @@ def run(args) -> int:
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
     m = measure(world, args.a, args.b, weapon=args.weapon, settings=settings)
-    why = None if m.los else los_reason(world, args.a, args.b, settings)
+    why = los_given_by(world, args.a, args.b, settings) if m.los else los_reason(world, args.a, args.b, settings)
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
@@ -113,7 +130,7 @@ def run(args) -> int:
                   if FLYING_STATE in world.hitbox(mid).states}
         if flying:      # how high each Flying model is above the surface it is measured from
             out["flying_above_surface"] = flying
-        if why:         # why there is no LoS, as `eldfall los` says it
+        if why:         # why there is no LoS (or a state gives it), as `eldfall los` says it
             out["los_reason"] = why
         note = eldfall_rules_note(world, "measure")
         if note:
