@@ -103,3 +103,15 @@ def test_a_weapon_without_los_fails_it_is_not_halved_through_the_aura():
     resolution._attack_attribute(g, st)
     assert st.failed == "no LoS to the target (a weapon cannot aim through the Casting Aura)"
     assert "aura" not in st.mods
+
+
+def test_a_view_game_logs_the_models_dir_as_play_does(tmp_path):
+    # a hotseat log written by `eldfall view --models-dir DIR` did not record the folder:
+    # `eldfall replay` then looked for the profiles in the repository's models/
+    from tools.cmd_view import game_factory
+    from tools.loading import load_world
+    world = load_world(str(ROOT / "scenes" / "skirmish.yaml"), str(ROOT / "models"))
+    game, _ = game_factory(world, "eldfall", str(ROOT / "models"))(1)
+    assert game.header()["scene"]["models_dir"] == str(ROOT / "models")
+    game, _ = game_factory(world, "eldfall")(1)
+    assert "models_dir" not in game.header()["scene"]

@@ -63,14 +63,15 @@ def geometry_for(world):
     return WorldGeometry(world)
 
 
-def game_factory(world, name: str):
-    """seed -> (game, geometry): a fresh game on the world's starting positions."""
+def game_factory(world, name: str, models_dir: str | None = None):
+    """seed -> (game, geometry): a fresh game on the world's starting positions (``models_dir``:
+    the ``--models-dir`` its profiles came from, logged as ``eldfall play`` logs it)."""
     from tools.roster import units_from_scene
     start = {mid: (hb.x, hb.y, hb.z, hb.facing, frozenset(hb.states)) for mid, hb in world.models.items()}
     specs = {mid: hb.spec for mid, hb in world.models.items()}
     from tools.gameplay import game_module, scene_info
     units = units_from_scene(world.scene, world)
-    info = scene_info(world.scene)          # the same header as `eldfall play`: logs replay either way
+    info = scene_info(world.scene, models_dir)    # the same header as `eldfall play`: logs replay either way
     mod = game_module(name)
 
     def new(seed: int):
@@ -184,7 +185,7 @@ def run(args) -> int:
     except RenderError as exc:
         print(f"eldfall view: {exc}", file=sys.stderr)
         return 1
-    new_game = game_factory(world, name)
+    new_game = game_factory(world, name, args.models_dir)
     if offscreen:
         return _offscreen(args, app, world, name, new_game)
     if args.attract:

@@ -528,14 +528,7 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
                 mods["cover"] = -2
             elif cover == "heavy":
                 mods["cover"] = -4
-        if prof.get("bands"):
-            bm = cb.band_modifier(prof["bands"], dist)
-            if bm is None:
-                st.failed = f"out of range at {dist:.2f}\""
-            elif bm:
-                mods["range"] = bm
-        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
-            st.failed = f"out of range at {dist:.2f}\""
+        _range(st, prof, dist, mods)
         envs = game.geo.environments(st.attacker) | game.geo.environments(st.target)
         if "forest" in envs:
             mods["forest"] = -3          # ranged attacks within a Forest (facts: Environments)
@@ -564,6 +557,19 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
                         halvings=halvings)
 
 
+def _range(st: Strike, prof: dict, dist: float, mods: dict) -> None:
+    """A ranged attack's range at ``dist``: its band's modifier into ``mods`` (or a spell's
+    plain range), ``st.failed`` beyond the last band."""
+    if prof.get("bands"):
+        bm = cb.band_modifier(prof["bands"], dist)
+        if bm is None:
+            st.failed = f"out of range at {dist:.2f}\""
+        elif bm:
+            mods["range"] = bm
+    elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+        st.failed = f"out of range at {dist:.2f}\""
+
+
 def _ground_attribute(game, st: Strike, stat: str, melee: bool) -> None:
     """The modified attribute of an Attack at the ground: no LoS needed and no Cover
     ("Targetless attacks at the ground ... ignore cover", eldfall-facts.md), no
@@ -578,14 +584,7 @@ def _ground_attribute(game, st: Strike, stat: str, melee: bool) -> None:
         if dist > reach + EPS:
             st.failed = f"out of Reach ({dist:.2f}\")"
     else:
-        if prof.get("bands"):
-            bm = cb.band_modifier(prof["bands"], dist)
-            if bm is None:
-                st.failed = f"out of range at {dist:.2f}\""
-            elif bm:
-                mods["range"] = bm
-        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
-            st.failed = f"out of range at {dist:.2f}\""
+        _range(st, prof, dist, mods)
         envs = game.geo.environments(st.attacker)
         if "forest" in envs:
             mods["forest"] = -3
