@@ -133,6 +133,8 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
         from engine.validate import suggest
         guess = suggest(party, known)
         hint = f"; did you mean '{guess}'?" if guess else (f" (known: {', '.join(known)})" if known else "")
+        if guess is None and Path(models_dir).resolve() == default_models_dir().resolve():
+            hint += "; a party file of your own: --models-dir DIR"
         return None, f"no party '{party}' in {_display(Path(models_dir))}/{hint}", []
     try:
         profiles = load_party(party, models_dir)

@@ -115,3 +115,18 @@ def test_a_view_game_logs_the_models_dir_as_play_does(tmp_path):
     assert game.header()["scene"]["models_dir"] == str(ROOT / "models")
     game, _ = game_factory(world, "eldfall")(1)
     assert "models_dir" not in game.header()["scene"]
+
+
+def test_a_party_not_in_the_repositorys_models_points_to_models_dir(tmp_path, capsys):
+    # "no party 'raiders' in models/ (known: ...)": a newcomer with a party file of their own
+    # was not told how to name its folder
+    from scene_files import write
+    p = write(tmp_path, "s.yaml", "table: [24, 24]\nmodels:\n  - {id: a, side: red, profile: raiders#boss, at: [5, 5]}\n")
+    rc, out, err = run_cli(capsys, "check", str(p))
+    assert rc == 2 and err.strip().endswith("; a party file of your own: --models-dir DIR"), err
+    rc, out, err = run_cli(capsys, "check", str(p), "--models-dir", str(ROOT / "models"))
+    assert rc == 2 and "--models-dir DIR" in err           # the same folder, named
+    other = tmp_path / "mine"
+    other.mkdir()
+    rc, out, err = run_cli(capsys, "check", str(p), "--models-dir", str(other))
+    assert rc == 2 and "--models-dir DIR" not in err       # the user's own folder: no hint
