@@ -195,7 +195,7 @@ def test_dark_verdict_gives_the_distance_and_the_awareness_it_was_measured_again
     _, path = _world(tmp_path, "dark.yaml", DARK)
     rc, out, _ = run_cli(capsys, "los", path, "a", "b")
     assert rc == 0 and "LoS no (Dark:" in out
-    assert "6.74\" away, is beyond a's Awareness of 4\"" in out.splitlines()[0]
+    assert "6.74\" away, beyond a's Awareness of 4\"" in out.splitlines()[0]
 
 
 # ----------------------------------------------------------------- ids that name no model on the table
