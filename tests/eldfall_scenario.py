@@ -1,4 +1,5 @@
-"""Helpers for scripted Eldfall scenarios on the pure-Python FlatGeometry."""
+"""Helpers for scripted Eldfall scenarios on the pure-Python FlatGeometry (and, with
+``walled_game``, on the real engine)."""
 from __future__ import annotations
 
 from rules.core.dice import Dice
@@ -50,4 +51,34 @@ def to_action(g, model, move=None):
     g.apply(move or Move(model, "idle"))
     if g.pending[0] == "reaction":
         g.apply(Pass(g.pending[1]))
+    return g
+
+
+def at_action(g, model="r1"):
+    """Activate ``model`` Idle and pass every reactive window up to its Action Step."""
+    from rules.eldfall.actions import Activate, Move, Pass
+    g.apply(Activate(model))
+    g.apply(Move(model, "idle"))
+    while g.pending[0] != "action":
+        g.apply(Pass(g.pending[1]))
+    return g
+
+
+def walled_game(pos, weapons) -> EldfallGame:
+    """A game on the real engine (engine.world, Embree rays): the Medium models of ``pos``
+    (id -> (side, x, y, facing)) with BASE_STATS, r1 armed with ``weapons``, a 4" wall 8"
+    long across x 6-14 at y 11.75; at the first player's Tactical Phase, no dice fixed."""
+    from engine.geometry import WorldGeometry
+    from engine.scene import ModelSpec, Scene, TerrainSpec
+    from engine.world import World
+    scene = Scene("", (36, 36),
+                  terrain=(TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4)),),
+                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(BASE_STATS))
+                               for k, (s, x, y, f) in pos.items()))
+    units = [unit(k, s, x, y, facing=f, weapons=weapons if k == "r1" else None)
+             for k, (s, x, y, f) in pos.items()]
+    g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
+    w = g.pending[1]
+    g.apply(ChooseOrder(w, w == "red"))
+    g.dice = Dice.fixed([])
     return g

@@ -25,3 +25,26 @@ def problems_of(path, **kw) -> list[str]:
     with pytest.raises(InputError) as info:
         load_scene(path, **kw)
     return [str(p) for p in info.value.problems]
+
+
+#: a party file with one caster (test-party#burster, Fire affinity) whose Sorcery places
+#: circular-s templates; its STK and whether it also has a spray-s spell (Gust) are chosen
+_BURSTER = """party: Test
+game: eldfall
+profiles:
+  burster:
+    name: Burster
+    size: M
+    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}
+    affinities: [Fire]
+    spells:
+      - {name: Fire Rain, type: Sorcery, affinity: Fire, mana: 2, pw: 10, stk: %d, range: 24, template: circular-s}
+"""
+_GUST = ("      - {name: Gust, type: Sorcery, affinity: Fire, mana: 2, pw: 8, stk: 3, range: 12, "
+         "template: spray-s}\n")
+
+
+def burster_models(tmp: Path, stk: int = 3, gust: bool = False) -> Path:
+    """``tmp/models`` holding ``test-party.yaml`` (the burster caster): the folder."""
+    write(tmp, "models/test-party.yaml", _BURSTER % stk + (_GUST if gust else ""))
+    return tmp / "models"

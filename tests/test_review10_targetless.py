@@ -7,8 +7,8 @@ States, the template's own LoS, a Reaction's qualification) is as ever.
 """
 from rules.core.units import spell_dict, weapon_dict
 from rules.eldfall import narrate
-from rules.eldfall.actions import Activate, Declare, Move, Pass
-from tests.eldfall_scenario import BOW, kinds, setup, to_action, unit
+from rules.eldfall.actions import Activate, Declare, Move
+from tests.eldfall_scenario import BOW, at_action, kinds, setup, to_action, unit, walled_game
 
 # a lobbed bomb: Targetless, ranged bands as a bow's
 BOMB = weapon_dict("Bomb", "ranged", pw=10, stk=1, bands=[(0, 12, 0), (12, 24, -3)],
@@ -27,15 +27,6 @@ def _game(red_weapons, *, blue_at=(10, 15), boxes=WALL, rolls=(), red_kw=None, b
     units = [unit("r1", "red", 10, 5, weapons=red_weapons, **(red_kw or {})),
              unit("b1", "blue", *blue_at, facing=270)] + list(blue or [])
     return setup(units, rolls=rolls, boxes=boxes, **kw)
-
-
-def at_action(g):
-    """Activate r1 Idle and pass every reactive window up to its Action Step."""
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
-    return g
 
 
 def ranged(weapon, target="b1", n=1):
@@ -158,24 +149,7 @@ def test_profile_files_accept_the_trait(tmp_path):
 
 def _world_game(weapons, target_y=14.0):
     """r1 and b1 on the real engine, a 4" wall between them (b1 2" behind it)."""
-    from engine.geometry import WorldGeometry
-    from engine.scene import ModelSpec, Scene, TerrainSpec
-    from engine.world import World
-    from rules.core.dice import Dice
-    from rules.eldfall.actions import ChooseOrder
-    from rules.eldfall.sequence import EldfallGame
-    from tests.eldfall_scenario import BASE_STATS
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4)),),
-                  models=(ModelSpec("r1", "red", 32, 45, (10, 5, None), facing=90, stats=dict(BASE_STATS)),
-                          ModelSpec("b1", "blue", 32, 45, (10, target_y, None), facing=270,
-                                    stats=dict(BASE_STATS))))
-    units = [unit("r1", "red", 10, 5, weapons=weapons), unit("b1", "blue", 10, target_y)]
-    g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([])
-    return at_action(g)
+    return at_action(walled_game({"r1": ("red", 10, 5, 90), "b1": ("blue", 10, target_y, 270)}, weapons))
 
 
 def test_targetless_template_keeps_the_templates_own_los():

@@ -20,20 +20,7 @@ import re
 import pytest
 
 from cli_run import run_cli  # noqa: E402
-from scene_files import write
-
-PARTY = """party: Test
-game: eldfall
-profiles:
-  burster:
-    name: Burster
-    size: M
-    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}
-    affinities: [Fire]
-    spells:
-      - {name: Fire Rain, type: Sorcery, affinity: Fire, mana: 2, pw: 10, stk: %d, range: 24, template: circular-s}
-      - {name: Gust, type: Sorcery, affinity: Fire, mana: 2, pw: 8, stk: 3, range: 12, template: spray-s}
-"""
+from scene_files import burster_models, write
 
 SCENE = """name: several
 games: [eldfall]
@@ -52,7 +39,7 @@ models:
 
 def table(tmp_path, stk=2, profile=True, states=""):
     """The scene and the models folder, as the arguments that start `eldfall aoe`."""
-    write(tmp_path, "models/test-party.yaml", PARTY % stk)
+    burster_models(tmp_path, stk, gust=True)
     who = "profile: test-party#burster" if profile else "size: M"
     scene = write(tmp_path, "s.yaml", SCENE % (who, f", states: [{states}]" if states else ""))
     return ["aoe", str(scene), "--models-dir", str(tmp_path / "models")]

@@ -8,7 +8,7 @@ template attack at a bare point Hits every model its template covers.
 from rules.core.units import spell_dict, weapon_dict
 from rules.eldfall import narrate
 from rules.eldfall.actions import Action, Activate, Declare, Move, Pass
-from tests.eldfall_scenario import BOW, kinds, setup, unit
+from tests.eldfall_scenario import BOW, at_action as _at_action, kinds, setup, unit, walled_game
 
 POT = weapon_dict("Fire Pot", "ranged", pw=10, stk=1, bands=[(0, 12, 0), (12, 24, -3)],
                   traits=["Targetless", "Circular L"])
@@ -26,14 +26,6 @@ def _game(rolls=(), blue=None, boxes=WALL, red_kw=None, **kw):
     units += blue if blue is not None else [
         unit("b1", "blue", 10, 14, facing=270), unit("b2", "blue", 11.5, 14.5, facing=270)]
     return setup(units, rolls=rolls, boxes=boxes, **kw)
-
-
-def _at_action(g, model="r1"):
-    g.apply(Activate(model))
-    g.apply(Move(model, "idle"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
-    return g
 
 
 def ground(weapon="Fire Pot", at=(10.5, 14.0, 0.0), **kw):
@@ -133,25 +125,8 @@ def test_a_targetless_spell_at_the_ground_and_a_dodge_under_it():
 
 def _world_game(weapons):
     """r1 and two blue models on the real engine, a 4" wall between them."""
-    from engine.geometry import WorldGeometry
-    from engine.scene import ModelSpec, Scene, TerrainSpec
-    from engine.world import World
-    from rules.core.dice import Dice
-    from rules.eldfall.actions import ChooseOrder
-    from rules.eldfall.sequence import EldfallGame
-    from tests.eldfall_scenario import BASE_STATS
-    pos = {"r1": ("red", 10, 5, 90), "b1": ("blue", 10, 14, 270), "b2": ("blue", 11.5, 14.5, 270)}
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4)),),
-                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(BASE_STATS))
-                               for k, (s, x, y, f) in pos.items()))
-    units = [unit(k, s, x, y, facing=f, weapons=weapons if k == "r1" else None)
-             for k, (s, x, y, f) in pos.items()]
-    g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([])
-    return _at_action(g)
+    return _at_action(walled_game({"r1": ("red", 10, 5, 90), "b1": ("blue", 10, 14, 270),
+                                   "b2": ("blue", 11.5, 14.5, 270)}, weapons))
 
 
 def test_an_attack_at_the_ground_on_the_real_table():

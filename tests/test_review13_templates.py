@@ -13,19 +13,7 @@ import numpy as np
 import pytest
 
 from cli_run import run_cli  # noqa: E402
-from scene_files import write
-
-PARTY = """party: Test
-game: eldfall
-profiles:
-  burster:
-    name: Burster
-    size: M
-    stats: {STA: 2, SPD: 5, ARM: 1, HP: 2, OFF: 8, DEF: 9, ACC: 10, INT: 16, AG: 11, T: 9, M: 14}
-    affinities: [Fire]
-    spells:
-      - {name: Fire Rain, type: Sorcery, affinity: Fire, mana: 2, pw: 10, stk: 3, range: 24, template: circular-s}
-"""
+from scene_files import burster_models, write
 
 SCENE = """name: review13
 games: [eldfall]
@@ -41,9 +29,9 @@ models:
 
 
 def table(tmp_path, scene=SCENE):
-    write(tmp_path, "models/test-party.yaml", PARTY)
+    models = burster_models(tmp_path)
     path = write(tmp_path, "s.yaml", scene)
-    return ["aoe", str(path), "--models-dir", str(tmp_path / "models")]
+    return ["aoe", str(path), "--models-dir", str(models)]
 
 
 def targets(*ids):
