@@ -399,6 +399,49 @@ class _Forest:
     zlo: float
     zhi: float
     polygon: object              # shapely
+    members: tuple = ()          # a wood of several pieces: the pieces (each its own _Forest)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The pieces of this area (one, or every piece of a wood)."""
+        return tuple(m.id for m in self.members) or (self.id,)
+
+
+def _woods(st: "_Static", settings: SightSettings) -> list:
+    """The Forest areas: pieces whose footprints overlap (``forest_pieces_join``: "touching"
+    or "overlapping") or share an edge ("touching") form one area, a wood; a line through
+    it crosses one area however many pieces build it (docs/rulings.md). Kept per join rule."""
+    join = settings.forest_pieces_join
+    got = st.woods.get(join)
+    if got is not None:
+        return got
+    from shapely.ops import unary_union
+
+    def joined(a, b) -> bool:
+        if join == "never" or not a.intersects(b):
+            return False
+        if join == "overlapping":
+            return a.intersection(b).area > 1e-9
+        return unary_union([a, b]).geom_type == "Polygon"      # more than a corner in common
+
+    groups = [[f] for f in st.forests]
+    polys = [f.polygon for f in st.forests]
+    i = 0
+    while i < len(groups):
+        j = i + 1
+        while j < len(groups):
+            if joined(polys[i], polys[j]):
+                groups[i] += groups.pop(j)
+                polys[i] = unary_union([polys[i], polys.pop(j)])
+                j = i + 1               # the wood grew: look again at the pieces passed over
+            else:
+                j += 1
+        i += 1
+    out = [g[0] if len(g) == 1 else
+           _Forest(g[0].id, _rings(p), min(f.zlo for f in g), max(f.zhi for f in g), p, tuple(g))
+           for g, p in zip(groups, polys)]
+    st.woods[join] = out
+    return out
 
 
 @dataclass
@@ -408,8 +451,9 @@ class _Static:
     hi: np.ndarray
     centre: np.ndarray           # (p, 3) bounding spheres
     radius: np.ndarray
-    forests: list
+    forests: list                # the Forest pieces (the areas: ``_woods``)
     dark: list
+    woods: dict = field(default_factory=dict)
 
 
 _STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -565,6 +609,12 @@ def _static(world) -> _Static:
     return st
 
 
+def forest_areas(world, settings: SightSettings | None = None) -> list[tuple[str, ...]]:
+    """The Forest areas of the table, each as the ids of the pieces that build it (a wood of
+    overlapping pieces is one area; ``forest_pieces_join``)."""
+    return [f.ids for f in _woods(_static(world), settings or default_settings())]
+
+
 # --------------------------------------------------------------------- 2D forests
 def _points_in_edges(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Crossing-number point-in-polygon: p (n,2), edges (e,2,2) -> (n,) bool."""
@@ -609,7 +659,14 @@ def _forest_planes_2d(f: _Forest):
 
 def _forest_hits(a: np.ndarray, b: np.ndarray, f: _Forest, settings: SightSettings) -> np.ndarray:
     """(n,) bool: segments a -> b (n, 3) through the inside of forest ``f`` (within its height
-    span when ``area_height`` is "piece")."""
+    span when ``area_height`` is "piece"; a wood of pieces of different heights: through one
+    of its pieces)."""
+    if f.members and settings.area_height == "piece" and len({(m.zlo, m.zhi) for m in f.members}) > 1:
+        out = _forest_hits(a, b, f.members[0], settings)
+        for m in f.members[1:]:
+            k = np.flatnonzero(~out)
+            out[k] = _forest_hits(a[k], b[k], m, settings)
+        return out
     out = np.zeros(len(a), dtype=bool)
     # first the cheap tests on the whole segment: its box against the forest's (clipping to
     # the height span below only shortens it)
@@ -1005,6 +1062,8 @@ def _forest_planes(f: _Forest, s: SightSettings):
         n = np.vstack([n, [0, 0, 1], [0, 0, -1]])
         d = np.concatenate([d, [f.zhi, -f.zlo]])
     convex = abs(hull.area - f.polygon.area) <= 1e-9 * max(hull.area, 1e-9)
+    if f.members and s.area_height == "piece" and len({(m.zlo, m.zhi) for m in f.members}) > 1:
+        convex = False          # a wood of pieces of different heights is no prism
     return (n, d), ((n, d) if convex else None)
 
 
@@ -1284,7 +1343,7 @@ def _pair_forests(st: _Static, vh, th, s: SightSettings, near=None) -> list:
     if near is None:
         near = _capsule_near(vh, th)
     forests = []
-    for f in st.forests:
+    for f in _woods(st, s):
         x0, y0, x1, y1 = f.polygon.bounds
         c = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
         if near(c, math.hypot(x1 - x0, y1 - y0) / 2, dims=2):
@@ -3006,7 +3065,7 @@ def _attribute(world, q: _Query) -> tuple[tuple[str, ...], np.ndarray | None]:
             names.extend(q.models[i][0] for i in np.nonzero(hit)[0])
         if q.forests_active:
             if _forest_blocked(np.broadcast_to(eye, t.shape).copy(), t, q.forests_active, q.s).any():
-                names.extend(f.id for f in q.forests_active)
+                names.extend(i for f in q.forests_active for i in f.ids)
     return tuple(dict.fromkeys(names)), eye
 
 
@@ -3322,7 +3381,7 @@ def point_los(world, origin, target_id: str, exclude: Iterable[str] = (),
     st = _static(world)
     if clear.any() and len(st.forests) >= s.forest_limit:
         idx = np.nonzero(clear)[0]
-        clear[idx[_forest_blocked(p0[idx], t[idx], st.forests, s)]] = False
+        clear[idx[_forest_blocked(p0[idx], t[idx], _woods(st, s), s)]] = False
     area = float(lat.weight[clear].sum()) * MM2_PER_IN2
     ok = bool(clear.any()) and area >= s.min_visible_area_mm2 - 1e-12
     return ok, float(clear.mean())

@@ -23,6 +23,7 @@ INSET_LIMIT_IN = 0.05     # lattice.inset_in must be less (a Crouched hitbox is 
 _CHOICES = {
     "dark_applies": ("either", "viewer", "target"),
     "area_height": ("infinite", "piece"),
+    "forest_pieces_join": ("touching", "overlapping", "never"),
     "cover_crouched": ("light", "heavy", "none"),
     "cover_heavy_against": ("size", "hitbox"),
 }
@@ -44,6 +45,7 @@ class SightSettings:
     dark_applies: str = "either"
     forest_limit: int = 2
     forest_count_own_area: bool = True
+    forest_pieces_join: str = "touching"
     area_height: str = "infinite"
     # threshold
     min_visible_area_mm2: float = 0.0
@@ -89,6 +91,7 @@ _KEYS = {
     ("exceptions", "dark_applies"): "dark_applies",
     ("exceptions", "forest_limit"): "forest_limit",
     ("exceptions", "forest_count_own_area"): "forest_count_own_area",
+    ("exceptions", "forest_pieces_join"): "forest_pieces_join",
     ("exceptions", "area_height"): "area_height",
     ("min_visible_area_mm2",): "min_visible_area_mm2",
     ("blocking", "models_block"): "models_block",

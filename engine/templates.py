@@ -704,7 +704,7 @@ def _clear_segments(world, p0: np.ndarray, p1: np.ndarray, ss) -> np.ndarray | N
     if clear.any():
         sight = _sight()
         try:
-            forests = sight._static(world).forests
+            forests = sight._woods(sight._static(world), ss)
             if len(forests) >= ss.forest_limit:
                 idx = np.flatnonzero(clear)
                 clear[idx[sight._forest_blocked(p0[idx], p1[idx], forests, ss)]] = False

@@ -271,10 +271,6 @@ models:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="engine/sight.py: two overlapping Forest pieces (one wood on the table, "
-                   "x 7-18) count as two Forest areas, so two models standing in the same wood have no LoS "
-                   "('blocked by wa, wb (Forest areas: no LoS through 2 or more)'); overlapping footprints "
-                   "should merge into one area")
 def test_overlapping_forest_pieces_are_one_area(tmp_path):
     w = World(load_scene(str(write(tmp_path, "wood.yaml", WOOD))))
     assert sight.los(w, "p", "q").los

@@ -128,6 +128,10 @@ def blocking_words(world, r, long: bool = False) -> str:
         many = len(forest) > 1
         which = ("Forest area" + ("s" if many else "") if len(forest) == len(names)
                  else ", ".join(forest) + (" are Forest areas" if many else " is a Forest area"))
+        from engine.sight import forest_areas
+        woods = [[i for i in ids if i in forest] for ids in forest_areas(world, r.settings)]
+        for w in (w for w in woods if len(w) > 1):
+            which += f"; {', '.join(w[:-1])} and {w[-1]} are one wood"
         text += f" ({which}: no LoS through {r.settings.forest_limit} or more"
         if long:
             text += (", those the viewer or the target stand in "
