@@ -13,7 +13,10 @@ All in inches, 3D, between the closest points of the hitboxes (p.18-19).
   Senses; the other hitbox inside or touching. Casting Aura = Awareness.
 * Engaged (States, "Engaged"): within the Melee Weapon Reach and LoS of an
   enemy. Crouched, Incapacitated, Petrified and Dead models engage nobody;
-  Flying models neither engage nor become Engaged (States, "Flying"). A model
+  Flying models neither engage nor become Engaged (States, "Flying"), nor do Dead
+  and Petrified ones become Engaged. A scene stands at the end of a Phase: a model an
+  enemy engages there is Engaged, whether or not the scene lists the State
+  (``engaged_on_table``, as ``eldfall move`` and a game set up from the scene judge). A model
   with no melee weapon in its profile engages only in base contact (RCH 0),
   as ``engine.sight`` assumes for its Engaged exception.
 
@@ -36,7 +39,8 @@ from engine.errors import InputError, Problem
 CONTACT_TOLERANCE = 1e-3
 # states of an enemy that cannot engage (seed: eldfall-states.txt, "Ceasing to be Engaged")
 NON_ENGAGING_STATES = frozenset({"Crouched", "Incapacitated", "Petrified", "Dead", "Flying"})
-NEVER_ENGAGED_STATES = frozenset({"Flying"})
+# states of a model that is never Engaged (docs/rulings.md, Engagement; rules.eldfall.conditions.can_be_engaged)
+NEVER_ENGAGED_STATES = frozenset({"Flying", "Dead", "Petrified"})
 UNARMED_RCH = 0.0
 MELEE_KINDS = frozenset({"melee"})
 
@@ -216,10 +220,12 @@ def _fallback_los(world, viewer: str, target: str) -> bool:
                                     exclude={viewer, target}).any())
 
 
-def has_los(world, viewer: str, target: str, *, own: bool = False, settings=None) -> bool:
+def has_los(world, viewer: str, target: str, *, own: bool = False, settings=None,
+            engaged_with=None) -> bool:
     """The viewer's LoS to the target by the rulebook (engine.sight). ``own``: the viewer's
     own LoS, without the Engaged state's LoS to its engagers; ``settings``: the sight
-    settings (default engine/data/sight.yaml)."""
+    settings (default engine/data/sight.yaml); ``engaged_with``: the models engaging the
+    viewer (default: those of its Engaged State, ``sight.engagers``)."""
     if viewer == target:
         return True
     try:
@@ -227,7 +233,7 @@ def has_los(world, viewer: str, target: str, *, own: bool = False, settings=None
     except ImportError:
         return _fallback_los(world, viewer, target)
     return bool(sight.los(world, viewer, target, fraction=False, cover=False, settings=settings,
-                          engaged_with=() if own else None).los)
+                          engaged_with=() if own else engaged_with).los)
 
 
 def engages(world, engager: str, engaged: str, settings=None) -> bool:
@@ -241,6 +247,20 @@ def engages(world, engager: str, engaged: str, settings=None) -> bool:
         return False
     # its own LoS: an Engaged engager's LoS to its own engagers does not engage them back
     return has_los(world, engager, engaged, own=True, settings=settings)
+
+
+def engaged_on_table(world, model: str, settings=None) -> list[str] | None:
+    """The enemies that engage ``model`` where the table stands it (in their melee reach, with
+    their own LoS), for a model on an Eldfall table whose scene does not list the Engaged
+    State: a scene stands at the end of a Phase, when Engaged is worked out
+    (eldfall-states.txt, Engaged), so ``eldfall move``, ``reach`` and a game set up from it
+    judge it Engaged, and it has the automatic LoS to them. None when the model has the State
+    (its engagers are the rules', ``sight.engagers``) or the scene is not for Eldfall."""
+    hb = world.hitbox(model)
+    games = tuple(getattr(getattr(world, "scene", None), "games", ("eldfall",)) or ("eldfall",))
+    if "Engaged" in hb.states or "eldfall" not in games:
+        return None
+    return [e for e in world.model_ids() if e != model and engages(world, e, model, settings)]
 
 
 def engagements(world) -> list[tuple[str, str]]:
@@ -343,4 +363,5 @@ def measure(world, a: str, b: str, weapon: str | None = None, settings=None) -> 
         in_awareness(world, b, a),
         tuple(weapon_reach(world, a, b, w) for w in weapons),
         engages(world, a, b, settings), engages(world, b, a, settings),
-        has_los(world, a, b, settings=settings) if a != b else True)
+        has_los(world, a, b, settings=settings, engaged_with=engaged_on_table(world, a, settings))
+        if a != b else True)

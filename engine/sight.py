@@ -3220,7 +3220,14 @@ def los(world, viewer: str, target: str, *, moving: bool = False, fraction: bool
         if not front:
             reason = f"{target} is behind {viewer}'s front arc"
         elif vis_t.any():
-            reason = f"visible area {area * MM2_PER_IN2:.1f} mm2 is below the minimum {s.min_visible_area_mm2:g} mm2"
+            # as many decimals as keep the printed area below the printed minimum (1009.879 mm2
+            # under a minimum of 1009.88 read "1009.9 mm2 is below the minimum 1009.88 mm2")
+            seen_s, least_s = f"{area * MM2_PER_IN2:.1f}", f"{s.min_visible_area_mm2:g}"
+            for nd in range(2, 7):
+                if float(seen_s) < float(least_s):
+                    break
+                seen_s, least_s = f"{area * MM2_PER_IN2:.{nd}f}", f"{s.min_visible_area_mm2:.{nd}f}"
+            reason = f"visible area {seen_s} mm2 is below the minimum {least_s} mm2"
         else:
             reason = "blocked"
     # the blocking pieces, the eye and the picture's rays: worked out when first read (from

@@ -187,6 +187,11 @@ def settings_from_dict(data: Any, file: str = "<settings>", lines=None) -> Sight
     (``lines``: an ``engine.validate.Lines`` of the file, for the problems' lines)."""
     if not isinstance(data, dict):
         raise InputError(Problem(file, None, "", "must be a mapping of settings"))
+    prefix = ""
+    if _is_verdict(data):
+        # a whole `eldfall los --json` (or measure) verdict saved as it is: its settings block
+        # gives the settings the verdict was reached with
+        data, prefix = data["settings"], "settings."
     base = SightSettings()
     values: dict[str, Any] = {}
     problems: list[Problem] = []
@@ -225,10 +230,16 @@ def settings_from_dict(data: Any, file: str = "<settings>", lines=None) -> Sight
             if p:
                 problems.append(p)
     if problems:
+        problems = [dataclasses.replace(p, path=prefix + p.path) for p in problems]
         if lines is not None:
             problems = [dataclasses.replace(p, line=lines.of(tuple(p.path.split(".")))) for p in problems]
         raise InputError(problems)
     return base.replace(**values)
+
+
+def _is_verdict(data: dict) -> bool:
+    """A saved ``--json`` verdict: a settings block beside the answer's own fields."""
+    return isinstance(data.get("settings"), dict) and bool({"viewer", "target", "los", "scene", "sha256"} & set(data))
 
 
 def load_settings(path: str | Path | None = None) -> SightSettings:

@@ -110,6 +110,17 @@ def all_round_why(world, r, moving: bool) -> str:
     return ", ".join(why) or "/".join(("moving",) + tuple(s.three_sixty_states))
 
 
+def share_text(f: float) -> str:
+    """A share with one decimal, or as many more (up to four) as it takes never to print a part
+    seen (or hidden) as "0.0%" (or "100.0%"): one sample point of a Colossal hitbox's 5,439 is
+    0.02%, and "visible: 0.0%" under "LoS yes" reads as a fault."""
+    for nd in range(1, 5):
+        s = f"{f:.{nd}%}"
+        if not ((f > 0 and float(s[:-1]) == 0) or (f < 1 and float(s[:-1]) == 100)):
+            return s
+    return s
+
+
 def _zero(v: float) -> float:
     """0.0 for what prints as zero (never "-0.00")."""
     return 0.0 if abs(v) < 0.005 else v
@@ -212,7 +223,7 @@ def overruled(world, r) -> list[dict]:
                 out.append({"rule": rule, "los": True, "why": f"{' and '.join(fl)} {'is' if len(fl) == 1 else 'are'} "
                             f"{s.flying_state} (LoS to and from all models)"})
         elif rule == "engaged":
-            if not r.los and s.engaged_state in world.hitbox(v).states and t in sight.engagers(world, v, s):
+            if not r.los and t in _engagers_of(world, v, s):
                 out.append({"rule": rule, "los": True,
                             "why": f"{v} is engaged by {t} (automatic LoS to the models engaging it)"})
         elif rule == "dark" and r.los:
@@ -226,6 +237,22 @@ def overruled(world, r) -> list[dict]:
                                    f"{inches(distance(world, v, t), 2)}\" between {v} and {t} is beyond {v}'s "
                                    f"Awareness of {world.hitbox(v).awareness:g}\" (the Dark: LoS only within Awareness)"})
     return out
+
+
+def _engagers_of(world, viewer: str, s) -> list[str]:
+    """The models engaging ``viewer``: those of its Engaged State, or, when the scene does not
+    list the State, those that engage it where the table stands it (``engaged_on_table``)."""
+    from engine import sight
+    from engine.measure import engaged_on_table
+    if s.engaged_state in world.hitbox(viewer).states:
+        return sight.engagers(world, viewer, s)
+    return engaged_on_table(world, viewer, s) or []
+
+
+def engaged_on_table_words(viewer: str, by) -> str:
+    """Why a model the scene does not list as Engaged is Engaged (``engaged_on_table``)."""
+    return (f"{viewer} is Engaged where the scene stands it, in the melee reach and the LoS of "
+            f"{', '.join(by)}, though the scene does not list the State")
 
 
 def overruled_lines(world, r, over: list[dict] | None = None) -> list[str]:
@@ -259,9 +286,12 @@ def verdict(r, world=None) -> str:
     return f"{r.viewer} -> {r.target}: LoS no ({why}), {inches(dist, 1)}\" away, {height}"
 
 
-def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None, world=None) -> str:
+def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = None, world=None,
+            engaged_table=None) -> str:
     """The lines under the verdict. ``flying``: the Flying models among the two (measured on
-    the surface under them); ``all_round``: what gives the viewer 360 degrees."""
+    the surface under them); ``all_round``: what gives the viewer 360 degrees;
+    ``engaged_table``: the models engaging the viewer where the table stands it, the scene
+    not listing the State (``engaged_on_table``)."""
     s = r.settings
     dist, hd = r.distance, r.height_difference
     if all_round is None:
@@ -276,19 +306,21 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                f"{where}" if r.all_round else
                f"  front arc: not needed, the state gives LoS all round (see why); {where}" if given and
                not r.in_front_arc else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
-        seen = (f"  visible: {r.visible_fraction:.1%} of {len(r.target_points)} sample points of {r.target}'s "
-                f"hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
+        seen = (f"  visible: {share_text(r.visible_fraction)} of {len(r.target_points)} sample points of "
+                f"{r.target}'s hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
         back = behind_arc(r)
         if back > 0 and not by_state(r) and r.in_front_arc:
             # a share nothing blocks: without this, "51% visible, blocking: nothing" reads as a fault
-            seen += f"; {back:.1%} lie behind {r.viewer}'s front arc line and count as unseen"
+            seen += f"; {share_text(back)} lie behind {r.viewer}'s front arc line and count as unseen"
     # a state's LoS (Flying, Engaged) looks at every line, all round, whatever the arcs
     blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself" or r.los
              else f"none looked for ({r.target} is behind {r.viewer}'s front arc)")
     if by_state(r):
         blank = "none looked for (no LoS whatever stands between; see why)"
     lines = [arc,
-             f"  why: {r.reason}",
+             f"  why: {r.reason}"
+             + (f"; {engaged_on_table_words(r.viewer, engaged_table)}"
+                if engaged_table and decided_by(world, r) == "engaged" else ""),
              seen,
              f"  blocking: {blocking_words(world, r, long=True) if r.blocking else blank}"
              + ((" (part of the hitbox only: a clear line remains)" if r.visible_fraction > 0
@@ -328,12 +360,16 @@ def los_table(world, ids, settings, moving: bool):
     """Every ordered pair's LoS (sight.los_matrix) and, for each pair with LoS, its cover as
     a single `eldfall los A B` gives it: ({(a, b): bool}, {(a, b): "none"|"light"|"heavy"})."""
     from engine import sight
+    from engine.measure import engaged_on_table
     m = sight.los_matrix(world, ids, settings=settings, moving=ids if moving else ())
+    # a model engaged where the table stands it, the scene not listing the State, sees its
+    # engagers as `eldfall los A B` says (the matrix knows only the State's engagers)
+    eng = {a: engaged_on_table(world, a, settings) for a in ids}
     cov = {}
     for a in ids:
         for b in ids:
-            if a != b and m[(a, b)]:
-                r = sight.los(world, a, b, moving=moving, settings=settings)
+            if a != b and (m[(a, b)] or b in (eng[a] or ())):
+                r = sight.los(world, a, b, moving=moving, settings=settings, engaged_with=eng[a])
                 m[(a, b)] = bool(r.los)
                 if r.los:
                     cov[(a, b)] = r.cover
@@ -395,7 +431,11 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "", "give VIEWER and TARGET model ids, or --all"))
     _check_id(world, args.viewer, "VIEWER", args.scene)
     _check_id(world, args.target, "TARGET", args.scene)
-    r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings)
+    from engine.measure import engaged_on_table
+    # Engaged where the scene stands it, as `eldfall move` and a game set up from it judge
+    eng = engaged_on_table(world, args.viewer, settings)
+    r = sight.los(world, args.viewer, args.target, moving=args.moving, fraction=True, settings=settings,
+                  engaged_with=eng)
     flying = tuple(m for m in dict.fromkeys((r.viewer, r.target)) if settings.flying_state in world.hitbox(m).states)
     if args.json:
         out = r.as_dict()
@@ -403,7 +443,11 @@ def run(args) -> int:
                     "settings": settings.as_dict(),
                     "moving": bool(args.moving),
                     "height_difference": round(_zero(r.height_difference), 4), "verdict": verdict(r, world),
-                    "dark": dark_check(world, r), "decided_by": decided_by(world, r), "overruled": overruled(world, r)})
+                    "dark": dark_check(world, r), "decided_by": decided_by(world, r),
+                    "overruled": overruled(world, r),
+                    # the models engaging the viewer where the table stands it (the scene not
+                    # listing its Engaged State); null when it lists the State or the table is not Eldfall's
+                    "engaged_on_table": eng})
     if args.picture:
         try:
             from engine.view.pictures import los_pictures
@@ -419,7 +463,7 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(verdict(r, world))
-        print(details(r, sha, flying, all_round_why(world, r, args.moving), world))
+        print(details(r, sha, flying, all_round_why(world, r, args.moving), world, engaged_table=eng))
         if args.picture:
             for p in paths:
                 print(f"  picture: {p}")

@@ -48,8 +48,10 @@ def los_reason(world, a: str, b: str, settings=None) -> str | None:
     that decides, the pieces in the way): None when it has LoS. The same LoS as
     ``engine.measure.measure`` asks (``has_los``), with its reason kept."""
     from engine import sight
+    from engine.measure import engaged_on_table
     from tools.cmd_los import blocking_words
-    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings)
+    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings,
+                  engaged_with=engaged_on_table(world, a, settings))
     if r.los:
         return None
     if r.reason == "blocked" and r.blocking:
@@ -63,14 +65,19 @@ def los_given_by(world, a: str, b: str, settings=None) -> str | None:
     no LoS). A "yes" to a model behind a wall or behind the front arc otherwise reads as a
     fault. (A Flying model's LoS is said on its own line, ``flying_lines``.)"""
     from engine import sight
+    from engine.measure import engaged_on_table
     from engine.sight_settings import default_settings
-    from tools.cmd_los import decided_by
+    from tools.cmd_los import decided_by, engaged_on_table_words
     s = settings or default_settings()
     ha = world.hitbox(a)
-    if a == b or s.engaged_state not in ha.states:
+    # engaged where the table stands it, the scene not listing the State (as `eldfall los` says)
+    table = engaged_on_table(world, a, settings)
+    if a == b or (s.engaged_state not in ha.states and not table):
         return None
-    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings)
-    return str(r.reason) if r.los and decided_by(world, r) == "engaged" else None
+    r = sight.los(world, a, b, fraction=False, cover=False, settings=settings, engaged_with=table)
+    if not (r.los and decided_by(world, r) == "engaged"):
+        return None
+    return str(r.reason) + (f"; {engaged_on_table_words(a, table)}" if table else "")
 
 
 def no_ag_note(world, mid: str) -> str:
@@ -135,7 +142,10 @@ def run(args) -> int:
         note = eldfall_rules_note(world, "measure")
         if note:
             out["note"] = note.strip().removeprefix("note: ")
-        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "settings": measure_settings(settings)})
+        # the party files pin the weapons, bands, reach and AG measured, as `eldfall los --json`'s do
+        from tools.cmd_los import party_files
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "parties": party_files(world.scene),
+                    "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
         print(describe(m, world, why))
