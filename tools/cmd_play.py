@@ -1,7 +1,9 @@
 """``eldfall play SCENE --bots``: a whole game, bot against bot, headless.
 
-Prints a readable turn-by-turn summary (``--rolls`` adds every die) and the
-outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
+Prints a readable turn-by-turn summary (``--rolls`` adds every die; the game's
+``narrate.Summary`` where it has one: an Idle movement's own line, the AP a reaction
+leaves, the "may react to" line after the reactive side's crouch at the end of the
+Movement Step) and the outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
 after every event), which ``eldfall replay`` reads back. ``--models-dir DIR``: the
 scene's ``party#name`` profiles are in DIR (the log's header records it).
 
@@ -51,6 +53,16 @@ def _narrator(name: str):
                 return None
             return f"{ev.kind}: " + ", ".join(f"{k}={v}" for k, v in ev.data.items())
         return line, lambda events: {}
+
+
+def _summary(name: str, rolls: bool, status, **kw):
+    """The game's own play summary (``rules.<game>.narrate.Summary``: fed each decision's
+    events, it orders and adds lines the event-by-event narration cannot), or None."""
+    try:
+        cls = getattr(importlib.import_module(f"rules.{name}.narrate"), "Summary", None)
+    except ImportError:
+        return None
+    return cls(rolls=rolls, status=status, **kw) if cls is not None else None
 
 
 def _status(game) -> str | None:
@@ -117,8 +129,14 @@ def run(args) -> int:
     out = sys.stdout
     quiet = args.quiet or args.json
     statuses = status_lines(game)
+    summary = _summary(game.game_name, args.rolls, lambda ev: statuses.pop(ev.seq, None))
+
     def show(action, events):
         if quiet:
+            return
+        if summary is not None:
+            for s in summary.feed(events):
+                print(s, file=out)
             return
         events = list(events)
         missed = misses(events)
@@ -143,6 +161,9 @@ def run(args) -> int:
     finally:
         if log is not None:
             log.close()
+    if summary is not None and not quiet:
+        for s in summary.close():
+            print(s, file=out)
     if args.json:
         print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names,
                           "decisions": n, "events": len(game.events),

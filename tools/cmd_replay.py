@@ -293,13 +293,20 @@ def run(args) -> int:
                          sort_keys=True))
         return 0
     if args.events:
-        from tools.cmd_play import _narrator
-        line, misses = _narrator(game.game_name)
-        missed = misses(game.events)
-        for i, ev in enumerate(game.events):
-            for s in (line(ev), missed.get(i)):
-                if s:
-                    print(f"{ev.seq:5d} {s}")
+        from tools.cmd_play import _narrator, _summary
+        summary = _summary(game.game_name, True, None, reorder=False)
+        if summary is not None:
+            # the play summary's lines (an Idle movement's own line, the AP a reaction
+            # leaves), each at the number of its event
+            for i, s in summary.pairs(game.events):
+                print(f"{game.events[i].seq:5d} {s}")
+        else:
+            line, misses = _narrator(game.game_name)
+            missed = misses(game.events)
+            for i, ev in enumerate(game.events):
+                for s in (line(ev), missed.get(i)):
+                    if s:
+                        print(f"{ev.seq:5d} {s}")
     print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())

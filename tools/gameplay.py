@@ -177,6 +177,23 @@ def stat_warnings(scene, game: str | None = None) -> list[Problem]:
     return out
 
 
+def objective_problem(scene, objectives) -> Problem | None:
+    """``--set objectives=...`` naming a terrain piece the scene does not have: Interact
+    needs Base Contact with the piece, so that quest object could never be taken (the
+    rules see the table only through the geometry, which does not list the pieces)."""
+    if not isinstance(objectives, list):
+        return None
+    pieces = {t.id for t in scene.terrain}
+    for i, o in enumerate(objectives):
+        oid = o.get("id") if isinstance(o, dict) else None
+        if isinstance(oid, str) and oid not in pieces:
+            known = ", ".join(sorted(pieces)) or "none"
+            return Problem("<command line>", None, "--set objectives",
+                           f"objectives[{i}].id: {scene.path or 'the scene'} has no terrain piece "
+                           f"{oid!r} (its pieces: {known})")
+    return None
+
+
 def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None,
              models_dir: str | None = None, warnings: list | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events.
@@ -194,6 +211,9 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
                          scene_info=scene_info(scene, models_dir))
     except ValueError as exc:
         raise InputError(game_problems(exc, scene_path, bool(settings), scene)) from None
+    lost = objective_problem(scene, (settings or {}).get("objectives")) if name == "eldfall" else None
+    if lost:
+        raise InputError(lost)
     if log is not None:
         g.start_log(log)
     return mod, g

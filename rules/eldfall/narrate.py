@@ -138,6 +138,12 @@ def _n(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
+def _uses(n: int) -> str:
+    """A Stratagem's uses left in words: "no uses", "1 use", "2 uses" (as the view's
+    Stratagems window counts them)."""
+    return "no uses" if int(n) == 0 else _n(int(n), "use")
+
+
 def _dice(values) -> str:
     return " and ".join(str(v) for v in values)
 
@@ -262,8 +268,13 @@ def line(ev) -> str | None:
             s += " (halved: Casting Aura)"
         if d.get("first"):
             s += f": {d['first']['value']} vs {d['first']['target']} -> fail, reroll ({d['helper']} in Base Contact)"
-        return s + f": {d['die']['value']} vs {d['die']['target']} -> " \
+        s += f": {d['die']['value']} vs {d['die']['target']} -> " \
             f"{'success' if d['die']['success'] else 'fail'}"
+        if d["check"] == "Uncover" and d["die"]["success"] and not (d.get("hidden") or d.get("tokens")):
+            # a success that reveals nothing says so (a failure says nothing either way: it
+            # would tell whether something is hidden there)
+            s += " (nothing hidden within its Awareness)"
+        return s
     if k == "perceive_nothing":
         return f"    {d['model']} Perceive: {d['target']} is no longer Shrouded, nothing to reveal (no roll)"
     if k == "crouch_reaction":
@@ -274,7 +285,7 @@ def line(ev) -> str | None:
     if k == "stratagem":
         return (f"  {d['side']}'s Leader {d['leader']} uses the Stratagem {d['name']}"
                 f"{' on ' + ', '.join(d['targets']) if d['targets'] else ''}: "
-                f"{effect_words(d['effect'])} ({d['uses_left']} use(s) left this {d['per']})")
+                f"{effect_words(d['effect'])} ({_uses(d['uses_left'])} left this {d['per']})")
     if k == "stratagem_ends":
         what = ", ".join([f"{v:+d} {st}" for st, v in d["mods"].items()] + d["states"])
         return f"    {d['model']}: the Stratagem {d['name']} ends ({what})"
@@ -450,3 +461,91 @@ def narrate(events, rolls: bool = False) -> list[str]:
         if i in missed:
             out.append(missed[i])
     return out
+
+
+class Summary:
+    """The play summary's lines, fed decision by decision (``eldfall play``): what
+    :func:`line` says of each event, a missed attack's line after its dice, and
+
+    * an Idle movement's own line ("r1 stays where it is (Idle)"; its Action then
+      reads "r1 does nothing", not "stays where it is and does nothing" again);
+    * each reaction with the AP the reacting model has left ("b1 reacts (1 AP
+      left): Dodge"), from the "ap" event its Reaction's cost emits;
+    * the Reaction Step's "may react to" line after the reactive side's Crouched
+      changes at the end of the Movement Step (declared as the Reaction Step opens,
+      in the next decision), as the Activation Sequence orders them: the line waits
+      until the events show whether such a change follows.
+
+    ``rolls``: every die gets a line; ``status(ev)``: the line an End Phase gets
+    (None: none); ``reorder`` False keeps every line at its own event (a listing by
+    event number, ``eldfall replay --events``). :meth:`close` gives a line still held
+    back when the game ends."""
+
+    def __init__(self, rolls: bool = False, status=None, reorder: bool = True):
+        self.rolls = rolls
+        self.status = status
+        self.reorder = reorder
+        self.held: str | None = None        # the "may react to" line, waiting
+        self.crouching = False              # the reactive side's end-of-Movement crouch is being told
+        self.idle: set = set()              # models whose Idle movement this activation had a line
+        self.ap: dict = {}                  # model -> its AP as the latest "ap" event left it
+
+    def _keeps_held(self, ev) -> bool:
+        """Whether ``ev`` still belongs before the held "may react to" line: the next
+        decision's own action event, or the crouch at the end of the Movement Step."""
+        k, d = ev.kind, ev.data
+        if k == "action" or (k == "roll" and not self.rolls):
+            return True
+        if k == "crouch_reaction":
+            self.crouching = d.get("window") == "end"
+            return self.crouching
+        return self.crouching and k in ("states", "ap", "dismount", "land", "engaged")
+
+    def feed(self, events) -> list[str]:
+        """The lines of one decision's events (and of a line held back before them)."""
+        return [s for _, s in self.pairs(events)]
+
+    def pairs(self, events) -> list[tuple[int, str]]:
+        """As :meth:`feed`, each line with the index in ``events`` of the event it is
+        told at (a held line: the event it is told before)."""
+        evs = list(events)
+        missed = misses(evs)
+        out: list[tuple[int, str]] = []
+        for i, ev in enumerate(evs):
+            k, d = ev.kind, ev.data
+            if self.held is not None and not self._keeps_held(ev):
+                out.append((i, self.held))
+                self.held, self.crouching = None, False
+            if k == "phase" and d.get("phase") == "end" and self.status is not None:
+                s = self.status(ev)
+            elif k == "action" or (k == "roll" and not self.rolls):
+                s = None
+            else:
+                s = line(ev)
+            if k == "ap":
+                self.ap[d["model"]] = d["ap"]
+            elif k == "activate":
+                self.ap[d["model"]] = d["ap"]
+                self.idle.discard(d["model"])
+            elif k == "movement" and d.get("movement") == "Idle" and not d.get("forced"):
+                # (an Idle that turns the model has its own line already)
+                s = s or f"  {d['model']} stays where it is (Idle)"
+                self.idle.add(d["model"])
+            elif k == "declare" and d.get("role") == "active" and s and d["model"] in self.idle \
+                    and s.endswith("stays where it is and does nothing"):
+                s = f"  {d['model']} does nothing"
+            elif k == "declare" and d.get("role") == "reactive" and s and d["model"] in self.ap:
+                left = f"{self.ap[d['model']]} AP left"
+                s = s.replace(" reacts (Foresight): ", f" reacts (Foresight, {left}): ", 1) \
+                    if d.get("foresight") else s.replace(" reacts: ", f" reacts ({left}): ", 1)
+            elif k == "reaction_step" and s and self.reorder:
+                self.held, self.crouching, s = s, False, None
+            if s:
+                out.append((i, s))
+            if i in missed:
+                out.append((i, missed[i]))
+        return out
+
+    def close(self) -> list[str]:
+        held, self.held = self.held, None
+        return [held] if held else []

@@ -103,11 +103,80 @@ def merge_settings(settings: dict | None) -> dict:
             TableSettings.from_mapping(s["table_settings"])
         except TableDataError as exc:
             raise SettingError("table_settings", f"setting table_settings: {exc}") from None
+    t = s["table"]
+    if not (len(t) == 2 and all(isinstance(n, (int, float)) and not isinstance(n, bool)
+                                and math.isfinite(n) and n > 0 for n in t)):
+        raise SettingError("table", f"setting table must be [width, depth] in inches (two numbers "
+                                    f"above 0), not {t!r}")
+    if s.get("objectives") is not None:
+        _check_objectives(s["objectives"])
+    if s.get("deployment") is not None:
+        _check_zones(s["deployment"])
     if s["rounds"] < 1:
         raise SettingError("rounds", "setting rounds must be at least 1")
+    if s["max_actions"] < 1:
+        raise SettingError("max_actions", "setting max_actions must be at least 1")
     if s["stratagems_per_phase"] > 20:
         raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0-20")
     return s
+
+
+#: the keys of a quest object (``settings.objectives``; docs/rulings.md, "Victory points
+#: without a quest") and the attributes its Interact may roll
+_OBJECTIVE_KEYS = ("id", "vp", "attribute", "modifier", "item")
+_OBJECTIVE_STATS = ("STA", "SPD", "ARM", "HP", "OFF", "DEF", "ACC", "INT", "AG", "T", "M")
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_objectives(v) -> None:
+    """``objectives``: a list of quest objects, each a mapping with an ``id`` (the terrain
+    piece to be in Base Contact with), optional ``vp`` (a whole number, 0 or more),
+    ``attribute`` (the stat an Interact rolls), ``modifier`` (a whole number) and
+    ``item`` (what the model then carries). SettingError names the first problem."""
+    def bad(where: str, what: str):
+        raise SettingError("objectives", f"setting objectives{where}: {what}")
+    if not isinstance(v, list):
+        bad("", f"must be a list of quest objects ({{id: PIECE, vp: N, ...}}), not {v!r}")
+    seen = set()
+    for i, o in enumerate(v):
+        if not isinstance(o, dict):
+            bad(f"[{i}]", f"must be a mapping ({{id: PIECE, vp: N, ...}}), not {o!r}")
+        extra = sorted(str(k) for k in o if k not in _OBJECTIVE_KEYS)
+        if extra:
+            bad(f"[{i}].{extra[0]}", f"unknown key (known: {', '.join(_OBJECTIVE_KEYS)})")
+        if not isinstance(o.get("id"), str) or not o["id"].strip():
+            bad(f"[{i}].id", "the quest object's terrain piece id is missing" if "id" not in o
+                else f"must be a terrain piece id, not {o['id']!r}")
+        if o["id"] in seen:
+            bad(f"[{i}].id", f"{o['id']!r} is named twice")
+        seen.add(o["id"])
+        if "vp" in o and not (_whole(o["vp"]) and o["vp"] >= 0):
+            bad(f"[{i}].vp", f"must be a whole number, 0 or more, not {o['vp']!r}")
+        if "modifier" in o and not _whole(o["modifier"]):
+            bad(f"[{i}].modifier", f"must be a whole number, not {o['modifier']!r}")
+        if "attribute" in o and o["attribute"] not in _OBJECTIVE_STATS:
+            bad(f"[{i}].attribute", f"must be one of {', '.join(_OBJECTIVE_STATS)}, "
+                                    f"not {o['attribute']!r}")
+        if "item" in o and (not isinstance(o["item"], str) or not o["item"].strip()):
+            bad(f"[{i}].item", f"must be an Item's name, not {o['item']!r}")
+
+
+def _check_zones(v) -> None:
+    """``deployment``: side -> [[x0, y0], [x1, y1]] (two corners of its zone, inches)."""
+    if not isinstance(v, dict):
+        raise SettingError("deployment", "setting deployment must be a mapping side -> "
+                                         f"[[x0, y0], [x1, y1]], not {v!r}")
+    for side, z in v.items():
+        ok = isinstance(z, list) and len(z) == 2 and all(
+            isinstance(c, list) and len(c) == 2 and all(
+                isinstance(n, (int, float)) and not isinstance(n, bool) and math.isfinite(n)
+                for n in c) for c in z)
+        if not ok:
+            raise SettingError("deployment", f"setting deployment.{side}: expected two corners "
+                                             f"[[x0, y0], [x1, y1]] (inches), not {z!r}")
 
 
 def _check_rider(u: Unit) -> None:
@@ -169,6 +238,10 @@ class EldfallGame(Game):
         if len(self.sides) != 2:
             raise ValueError(f"Eldfall is played by two sides, this roster has {len(self.sides)}: "
                              f"{', '.join(self.sides) or 'none'}")
+        for side in (self.settings.get("deployment") or {}):
+            if side not in self.sides:
+                raise SettingError("deployment", f"setting deployment names the side {side!r}, "
+                                                 f"which has no models (sides: {', '.join(self.sides)})")
         from rules.eldfall import tokens as tk
         self.tokens = tk.build(self, self.scene_info.get("tokens"))
         # Stratagems: side -> [plain data] (rules/eldfall/stratagems.py); uses so
@@ -995,7 +1068,8 @@ class EldfallGame(Game):
         self._sync_awareness()
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
             start = len(self.events)
-            self._end_game(Termination.STALEMATE, f"{self.decisions} decisions")
+            self._end_game(Termination.STALEMATE, f"the safety stop after {self.decisions} "
+                           f"decision{'' if self.decisions == 1 else 's'} (setting max_actions)")
             events = events + self.events[start:]      # the casualty VP too, not only game_over
         return events
 
