@@ -63,6 +63,31 @@ def merge(base: dict, over: dict, path: str = "", problems: list | None = None) 
     return out
 
 
+def expand_dotted(settings: dict) -> dict:
+    """A settings mapping whose dotted keys name nested settings, as the rulings name them
+    (``--set facing.front_half_angle=60``), as nested mappings: ``{"facing":
+    {"front_half_angle": 60}}``. Keys given both ways merge; of two values for the same
+    key, the later counts (as a second ``--set`` of a key does)."""
+    out: dict = {}
+
+    def put(node: dict, key, v) -> None:
+        if isinstance(v, dict) and isinstance(node.get(key), dict):
+            for k2, v2 in v.items():
+                put(node[key], k2, v2)
+        else:
+            node[key] = copy.deepcopy(v)
+
+    for k, v in settings.items():
+        parts = k.split(".") if isinstance(k, str) else [k]
+        node = out
+        for part in parts[:-1]:
+            if not isinstance(node.get(part), dict):
+                node[part] = {}
+            node = node[part]
+        put(node, parts[-1], expand_dotted(v) if isinstance(v, dict) else v)
+    return out
+
+
 # what a setting must be, in words (the default's type)
 _KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a name",
                list: "a list", dict: "a mapping"}
@@ -73,7 +98,7 @@ class RuleData:
 
     def __init__(self, settings: dict | None = None):
         problems: list[str] = []
-        self._given = dict(settings or {})
+        self._given = expand_dotted(dict(settings or {}))
         self.rules = merge(_load("rules.yaml"), self._given, "", problems)
         self.criticals = _load("criticals.yaml")
         w = _load("weapons.yaml")

@@ -370,14 +370,18 @@ class NorovaGame(Game):
         self.emit("skill_roll", {"model": mid, "what": why, "trait": trait, **res.to_dict(), "outcome": outcome})
         return outcome, res
 
-    def critical_hit_check(self, mid: str, why: str) -> str | None:
-        """The free critical hit check: None | "crit" | "double" | "deathblow" | "fumble"."""
+    def critical_hit_check(self, mid: str, why: str, backfire: bool = False) -> str | None:
+        """The free critical hit check: None | "crit" | "double" | "deathblow" | "fumble".
+
+        ``backfire``: the skill or spell already backfired (its natural 1 and d6 6): it does
+        the opposite of what was intended, so no Deathblow nor Epic Casting for it (that
+        would kill the target it is now healing): its 6 is a double crit on what it does."""
         f = self.fighters[mid]
         trait, target = self.data.check("critical_hit")
         nat = self.roll(f"critical hit check: {why}", 20, model=mid)
         if nat == 20:
             d6 = self.roll(f"critical critical: {why}", 6, model=mid)
-            out = "deathblow" if self.data.crit_crit(d6) == "deathblow" else "double"
+            out = "deathblow" if self.data.crit_crit(d6) == "deathblow" and not backfire else "double"
         elif nat == 1:
             out = "fumble"
         else:
@@ -1146,12 +1150,15 @@ class NorovaGame(Game):
             far = short is not None and self.geometry.distance(mid, target) > short + 1e-6
             res = self.trait_check(mid, "ranged_hit_long" if far else "ranged_hit",
                                    why=f"{names[0]} at {target}")
-            self._spend_shot(f, names[0])
+            self._spend_shot(f, names[0], hand)
             if not res.success:
                 st["ok"] = False
         return st
 
-    def _spend_shot(self, f: Fighter, name: str) -> None:
+    def _spend_shot(self, f: Fighter, name: str, hand: str = "main") -> None:
+        """An arrow or bolt spent (a reload due), or a thrown weapon gone from the hand
+        that threw it (``hand``: a javelin in each hand, the off hand's throw keeps the
+        main hand's)."""
         w = self.weapon(name)
         if w["kind"] == "bow":
             if w.get("ammo"):
@@ -1159,7 +1166,9 @@ class NorovaGame(Game):
             if w.get("reload") and name not in f.unloaded:
                 f.unloaded.append(name)
         elif w["kind"] == "thrown":
-            if f.main == name:
+            if hand == "off" and f.off == name:
+                f.off = None
+            elif f.main == name:
                 f.main = None
             elif f.off == name:
                 f.off = None
@@ -1169,7 +1178,8 @@ class NorovaGame(Game):
         """One part's contribution to one strike (critical hit check included); None: no damage."""
         f = self.fighters[st["model"]]
         sk = self.data.skills[st["skill"]] if st["skill"] else None
-        crit = self.critical_hit_check(f.id, f"{st['skill'] or 'attack'} strike {strike + 1}")
+        crit = self.critical_hit_check(f.id, f"{st['skill'] or 'attack'} strike {strike + 1}",
+                                       backfire=st["backfire"])
         out = {"model": f.id, "damage": 0, "deathblow": False, "backfire": st["backfire"]}
         if crit == "fumble":
             if sk is not None:
@@ -1378,7 +1388,8 @@ class NorovaGame(Game):
             need[n] = need.get(n, 0) + 1
         for n, c in need.items():
             if have.get(n, 0) < c:
-                return f"{f.id} does not carry {'two ' if c > 1 else ''}{n}"
+                # "does not carry two daggers" (it read "two dagger")
+                return f"{f.id} does not carry {f'two {n}' + ('' if n.endswith('s') else 's') if c > 1 else n}"
         if a.main and self.weapon(a.main)["hands"] == 2 and a.off is not None:
             return f"{a.main} is two-handed: the off hand must be empty"
         if a.off and self.weapon(a.off)["hands"] == 2:
@@ -1466,8 +1477,9 @@ class NorovaGame(Game):
             amount = int(sk["amount"]) * eff
             if outcome == "backfire":
                 pool = sk["restores"]
-                setattr(f, pool, max(0, getattr(f, pool) - amount))
-                self.emit("backfire", {"model": f.id, "what": a.skill, "lost": {pool: amount}})
+                lost = min(amount, getattr(f, pool))     # what it had to lose (a pool stops at 0)
+                setattr(f, pool, getattr(f, pool) - lost)
+                self.emit("backfire", {"model": f.id, "what": a.skill, "lost": {pool: lost}, pool: getattr(f, pool)})
             else:
                 self.heal(f.id, sk["restores"], amount, a.skill)
 
@@ -1649,7 +1661,7 @@ class NorovaGame(Game):
                 backfire = p["outcome"] == "backfire"
                 pf = self.fighters[p["model"]]
                 psp = self.data.spells[p["spell"]]
-                crit = self.critical_hit_check(p["model"], f"{p['spell']} on {t}")
+                crit = self.critical_hit_check(p["model"], f"{p['spell']} on {t}", backfire=backfire)
                 if crit == "fumble":
                     d6 = self.roll(f"critical mishap: {p['spell']}", 6, model=p["model"])
                     mishap = self.data.fumble(d6)
@@ -1761,6 +1773,18 @@ class NorovaGame(Game):
                     continue
                 keep = f.off if f.off is not None and f.off != w and self.weapon(w)["hands"] == 1 else None
                 yield Equip(mid, w, keep)
+            # a second weapon drawn into the off hand ("You can change as much equipment as
+            # you want" in one support action): beside the one-handed weapon kept in the main
+            # hand (a dagger beside the longsword), or, from empty hands or a two-handed
+            # weapon, beside each one-handed weapon drawn into the main hand (a bow put away
+            # for a shortsword and a dagger)
+            have = self._held_and_carried(f)
+            one = [w for w in sorted(have) if self.weapon(w)["hands"] == 1]
+            mains = [f.main] if f.main is not None and self.weapon(f.main)["hands"] == 1 else one
+            for m in mains:
+                for w in one:
+                    if (m, w) != (f.main, f.off) and have[w] > (w == m):
+                        yield Equip(mid, m, w)
         for e in enemies:
             yield Perceive(mid, e)
         if not f.slots["move"]:

@@ -80,6 +80,8 @@ _HAND = {"main": "main hand", "off": "off hand", "dual": "both hands"}
 # a check's name where its key reads poorly; "": the reason names it ("focus on B")
 _CHECK = {"aoo_hit": "hit roll", "ranged_hit": "ranged hit roll",
           "ranged_hit_long": "ranged hit roll at long range", "focused": ""}
+# checks whose reason says what the character tries ("catch soul draught", "spot hexer")
+_TRIES = {"catch": lambda why: why.replace("catch ", "catch the ", 1), "perceive": lambda why: why}
 # the critical hit check's outcomes (seed "Critical Hits", "Critical Critical Hits")
 _CRIT = {"crit": "critical hit, power doubled", "double": "double crit, power added three times",
          "deathblow": "deathblow", "fumble": "fumble"}
@@ -205,6 +207,9 @@ def _line(k: str, d: dict) -> str | None:
         name = _CHECK.get(d["check"], _key(d["check"]))
         why = _words(d["why"], ids) if d.get("why") else ""
         what = f"{name} ({why})" if name and why else name or why or _key(d["check"])
+        if d["check"] in _TRIES and why:
+            # "knight tries to catch the soul draught", not "knight catch (catch soul draught)"
+            what = "tries to " + _TRIES[d["check"]](why)
         return f"     {d['model']} {what}: {_check(d)}"
     if k == "skill_roll":
         add = int(d["total"]) - int(d["natural"])
@@ -299,6 +304,12 @@ def _line(k: str, d: dict) -> str | None:
         return f"     {d['model']} deals no damage ({d['why']})"
     if k == "backfire":
         now = f": it {'heals' if d['now'] == 'healing' else 'harms'} {d['target']}" if d.get("now") else ""
+        if isinstance(d.get("lost"), dict):
+            # a support skill that restores a pool drains it instead: how much, and what is left
+            now = ": " + ", ".join(f"{d['model']} loses {n} {pool}" + (
+                f" ({pool.title()} {d[pool]}/{_MAX[(d['model'], pool)]})"
+                if isinstance(d.get(pool), int) and (d["model"], pool) in _MAX else "")
+                for pool, n in d["lost"].items())
         return f"     {d['model']}'s {_key(d['what'])} backfires{now}"
     if k == "blocked":
         return f"     {_key(d['spell'])} does not reach {d['model']} ({_words(d['why'], ids)})"
