@@ -7,7 +7,8 @@
   active side to activate it, choose a movement (number keys / menu), click
   waypoints, Enter confirms; reactions by the reactive player; actions with
   target clicks (K: the direction of an Attack's Knockback, an arrow from the
-  target toward the pointer, judged by the rules); the Strategic Phase's
+  target toward the pointer, judged by the rules; a Targetless template also
+  aimed at a clicked point of the ground, previewed under the pointer); the Strategic Phase's
   Stratagems window (one menu entry per usable Stratagem, a target click for
   those that name a model, P passes);
   Ctrl+Z undoes through the rules' event log (a replay of the log's prefix);
@@ -697,6 +698,8 @@ class PlayController(TableView):
         self.target_key = None          # (action name, weapon, spell) waiting for a target click
         self.split: list[str] | None = None   # split Strikes: the target of each Strike clicked so far
         self.aim_points: list[tuple] = []     # a reactive attack: the points of the path it may aim at
+        self.ground_aim = False         # the target step's Attack may be aimed at a point of the ground
+        self._ground: dict | None = None       # the keys that may aim at the ground -> candidate declarations
         self.move_facing: float | None = None  # F: the facing the move ends with (None: the rules')
         self.push_mode = False          # K: the Knockback arrow follows the pointer
         self.push_target: str | None = None    # the model whose push the arrow aims
@@ -847,6 +850,7 @@ class PlayController(TableView):
 
     def _invalidate(self):
         self.actions_cache = None
+        self._ground = None
 
     def _reset_step(self):
         """Back to idle: no path, no target step, no split, no aim, no facing."""
@@ -854,6 +858,7 @@ class PlayController(TableView):
         self.routed_len = 0               # the first waypoints, one click's route through the shaded area
         self.move_crouch_start = self.move_land = None
         self.split, self.aim_points, self.move_facing = None, [], None
+        self.ground_aim = False
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
 
     #: the pending decisions that are one model's: that model is the menu's (turn-on-hit:
@@ -1015,7 +1020,7 @@ class PlayController(TableView):
     def handle_click(self, hit):
         if self.state == "target" and self.push_mode:
             return self.push_click(hit)
-        if self.state in ("target", "idle"):
+        if self.state in ("target", "idle") and not self.ground_aim:
             tid = self.token_under_pointer()
             if tid is not None:
                 return self.token_click(tid)
@@ -1037,6 +1042,8 @@ class PlayController(TableView):
                 self.message += "\n(the shaded area's route to the click: the straight line is not legal)"
                 self.refresh()
             return ("waypoint", self.waypoints[-1])
+        if self.state == "target" and self.ground_aim and hit.point is not None and hit.kind != "model":
+            return self.ground_click(hit.point)
         if self.state == "target" and self.aim_points and hit.point is not None and hit.kind != "model":
             aim = self.aim_at(hit.point)
             if aim is not None:
@@ -1205,6 +1212,9 @@ class PlayController(TableView):
         (one line; None when it cannot be said)."""
         import dataclasses
         sample = next((a for a in self.legal() if self._key(a) == self.target_key), None)
+        ground = self.ground_keys().get(self.target_key) if self.ground_aim else None
+        if sample is None and ground:        # aimed at the ground only: the model named instead
+            sample = dataclasses.replace(ground[0], point=None, targets=((mid, 1),))
         if sample is None or not dataclasses.is_dataclass(sample):
             return None
         names = {f.name for f in dataclasses.fields(sample)}
@@ -1249,6 +1259,9 @@ class PlayController(TableView):
     def _clear_play(self):
         for c in self.play_live.getChildren():
             c.removeNode()
+        if getattr(self, "_ground_shown", False):     # an Attack at the ground's preview
+            self._ground_shown = False
+            self._clear_template()
         self.preview = None
         for mid in list(self.table.highlights):
             if mid != self.selected:
@@ -1657,6 +1670,13 @@ class PlayController(TableView):
             n = self.max_strikes(key)
             self.message = f"{key[0]}: click a target ({', '.join(targets)})" + (
                 f": all {n} Strikes on it" if n > 1 else "") + self.push_hint() + "; Esc cancels"
+            if key in self.ground_keys():
+                # a Targetless template: a click on the ground aims it there (the pointer previews it)
+                self.ground_aim = True
+                what = f"click a target ({', '.join(targets)}) or a point of the ground" if targets else \
+                    "click a point of the ground"
+                self.message = (f"{key[0]}: {what} (Targetless: its template Hits every model under "
+                                f"it, allies too){self.push_hint()}; Esc cancels")
         self.aim_points = list(dict.fromkeys(tuple(a.point) for a in cands if getattr(a, "point", None) is not None))
         if self.aim_points:
             mover = self.pending_mover() or "the mover"
@@ -1875,6 +1895,106 @@ class PlayController(TableView):
         self.refresh()
         return self.push_aim
 
+    # ------------------------------------------------------------ an Attack at the ground
+    def ground_keys(self) -> dict:
+        """The target-step keys (action, weapon, spell) of the acting model's Attacks that
+        may be aimed at a point of the ground instead of a model (Eldfall: a Targetless
+        weapon or spell with a template, in its Action Step; docs/rulings.md
+        "Targetless"), each with the declarations the rules' few candidate points make
+        (``rules.eldfall.legal.ground_declarations``). Cached until the next apply."""
+        if self._ground is None:
+            self._ground = {}
+            mid = self.pending_who()
+            if self.pending_kind() == "action" and mid in (getattr(self.game, "models", None) or {}):
+                from rules.eldfall import legal as el
+                from rules.eldfall.sequence import EldfallGame
+                if isinstance(self.game, EldfallGame):
+                    for d in el.ground_declarations(self.game, mid):
+                        self._ground.setdefault(self._key(d), []).append(d)
+        return self._ground
+
+    def ground_legal(self, key) -> bool:
+        """Whether the rules take ``key`` aimed at one of its candidate points (the
+        surface under an enemy, or between two): cached with ``ground_keys``."""
+        cands = self.ground_keys().get(key)
+        if not cands:
+            return False
+        done = getattr(self, "_ground_ok", None)
+        if done is None or done[0] is not self._ground:
+            done = self._ground_ok = (self._ground, {})
+        if key not in done[1]:
+            done[1][key] = any(self.game.why_illegal(d) is None for d in cands)
+        return done[1][key]
+
+    def ground_decl(self, point):
+        """The target step's Attack aimed at ``point`` of the ground, or None when the
+        step's Attack is not one that may be."""
+        import dataclasses
+        cands = self.ground_keys().get(self.target_key) if self.ground_aim else None
+        if not cands:
+            return None
+        x, y, z = (float(v) for v in point[:3])
+        # the height rounded up: a point a hair under the surface would read as inside the scenery
+        return dataclasses.replace(cands[0], point=(round(x, 2), round(y, 2), math.ceil(z * 100.0 - 1e-6) / 100.0))
+
+    def ground_click(self, point):
+        """A click on the ground in the target step of a Targetless template: the
+        Attack aimed there, or the rules' reason why not."""
+        d = self.ground_decl(point)
+        if d is None:
+            return None
+        reason = self.game.why_illegal(d)
+        if reason:
+            self.message = (f"{self.target_key[0]} at the ground at {point_words(d.point)}: {reason} "
+                            "(click another point or a target; Esc cancels)")
+            self.refresh()
+            return None
+        return self.apply(d)
+
+    def show_ground(self, point):
+        """The template of the target step's Attack aimed at ``point`` of the ground, laid
+        as the rules lay it (``resolution.ground_template``: a circle on the surface at or
+        below the point, a spray toward it, down when the point is below the user), the
+        models under it banded, and the verdict panel naming who it would Hit (allies too),
+        or why the rules refuse the point."""
+        from engine import templates as tp
+        from rules.eldfall import spells as sp
+        from rules.eldfall.resolution import attack_profile
+        self._clear_template()
+        d = self.ground_decl(point)
+        if d is None:
+            return None
+        mid = d.model
+        prof = attack_profile(self.game, d) or {}
+        kind = sp.template_kind(prof.get("template") or "")
+        where = f"{d.action} ({d.weapon or d.spell}) at the ground at {point_words(d.point)}"
+        try:
+            if kind.startswith("spray"):
+                band = "down" if d.point[2] < float(self.game.geo.position(mid)[2]) - 1e-6 else "up"
+                res = tp.template(self.world, kind, user=mid, aim=tuple(d.point), band=band)
+            else:
+                res = tp.template(self.world, kind, user=mid, at=tuple(d.point))
+        except Exception as exc:                 # a point where no template lies: say why
+            self.hud.verdict.set(f"{where}: {exc}", ov.RED)
+            return None
+        reason = self.game.why_illegal(d)
+        self.template_result, self._ground_shown = res, True
+        ov.template_overlay(res, legal=reason is None).reparentTo(self.live)
+        for h in res.affected:
+            self.table.mark(h.id, ov.coverage_colour(h))
+        if reason:
+            self.hud.verdict.set(f"{where}: {reason}", ov.RED)
+            return res
+        side = self.world.hitbox(mid).side
+        hit = [h.id for h in res.affected if h.id != mid and h.los_from_origin and getattr(h, "in_band", True)]
+        foes = [h for h in hit if self.world.hitbox(h).side != side]
+        own = [h for h in hit if self.world.hitbox(h).side == side]
+        self.hud.verdict.set(f"{where}: would Hit " + (", ".join(foes) or "no enemy")
+                             + (f"; and allies: {', '.join(own)}" if own else "")
+                             + "\none roll; each model under it may Dodge; click to declare",
+                             ov.GREEN if foes and not own else ov.AMBER)
+        return res
+
     def pending_mover(self) -> str | None:
         """The activated model a reaction is aimed at."""
         act = getattr(self.game, "act", None)
@@ -1918,6 +2038,10 @@ class PlayController(TableView):
 
     def hover(self):
         mid = super().hover()
+        if self.state == "target" and self.ground_aim:
+            if mid is None and self.hover_point is not None:
+                self.show_ground(self.hover_point)      # after the LoS verdict's overlays went
+            return mid
         if self.state == "target" and self.stratagem_of(self.target_key) is not None:
             name = self.target_key[0]
             self._stratagem_verdict = True
@@ -1936,6 +2060,10 @@ class PlayController(TableView):
             return None
         if self.state != "target" or hit is None or hit.point is None:
             return super().on_hover(hit)
+        if self.ground_aim:
+            if hit.kind == "model":
+                self._clear_template()       # a model under the pointer: a click names it
+            return None                      # the ground: ``hover`` previews it
         spell = self.target_key[2] if self.target_key else None
         template = self._template_of(spell)
         if not template:
@@ -2353,7 +2481,8 @@ class PlayController(TableView):
                     menu.append((f"{label}: {objective}", a))
                 elif action_targets(a):
                     n = self.max_strikes(key)
-                    menu.append((label + (f" -> click target (all {n} Strikes)" if n > 1 else " -> click target"),
+                    click = " -> click target or the ground" if key in self.ground_keys() else " -> click target"
+                    menu.append((label + (f"{click} (all {n} Strikes)" if n > 1 else click),
                                  (lambda key=key: self.start_target(key))))
                     if self.can_split(key):
                         menu.append((label + f" -> split the {n} Strikes: click a target per Strike",
@@ -2392,6 +2521,12 @@ class PlayController(TableView):
             elif action_actor(a) in (None, actor) and kind not in seen:
                 seen.add(str(a))
                 menu.append((self.plain_words(a), a))
+        for key in self.ground_keys() if actor == self.pending_who() else ():
+            # a Targetless template no model may be named for: aimed at the ground only
+            if (key, None) not in seen and self.ground_legal(key):
+                label = key[0] + (f" ({key[1]})" if key[1] else "") + (f" [{key[2]}]" if key[2] else "")
+                menu.append((label + " -> click the ground (Targetless: no model may be named)",
+                             (lambda key=key: self.start_target(key))))
         menu += self.norova_menu(legal, actor)
         self.menu = self.page_menu(menu)
         return self.menu
@@ -2617,6 +2752,10 @@ class PlayController(TableView):
         if self.state == "target" and self.target_key is not None:
             out += sorted({t for a in self.legal() if self._key(a) == self.target_key
                            for t in action_targets(a) if t in ids and t not in out})
+        if self.state == "target" and self.ground_aim and who in ids:
+            # aimed at the ground: the enemies it may be thrown among, named or not
+            side = self.world.hitbox(who).side
+            out += sorted(m for m in ids if m not in out and self.world.hitbox(m).side != side)
         return out
 
     def step_key(self) -> tuple:

@@ -8,17 +8,22 @@
   lands a Flying model; the move after a Dodge likewise: stay,
   change Crouched, or a random reachable point), so that not every sampled
   point has to be checked. Turning when Hit is drawn among the listed facings
-  from a generator of its own.
+  from a generator of its own. An Attack at the ground (a Targetless template aimed
+  at a point: under an enemy, or between two) is one more choice per weapon or spell.
 * :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
   to where it can attack best and takes Cover on the way, Death-Blows what it
   can, reacts with its best attack (or a Dodge when threatened), and turns a
   model hit from outside its Front arc to face its nearest attacker. With a
   Knockback weapon it picks the push direction that throws the target off a
   ledge when a few tried directions find one (else directly away). It keeps a
-  Flying model in the air (double SPD, out of reach of grounded melee).
+  Flying model in the air (double SPD, out of reach of grounded melee). A
+  Targetless template is also weighed aimed at the ground (under each enemy and
+  between two near ones: the enemies under it less the allies), so it is thrown
+  there when that catches more, or catches enemies no named target would.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -53,6 +58,15 @@ class RandomBot:
         weights = [0.1 if (isinstance(a, EndTurn) or (isinstance(a, Declare) and a.action ==
                                                      "Issue a Duel")) and len(options) > 1 else 1.0
                    for a in options]
+        if kind == "action":
+            # an Attack at the ground (Targetless template): its legal points of one weapon
+            # or spell drawn together as often as one other choice
+            ground = ground_options(game, who)
+            per = {}
+            for d in ground:
+                per[(d.action, d.weapon, d.spell)] = per.get((d.action, d.weapon, d.spell), 0) + 1
+            options = options + ground
+            weights += [1.0 / per[(d.action, d.weapon, d.spell)] for d in ground]
         return self.rng.choices(options, weights=weights, k=1)[0]
 
     def _turn(self, game, model):
@@ -127,6 +141,12 @@ class RandomBot:
         return stay
 
 
+def ground_options(game, model: str) -> list:
+    """The legal Attacks at the ground among ``legal.ground_declarations``' few points
+    (a Targetless template aimed at the surface under an enemy or between two)."""
+    return [d for d in legal.ground_declarations(game, model) if game.why_illegal(d) is None]
+
+
 def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> float:
     """Expected Wounds of an Attack declaration (no Confrontation or Dodge)."""
     from rules.eldfall import reactions as rx
@@ -134,6 +154,9 @@ def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> flo
     prof = attack_profile(game, d)
     if prof is None:
         return 0.0
+    from rules.eldfall.resolution import is_ground_attack
+    if is_ground_attack(d, role):
+        return _ground_wounds(game, d, prof)
     total = 0.0
     point = rx.reaction_point(game, d) if role == "reactive" else None
     with game.mover_at(point):
@@ -146,13 +169,42 @@ def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> flo
             if "Incapacitated" in tm.states:
                 continue
             p_hit = cb.p_success(st.attr)
-            pw = game.weapon_pw(d.model, prof) if prof.get("kind") != "spell" else int(prof.get("pw") or 0)
-            arm = game.stat(t, "ARM")
-            p_w = 0.95 * cb.p_wound(cb.wound_threshold(pw, arm, False, prof.get("traits", []))) + \
-                0.05 * cb.p_wound(pw)
+            p_w = _wound_chance(game, d.model, prof, t)
             value = n * p_hit * p_w * max(1, len(st.victims))
             total += value * (1.5 if tm.hp <= 1 else 1.0)
     return total
+
+
+def _wound_chance(game, attacker: str, prof: dict, victim: str) -> float:
+    """The chance that one Hit wounds ``victim`` (a critical's 5% wounds at PW)."""
+    pw = game.weapon_pw(attacker, prof) if prof.get("kind") != "spell" else int(prof.get("pw") or 0)
+    arm = game.stat(victim, "ARM")
+    return 0.95 * cb.p_wound(cb.wound_threshold(pw, arm, False, prof.get("traits", []))) + \
+        0.05 * cb.p_wound(pw)
+
+
+def _ground_wounds(game, d: Declare, prof: dict) -> float:
+    """Expected Wounds of an Attack at the ground (``at=``, docs/rulings.md
+    "Targetless"): one roll, and on a success every model under the template is
+    Hit, the user excepted: the enemies' expected Wounds less the allies' (no Dodge)."""
+    from rules.eldfall.resolution import Strike, _attack_attribute, ground_template
+    st = Strike(d.model, None, d, "active", prof, 1)
+    _attack_attribute(game, st)
+    if st.failed:
+        return 0.0
+    tc = ground_template(game, d.model, prof, st.ground)
+    if not tc.legal:
+        return 0.0
+    side = game.models[d.model].side
+    total = 0.0
+    for h in tc.affected:
+        v = game.models.get(h.id)
+        if h.id == d.model or v is None or not (h.los_from_origin and h.in_band) or \
+                "Incapacitated" in v.states or not v.on_table or "Dead" in v.states:
+            continue
+        value = _wound_chance(game, d.model, prof, h.id) * (1.5 if v.hp <= 1 else 1.0)
+        total += -value if v.side == side else value
+    return cb.p_success(st.attr) * total
 
 
 class _Planner:
@@ -200,7 +252,8 @@ class GreedyBot:
             game.geo = _Planner(real)      # a position it does not hold: guessed LoS
         try:
             best = 0.0
-            for d in legal.declarations(game, mid, "active"):
+            for d in itertools.chain(legal.declarations(game, mid, "active"),
+                                     legal.ground_declarations(game, mid)):
                 if d.action not in ATTACKS and d.action != "Death Blow":
                     continue
                 if d.action == "Death Blow":
@@ -374,8 +427,14 @@ class GreedyBot:
         for d in options:
             if d.action == "Death Blow":
                 return d
-        best = _first_best(options, 0.0, lambda d: self._action_value(game, model, d, False),
-                           lambda d: self._action_value(game, model, d, True))
+        # the Attacks at the ground after the listed ones: a tie keeps the named target
+        ground = ground_options(game, model)
+        options = options + ground
+        # (no Cover at the ground: its cheap bound is its value, measured once)
+        memo = {d: expected_wounds(game, d, "active") for d in ground}
+        best = _first_best(options, 0.0,
+                           lambda d: memo[d] if d in memo else self._action_value(game, model, d, False),
+                           lambda d: memo[d] if d in memo else self._action_value(game, model, d, True))
         if best is None:
             best = next((d for d in options if d.action == "Nothing"), options[0])
         return with_knockback_direction(game, best)

@@ -8,6 +8,7 @@ points (``bot_move_candidates`` per mode), plus "stay". A membership test
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Iterator
 
 from rules.eldfall import availability as av
@@ -273,6 +274,48 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
             yield Declare(model, "Perceive", targets=((tid, 1),))
         else:
             yield Declare(model, "Interact", objective=tid)
+
+
+def ground_declarations(game, model: str) -> Iterator[Declare]:
+    """Candidate Attacks at the ground (docs/rulings.md, "Targetless": a Targetless
+    template aimed at a point of a field surface, Active Role), each still checked by
+    the caller: every Targetless weapon or spell with a template, aimed at the surface
+    under each enemy on the table and midway between two enemies close enough for one
+    template to catch both (a few points, not a search)."""
+    from rules.eldfall.resolution import attack_profile, is_targetless
+    m = game.models[model]
+    uses = [("Melee Attack" if w["kind"] == "melee" else "Ranged Attack", w["name"], None)
+            for w in game.weapons(model)]
+    uses += [("Spell Attack", None, s["name"]) for s in m.unit.spells
+             if s.get("target", "enemy") in ("enemy", "any") and s.get("type") != "Conjuration"]
+    profs = []
+    for action, weapon, spell in uses:
+        prof = attack_profile(game, Declare(model, action, weapon=weapon, spell=spell))
+        if prof and is_targetless(prof) and prof.get("template"):
+            profs.append((action, weapon, spell))
+    if not profs:
+        return
+    at = [tuple(float(v) for v in game.geo.position(e.id)) for e in game.enemies(model)]
+    xy = [(p[0], p[1]) for p in at]
+    for i, j in itertools.combinations(range(len(at)), 2):
+        if math.dist(xy[i], xy[j]) <= 6.0:        # a Spray L is about 10" long, a Circular L 4.7" wide
+            xy.append(((xy[i][0] + xy[j][0]) / 2, (xy[i][1] + xy[j][1]) / 2))
+    points, seen = [], set()
+    for k, (x, y) in enumerate(xy):
+        try:
+            top = float(game.geo.ground(x, y)[2])
+        except Exception:      # noqa: BLE001 -- a geometry that cannot say: no point here
+            continue
+        # a model's own base height (under an overhang, below the top surface), else the top
+        zs = [at[k][2]] if k < len(at) and at[k][2] <= top + 0.05 else []
+        for z in zs + [top]:
+            p = (round(x, 3), round(y, 3), round(z, 3))
+            if p not in seen:
+                seen.add(p)
+                points.append(p)
+    for action, weapon, spell in profs:
+        for p in points:
+            yield Declare(model, action, weapon=weapon, spell=spell, point=p)
 
 
 def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role="active"):
