@@ -173,3 +173,16 @@ def test_two_of_a_weapon_it_does_not_carry_reads_in_the_plural():
     g = game([unit("A", "red", 5, 5, 0, equipment={"main": "dagger"}), unit("B", "blue", 7.1, 5, 180)])
     assert g.why_illegal(Equip("A", "dagger", "dagger")) == "A does not carry two daggers"
     assert g.why_illegal(Equip("A", "greataxe", None)) == "A does not carry greataxe"
+
+
+def test_the_hotseat_menu_says_an_off_hand_draw_as_one(view_app, tmp_path):
+    # the knight keeps its longsword and draws the javelin: "equip the longsword (main hand) and
+    # the javelin (off hand)" read as if the longsword were drawn too
+    from rules.norova.actions import Equip
+    from view_fixtures import open_scene  # noqa: E402
+    ctl = open_scene(view_app, tmp_path, "scenes/norova-arena.yaml", "norova")
+    f = ctl._fighter("knight")
+    assert (f.main, f.off) == ("longsword", "dagger")
+    assert ctl.norova_words(Equip("knight", main="longsword", off="javelin")) == \
+        "draw the javelin into the off hand, putting away the dagger"
+    assert ctl.norova_words(Equip("knight", main="javelin", off=None)).startswith("equip the javelin (main hand)")

@@ -2399,6 +2399,10 @@ class PlayController(TableView):
             held = list(dict.fromkeys(_thing(n) for n in ((f.main, f.off) if f else ()) if n))
             if a.main is None and a.off is None:
                 return f"put away the {' and '.join(held)} (fight unarmed)" if held else "fight unarmed"
+            if f is not None and a.main and a.main == f.main and a.off and a.off != f.off:
+                # the main hand keeps its weapon: only the off hand changes
+                away = f", putting away the {_thing(f.off)}" if f.off else ""
+                return f"draw the {_thing(a.off)} into the off hand{away}"
             words = f"equip the {_thing(a.main)} (main hand)" if a.main else "empty the main hand"
             if a.off:
                 words += f" and the {_thing(a.off)} (off hand)"
