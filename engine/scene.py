@@ -1095,6 +1095,10 @@ def _mesh_file(ck, value, p, scene_path: Path, scale: float) -> str | None:
         ck.error(p, f"{text!r}: must not contain '..' (a mesh stays inside the scene's folder)")
         return None
     suffix = PurePosixPath(text).suffix.lower()
+    if (scene_path.parent / Path(*parts)).is_dir():
+        # a folder (meshes, meshes/, .): not "unsupported mesh format '(none)'"
+        ck.error(p, f"{text!r}: is a folder, not a mesh file (allowed: {', '.join(MESH_SUFFIXES)})")
+        return None
     if suffix not in MESH_SUFFIXES:
         ck.error(p, f"{text!r}: unsupported mesh format {suffix or '(none)'!r} (allowed: {', '.join(MESH_SUFFIXES)})")
         return None

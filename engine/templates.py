@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
-import yaml
 
 from engine.errors import InputError, Problem
 from engine.units import DATA, mm
@@ -52,6 +51,11 @@ TEMPLATES_FILE = DATA / "templates.yaml"
 _GONE_STATES = frozenset({"Dead"})
 _ALL_ROUND_TRAITS = frozenset({"vigilance"})
 _PRINTED = 2        # decimals of the circle centres and spray aim points the search proposes
+# the templates of the book (eldfall-actions.txt, AoE table): a templates file must keep them
+BOOK_TEMPLATES = {"circle-s": "circle", "circle-l": "circle", "spray-s": "spray", "spray-l": "spray"}
+# the largest dimensions a templates file may give: millimetres (a template larger than a
+# table) and inches of height band
+MAX_TEMPLATE = {"mm": 1000.0, "in": 100.0}
 
 
 # --------------------------------------------------------------------------- data
@@ -86,31 +90,41 @@ def _problem(path: str, line: int | None, key: str, msg: str) -> Problem:
     return Problem(path, line, key, msg)
 
 
-def parse_templates(data, path: str = str(TEMPLATES_FILE)) -> dict[str, TemplateSpec]:
-    """Validate the mapping of a templates file; raise InputError naming every problem."""
+def parse_templates(data, path: str = str(TEMPLATES_FILE), lines=None) -> dict[str, TemplateSpec]:
+    """Validate the mapping of a templates file; raise InputError naming every problem
+    (at its line, given the file's ``lines``: ``engine.validate.Lines``)."""
     problems: list[Problem] = []
+
+    def line(*keys) -> int | None:
+        return None if lines is None else lines.of(keys)
     if not isinstance(data, dict) or not data:
-        raise InputError(_problem(path, None, "", "expected a mapping of template names"))
+        raise InputError(_problem(path, line(), "", "expected a mapping of template names"))
     out: dict[str, TemplateSpec] = {}
     need = {"circle": ("diameter_mm", "band_in"), "spray": ("length_mm", "narrow_mm", "wide_mm", "band_in")}
     for key, entry in data.items():
         if not isinstance(entry, dict):
-            problems.append(_problem(path, None, str(key), "expected a mapping"))
+            problems.append(_problem(path, line(key), str(key), "expected a mapping"))
             continue
         kind = entry.get("kind")
         if kind not in KINDS:
-            problems.append(_problem(path, None, f"{key}.kind", f"{kind!r} is not one of {', '.join(KINDS)}"))
+            problems.append(_problem(path, line(key, "kind"), f"{key}.kind",
+                                     f"{kind!r} is not one of {', '.join(KINDS)}"))
             continue
         vals = {}
         for f in need[kind]:
             v = entry.get(f)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-                problems.append(_problem(path, None, f"{key}.{f}", f"must be a positive number, got {v!r}"))
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 or not math.isfinite(v):
+                problems.append(_problem(path, line(key, f), f"{key}.{f}", f"must be a positive number, got {v!r}"))
+            elif v > MAX_TEMPLATE[f[-2:]]:
+                # (a template larger than any table: the placement search would never end)
+                problems.append(_problem(path, line(key, f), f"{key}.{f}",
+                                         f"must be at most {MAX_TEMPLATE[f[-2:]]:g}, got {v:g}"))
             else:
                 vals[f] = float(v)
         extra = set(entry) - set(need[kind]) - {"kind", "name"}
-        for f in sorted(extra):
-            problems.append(_problem(path, None, f"{key}.{f}", f"unknown key (allowed: kind, name, {', '.join(need[kind])})"))
+        for f in sorted(extra, key=str):
+            problems.append(_problem(path, line(key, f), f"{key}.{f}",
+                                     f"unknown key (allowed: kind, name, {', '.join(need[kind])})"))
         if len(vals) != len(need[kind]):
             continue
         name = str(entry.get("name", key))
@@ -119,10 +133,11 @@ def parse_templates(data, path: str = str(TEMPLATES_FILE)) -> dict[str, Template
         else:
             length, narrow, wide = vals["length_mm"], vals["narrow_mm"], vals["wide_mm"]
             if narrow > wide:
-                problems.append(_problem(path, None, f"{key}.narrow_mm", "must not exceed wide_mm"))
+                problems.append(_problem(path, line(key, "narrow_mm"), f"{key}.narrow_mm", "must not exceed wide_mm"))
                 continue
             if length <= wide:
-                problems.append(_problem(path, None, f"{key}.length_mm", "must exceed wide_mm (a teardrop)"))
+                problems.append(_problem(path, line(key, "length_mm"), f"{key}.length_mm",
+                                         "must exceed wide_mm (a teardrop)"))
                 continue
             out[key] = TemplateSpec(key, kind, name, vals["band_in"], length=mm(length),
                                     narrow=mm(narrow), wide=mm(wide))
@@ -133,15 +148,19 @@ def parse_templates(data, path: str = str(TEMPLATES_FILE)) -> dict[str, Template
 
 @functools.lru_cache(maxsize=None)
 def _load(path: str) -> dict[str, TemplateSpec]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except OSError as exc:
-        raise InputError(_problem(path, None, "", f"cannot read: {exc.strerror}")) from None
-    except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise InputError(_problem(path, None if line is None else line + 1, "", "not valid YAML")) from None
-    return parse_templates(data, path)
+    # as a scene is read: a regular file, safe_load, duplicate keys refused, lines kept
+    from engine.validate import read_yaml
+    data, lines, _ = read_yaml(path)
+    specs = parse_templates(data, path, lines)
+    # the four of the book, which spells, weapons and the rules engine name (Circular S ...)
+    book = ", ".join(BOOK_TEMPLATES)
+    wrong = [_problem(path, lines.of(()), key, f"missing: a templates file keeps the book's four ({book})")
+             for key in BOOK_TEMPLATES if key not in specs]
+    wrong += [_problem(path, lines.of((key, "kind")), f"{key}.kind", f"must be {kind} (the book's {key})")
+              for key, kind in BOOK_TEMPLATES.items() if key in specs and specs[key].kind != kind]
+    if wrong:
+        raise InputError(wrong)
+    return specs
 
 
 def template_specs(path: str | Path | None = None) -> dict[str, TemplateSpec]:
@@ -747,6 +766,33 @@ def _los_from_point(world, origin, mid: str, *, settings: TemplateSettings, excl
                                     models_block=settings.models_block, exclude=exclude)[0])
 
 
+def centre_blockers(world, origin, mid: str, settings: TemplateSettings | None = None) -> str:
+    """Why a circle's centre has no LoS to ``mid``, in words for its reason: the scenery
+    pieces met on the way to points inside its hitbox (as `eldfall los` names the blocking
+    pieces), else the Forest areas (no LoS through ``forest_limit`` or more), else ""."""
+    settings = settings or TemplateSettings()
+    o = np.asarray(origin, dtype=float).reshape(3)
+    ends = _probes(world.hitbox(mid))
+    d = ends - o
+    length = np.linalg.norm(d, axis=1)
+    dist, tri = world.rays.first_hit(np.broadcast_to(o, ends.shape), d / np.maximum(length, 1e-12)[:, None])
+    hit = (tri >= 0) & (dist < length - 1e-6)
+    names = list(dict.fromkeys(world.pieces[int(world.tri_piece[t])].id for t in tri[hit]))
+    if names:
+        return f"blocked by {', '.join(names)}"
+    sight, ss = _sight(), settings.sight()
+    try:
+        woods = sight._woods(sight._static(world), ss)
+        # the woods crossed on the way to the hitbox's axis at mid-height, as engine.sight counts
+        crossed = [w for w in woods if sight._forest_hits(o[None], ends[1:2], w, ss)[0]]
+        if crossed and len(crossed) >= ss.forest_limit:
+            return (f"blocked by {', '.join(i for w in crossed for i in w.ids)} "
+                    f"(Forest areas: no LoS through {ss.forest_limit} or more)")
+    except (AttributeError, TypeError, ValueError, IndexError):
+        pass                    # engine.sight changed shape: the reason names nothing
+    return ""
+
+
 def _los_from_user(world, user: str, mid: str, *, settings: TemplateSettings, exclude: set[str]) -> bool:
     """The user's LoS to a model (the spray rule: LoS from the attacker to each model).
 
@@ -888,11 +934,15 @@ class TemplateMiss:
     covered_fraction: float = 0.0
     in_band: bool | None = None
     los_from_origin: bool | None = None
+    blocked: str = ""            # no LoS from a circle's centre: what blocks it ("blocked by wall")
 
     def to_json(self) -> dict:
-        return {"id": self.id, "side": self.side, "why": self.why,
-                "covered_fraction": round(self.covered_fraction, 4), "in_band": self.in_band,
-                "los_from_origin": self.los_from_origin}
+        d = {"id": self.id, "side": self.side, "why": self.why,
+             "covered_fraction": round(self.covered_fraction, 4), "in_band": self.in_band,
+             "los_from_origin": self.los_from_origin}
+        if self.blocked:
+            d["blocked"] = self.blocked
+        return d
 
 
 @dataclass(frozen=True)
@@ -1039,6 +1089,14 @@ def _pct(frac: float) -> str:
     return f"{p:.1f}%"
 
 
+def _blocked(world, pl: Placement, mid: str, settings: TemplateSettings) -> str:
+    """``: blocked by wall`` after a circle's "no LoS from the template's centre"; "" else."""
+    if pl.kind != "circle":
+        return ""
+    why = centre_blockers(world, pl.origin, mid, settings)
+    return f": {why}" if why else ""
+
+
 def _front_arc_ok(world, pl: Placement) -> bool:
     ub = world.hitbox(pl.user)
     traits = {t.lower() for t in ub.traits} | {s.lower() for s in ub.states}
@@ -1118,7 +1176,8 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                                f"({_fmt(a.gap[i], tol)} beyond it, {where} band z {lo:.2f} to {hi:.2f}){hint}")
             elif target != user and not a.los.get(target, False):
                 source = "the template's centre" if pl.kind == "circle" else pl.user
-                reasons.append(f"{tag}main target {target} has no LoS from {source}")
+                reasons.append(f"{tag}main target {target} has no LoS from {source}"
+                               + _blocked(world, pl, target, settings))
         for i, mid in enumerate(ids):
             if mid == user or world.hitbox(mid).states & _GONE_STATES:
                 continue
@@ -1143,6 +1202,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                                         len(n_hits[mid]), tuple(n_hits[mid])))
             continue
         # the reason from the template that came closest
+        blocked = ""
         a, i, pl = min(last[mid], key=lambda t: (not t[0].touching[t[1]], not t[0].in_band[t[1]],
                                                    float(t[0].sdf[t[1]])))
         if not a.touching[i]:
@@ -1160,8 +1220,9 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
         else:
             why = ("no LoS from the template's centre" if pl.kind == "circle"
                    else f"no LoS from {pl.user}")
+            blocked = centre_blockers(world, pl.origin, mid, settings) if pl.kind == "circle" else ""
         missed.append(TemplateMiss(mid, side[mid], why, float(a.fraction[i]), bool(a.in_band[i]),
-                                   a.los.get(mid)))
+                                   a.los.get(mid), blocked))
     outlines = tuple(tuple((float(x), float(y)) for x, y in pl.polygon(settings.outline_segments).exterior.coords)
                      for pl in placements)
     return TemplateResult(spec.key, not reasons, "; ".join(reasons), target, user, target_full,

@@ -680,7 +680,11 @@ class Checker:
             self.error(path, f"unknown value {value!r}{hint} (allowed: {', '.join(choices)})")
             return None
         if pattern is not None and not pattern.match(value):
-            self.error(path, f"{value!r} is not a valid id (letters, digits and - _ . : +, at most 64, starting with a letter or digit)")
+            # which character, when one is to blame: "ä" is a letter to the user, not to an id
+            odd = next((c for c in value if not (c.isascii() and (c.isalnum() or c in "_.:+-"))), None)
+            what = f" ({odd!r} is not allowed)" if odd is not None else ""
+            self.error(path, f"{value!r} is not a valid id{what}: the letters A-Z and a-z, digits and - _ . : +, "
+                             "at most 64, starting with a letter or digit")
             return None
         return value
 

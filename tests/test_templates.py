@@ -422,7 +422,7 @@ def test_cli_aoe_the_attack_itself_needs_an_enemy_seen_or_in_the_casting_aura(ca
                      "  - {id: pal, side: red, profile: sample-red#champion, at: [4, 20], facing: 0}\n"
                      "  - {id: far, side: blue, profile: sample-blue#warden, at: [20, 10], facing: 180}\n"
                      "  - {id: near, side: blue, profile: sample-blue#guard, at: [9, 10], facing: 180}\n"
-                     "  - {id: open, side: blue, profile: sample-blue#guard, at: [20, 25], facing: 180}\n")
+                     "  - {id: open, side: blue, profile: sample-blue#guard, at: [14, 20], facing: 180}\n")
 
     def verdict(target):
         rc, out, err = run_cli(capsys, "aoe", str(scene), "--template", "circle-s", "--target", target,

@@ -32,6 +32,8 @@ from tools.loading import counted, load_world
 # the most templates one attack places: one per Strike, and a profile's STK is 1-20
 # (docs/scene-format.md, Items and Spells)
 MAX_COUNT = 20
+# the largest coordinate --at and --aim take, inches (a scene's own limit, engine.validate)
+MAX_COORD = 10000.0
 
 
 def add_arguments(parser) -> None:
@@ -67,6 +69,10 @@ def _point(text: str, what: str, dims=(2, 3)) -> tuple[float, ...]:
     if len(vals) not in dims or not all(math.isfinite(v) for v in vals):
         shape = "X,Y" if dims == (2,) else "X,Y or X,Y,Z"
         raise InputError(f"{what}: expected {shape} in inches, got {text!r}")
+    if any(abs(v) > MAX_COORD for v in vals):
+        # as a scene's coordinates: a 300-digit aim point printed back, or a Z the ray caster's
+        # float32 overflows on (a RuntimeWarning on stderr), is no question about a table
+        raise InputError(f"{what}: must be within +-{MAX_COORD:g} inches, got {text!r}")
     return vals
 
 
@@ -140,12 +146,15 @@ def attack_problems(world, user: str | None, target: str | None, count: int = 1,
     Dead or Shrouded model cannot be targeted; "By State": an Incapacitated, Dead, Blinded or
     Immobilized user declares no Attack, a Crouched one strikes once: ``count`` templates are
     too many)."""
-    return user_problems(world, user, count) + target_problems(world, user, target, spec)
+    return user_problems(world, user, count, spec) + target_problems(world, user, target, spec)
 
 
-def user_problems(world, user: str | None, count: int = 1) -> list[str]:
+def user_problems(world, user: str | None, count: int = 1, spec=None) -> list[str]:
     """What bars ``user`` from placing ``count`` templates whatever its main targets: its
-    states forbid every Attack a template comes with, or cap its Strikes (Crouched)."""
+    states forbid every Attack a template comes with, or cap its Strikes (Crouched). Given the
+    template ``spec`` and a user whose profile names the attacks that place it, those attacks'
+    own kinds (an Engaged model declares no Ranged Attack: its Fire Pot, a ranged weapon,
+    places no template)."""
     from rules.eldfall.availability import why_not
     out = []
     if user is not None:
@@ -153,20 +162,37 @@ def user_problems(world, user: str | None, count: int = 1) -> list[str]:
         # Spell Attack): Incapacitated, Dead, Blinded, Immobilized (eldfall-actions.txt,
         # "By State"; the rules engine's own table). Engaged forbids only the Ranged one
         ustates = world.hitbox(user).states
-        bars = [why_not("active", "Idle", ustates, a) for a in ("Spell Attack", "Ranged Attack")]
+        attacks = template_attacks(world, user, spec) if spec is not None else None
+        kinds = {}
+        for name, spell, _, _ in attacks or ():
+            kinds.setdefault(attack_action(world, user, name, spell), []).append(name)
+        actions = list(kinds) or ["Spell Attack", "Ranged Attack"]
+        bars = [why_not("active", "Idle", ustates, a) for a in actions]
         if all(bars):
-            out.append(f"{user} cannot declare an Attack: {bars[0]}")
+            if kinds:
+                what = " or ".join(f"a {a} (its {', '.join(dict.fromkeys(kinds[a]))})" for a in actions)
+                out.append(f"{user} cannot declare {what}: {bars[0]}")
+            else:
+                out.append(f"{user} cannot declare an Attack: {bars[0]}")
         else:
             # one template per Strike; "Crouched: All (STK capped at 1)" ("By State")
             from rules.eldfall.availability import strike_cap
-            caps = [c for c in (strike_cap("active", a, ustates) for a in ("Spell Attack", "Ranged Attack"))
-                    if c is not None]
-            if len(caps) == 2 and count > max(caps):
+            caps = [c for c in (strike_cap("active", a, ustates) for a in actions) if c is not None]
+            if len(caps) == len(actions) and count > max(caps):
                 capped = ", ".join(sorted(ustates & {"Crouched"})) or "its states"
                 out.append(f"{user} strikes at most {max(caps)} time{'s' if max(caps) != 1 else ''} "
                            f"({capped}: STK capped at {max(caps)}), so it places at most "
                            f"{counted(max(caps), 'template')}, not {count}")
     return out
+
+
+def attack_action(world, user: str, name: str, spell: bool) -> str:
+    """The Attack that ``user``'s attack ``name`` is declared as: a spell's a Spell Attack, a
+    melee weapon's a Melee Attack, any other weapon's a Ranged Attack."""
+    if spell:
+        return "Spell Attack"
+    w = next((w for w in world.hitbox(user).spec.profile.weapons if w.name == name), None)
+    return "Melee Attack" if w is not None and w.kind == "melee" else "Ranged Attack"
 
 
 def target_problems(world, user: str | None, target: str | None, spec=None) -> list[str]:
@@ -192,6 +218,15 @@ def target_problems(world, user: str | None, target: str | None, spec=None) -> l
     if why:
         out.append(f"main target {target} cannot be targeted: {why}")
     attacks = template_attacks(world, user, spec) if spec is not None else None
+    if attacks:
+        # the main target within the Reach or range of an attack that places the template, as
+        # the rules engine declares it (rules/eldfall/resolution.py: "out of range")
+        reach = [attack_reach(world, user, target, name, spell) for name, spell, _, _ in attacks]
+        if not any(r is None or r.in_reach for r in reach):
+            out.append(f"main target {target} is out of reach of {user}'s "
+                       + ", ".join(dict.fromkeys(f"{r.name} ({r.why})" for r in reach)))
+        else:
+            attacks = [a for a, r in zip(attacks, reach) if r is None or r.in_reach]
     if attacks and any(targetless for _, _, targetless, _ in attacks):
         return out                      # a Targetless attack places it: no LoS needed
     if not has_los(world, user, target):
@@ -203,6 +238,66 @@ def target_problems(world, user: str | None, target: str | None, spec=None) -> l
         elif not in_awareness(world, user, target):
             out.append(f"{user} has no LoS to main target {target}, which is outside its Casting Aura "
                        "(only a spell inside the Aura may target a model without LoS)")
+    return out
+
+
+def attack_weapon(world, user: str, name: str, spell: bool):
+    """``user``'s attack ``name`` (a spell when ``spell``) as ``engine.measure`` measures it (a
+    Weapon: a melee one by its RCH, a ranged one by its bands); None when it has no range to
+    measure (a spell of range 0: no limit)."""
+    from engine.measure import _spells_as_weapons
+    hb = world.hitbox(user)
+    pool = [w for w in hb.spec.profile.weapons if (w.kind == "spell") == spell]
+    pool += list(_spells_as_weapons(hb)) if spell else []
+    return next((w for w in pool if w.name == name), None)
+
+
+def attack_reach(world, user: str, target: str, name: str, spell: bool):
+    """``engine.measure.weapon_reach`` of ``user``'s attack ``name`` on ``target``; None when
+    it has no range to measure."""
+    from engine.measure import weapon_reach
+    w = attack_weapon(world, user, name, spell)
+    return None if w is None else weapon_reach(world, user, target, w)
+
+
+def ground_problems(world, user: str | None, spec, placements) -> list[str]:
+    """What bars ``user``'s Attack aimed at the ground (no main target) whatever the models
+    under it: the attacks of its profile that place the template must include a Targetless
+    one ("does not require a model as a target"; the rules engine refuses the others: "only a
+    Targetless Attack is aimed at the ground"), and a circle's centre must lie within its
+    Reach or range. Nothing when the user's attacks are not known (no profile, none places it)."""
+    attacks = template_attacks(world, user, spec) if user is not None else None
+    if not attacks:
+        return []
+    free = [a for a in attacks if a[2]]
+    if not free:
+        names = ", ".join(dict.fromkeys(name for name, _, _, _ in attacks))
+        return [f"{user}'s {names} {'has' if len(attacks) == 1 else 'have'} no Targetless trait: only a "
+                "Targetless Attack is aimed at the ground; name the main target (--target ID)"]
+    if spec.kind != "circle":
+        return []                   # a spray starts at the user's base; --aim is a direction
+    from engine.measure import CONTACT_TOLERANCE, measuring_z, range_band
+    weapons = [attack_weapon(world, user, name, spell) for name, spell, _, _ in free]
+    if any(w is None for w in weapons):
+        return []                   # an attack with no range to measure: no limit
+    hb = world.hitbox(user)
+    z0 = measuring_z(world, user)
+    out = []
+    for k, pl in enumerate(placements):
+        # from the user's hitbox to the centre on its surface (the rules engine's
+        # engine.geometry.WorldGeometry.point_distance)
+        cx, cy = pl.centre
+        cz = pl.centre_z if pl.centre_z is not None else pl.surface
+        horiz = max(0.0, math.hypot(hb.x - cx, hb.y - cy) - hb.radius)
+        d = math.hypot(horiz, max(0.0, z0 - cz, cz - (z0 + hb.height)))
+        if any(range_band(w.bands, d) is not None if w.bands else d <= float(w.rch) + CONTACT_TOLERANCE
+               for w in weapons):
+            continue
+        reach = ", ".join(dict.fromkeys(
+            f"{w.name} {float(w.bands[0][0]):g}-{float(w.bands[-1][1]):g}\"" if w.bands
+            else f"{w.name} RCH {float(w.rch):g}\"" for w in weapons))
+        tag = f"template {k + 1}: " if len(placements) > 1 else ""
+        out.append(f"{tag}the centre is out of reach of {user}: {d:.2f}\" from it ({reach})")
     return out
 
 
@@ -218,6 +313,8 @@ def judge(args, world):
         res = T.template(world, spec.key, user=args.by, target=args.target,
                          at=ats or None, aim=aims or None, band=args.band or "up", count=count)
     bad = attack_problems(world, args.by, args.target, count, spec) + stk_problems(world, args.by, spec, count)[1]
+    if args.target is None:
+        bad += ground_problems(world, args.by, spec, res.placements)
     if bad:
         res = dataclasses.replace(res, legal=False, reason="; ".join(bad + ([res.reason] if res.reason else [])))
     return res
@@ -450,7 +547,7 @@ def judge_several(args, world, targets: list[str], bands: list[str]) -> SeveralR
         per.append(r)
     combined = T.evaluate(world, [r.placements[0] for r in per], target=None, user=by)
     stk, over = stk_problems(world, by, spec, n)
-    whole = user_problems(world, by, n) + over
+    whole = user_problems(world, by, n, spec) + over
     reasons = whole + [f"template {k + 1} on {t}: {r.reason}"
                        for k, (t, r) in enumerate(zip(targets, per)) if not r.legal]
     legal = not whole and all(r.legal for r in per)
@@ -583,12 +680,19 @@ def _affected_text(res, world, picture: bool, which: bool = False, legal: bool |
     if picture:
         missed = near_misses(world, res)
         if missed:
-            lines.append("  not affected, near it: " + "; ".join(f"{m.id} {m.why}" for m in missed))
+            lines.append("  not affected, near it: " + "; ".join(f"{m.id} {_why(m)}" for m in missed))
     elif missed:
         lines.append("  not affected:")
         for m in missed:
-            lines.append(f"    {m.id:<{width}}  {m.why}")
+            lines.append(f"    {m.id:<{width}}  {_why(m)}")
     return lines
+
+
+def _why(miss) -> str:
+    """Why a model is not affected, with what blocks a circle's centre ("no LoS from the
+    template's centre: blocked by wall"), as `eldfall los` names the blocking pieces."""
+    blocked = getattr(miss, "blocked", "")
+    return f"{miss.why}: {blocked}" if blocked else miss.why
 
 
 def near_misses(world, res) -> list:
@@ -612,6 +716,14 @@ def run(args) -> int:
         output_folder(args.picture, "--picture", files=("aoe.png",))
     world = load_world(args.scene, args.models_dir)
     targets, bands = list(args.target or []), list(args.band or [])
+    # the user judged Engaged where the table has it engaged, as eldfall move and reach judge
+    # it (an Engaged model declares no Ranged Attack; its LoS is the Engaged State's)
+    engaged_by = []
+    if args.by is not None and args.by in world.models:
+        from tools.cmd_move import engaged_from_table
+        engaged_by = engaged_from_table(world, args.by)
+    note = (f"  note: {args.by} is Engaged by {', '.join(engaged_by)} (in their melee reach, with LoS, "
+            "where the scene stands it) and judged so" if engaged_by else "")
     if len(targets) > 1:
         res = judge_several(args, world, targets, bands)
         text = functools.partial(describe_several, res, world)
@@ -633,11 +745,16 @@ def run(args) -> int:
     if args.json:
         from engine import templates as T
         out = res.to_json()
-        out.update({"scene": world.scene.path, "sha256": world.scene.sha256,
+        from tools.cmd_los import party_files
+        out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "parties": party_files(world.scene),
                     "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
+        if args.by is not None:
+            out["user_engaged_by"] = engaged_by
         print(json.dumps(out, indent=2))
     else:
         print(text())
+        if note:
+            print(note)
         print(f"  scene sha256: {world.scene.sha256}")
     if args.picture:
         from engine.view.pictures import aoe_picture
