@@ -45,3 +45,10 @@ def test_a_bad_value_in_a_saved_verdict_names_its_settings_block(tmp_path, capsy
     assert len(lines) == 1, err
     assert "settings.forest_limit: must be a whole number of at least 1" in lines[0]
     assert "verdict.json:" in lines[0] and lines[0].split(":")[1].isdigit(), lines[0]
+
+
+def test_simulate_refuses_more_jobs_than_the_machine_can_hold(capsys, tmp_path):
+    from tools.cmd_simulate import max_jobs
+    rc, out, err = run_cli(capsys, "simulate", "scenes/open.yaml", "--games", "3", "--jobs", str(max_jobs() + 1))
+    assert rc == 2
+    assert err.strip() == f"<command line>: --jobs: at most {max_jobs()} (8 per CPU here), got {max_jobs() + 1}", err

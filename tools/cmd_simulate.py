@@ -115,9 +115,20 @@ def _worker_play(job: tuple) -> dict:
     return _play(_WORKER["table"], seed, bots, settings)
 
 
+JOBS_PER_CPU = 8
+
+
+def cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def max_jobs() -> int:
+    """The most worker processes ``--jobs`` may ask for."""
+    return JOBS_PER_CPU * cpus()
+
+
 def default_jobs(games: int) -> int:
-    return max(1, min(games, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else (os.cpu_count() or 1)))
+    return max(1, min(games, cpus()))
 
 
 def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None,
@@ -166,6 +177,10 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "--games", f"at most {MAX_GAMES}, got {args.games}"))
     if args.jobs is not None and args.jobs < 1:
         raise InputError(Problem("<command line>", None, "--jobs", "must be at least 1"))
+    if args.jobs is not None and args.jobs > max_jobs():
+        # each job is a process holding its own table: thousands would exhaust the machine
+        raise InputError(Problem("<command line>", None, "--jobs",
+                                 f"at most {max_jobs()} ({JOBS_PER_CPU} per CPU here), got {args.jobs}"))
     file_argument(args.scene, "a scene file")
     if not args.bots.strip():
         raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
