@@ -836,30 +836,51 @@ def _piece_under(ctx, p) -> int:
     return int(ctx.support(hi, nrm, pc, np.array([float(p[2])]))[1][0])
 
 
-def _unscalable_problem(ctx, route, s_max) -> str:
+def _unscalable_problem(ctx, route, s_max, areas: bool = True) -> str:
     """Why a route up to s_max is barred to a model without the Climbing skill: it enters an
     unscalable area (its base touches the area where the start's does not), or it gets up
     onto an unscalable solid piece (a step, a climb or a ladder onto it; hanging on its face
-    at the end counts). Leaving one it stands on is free. "" when nothing bars it."""
+    at the end counts). Leaving one it stands on is free. "" when nothing bars it.
+    ``areas``: False to look at the solid pieces only."""
+    return _unscalable_bar(ctx, route, s_max, areas)[0]
+
+
+def _unscalable_bar(ctx, route, s_max, areas: bool = True):
+    """(why, s_bar, s_onto): as ``_unscalable_problem``, with where the route is barred:
+    ``s_bar`` the last place before it (the base touching the area's edge from outside, or
+    the foot of the step, climb or ladder up onto the piece) and ``s_onto`` where the route
+    is on the piece (or in the area); ("", inf, inf) when nothing bars it."""
+    none = ("", math.inf, math.inf)
     if _climbs(ctx):
-        return ""
+        return none
     utags = set(ctx.st["unscalable_tags"])
     seg = np.searchsorted(route.s, s_max - 1e-9, side="right")      # the points reached
     P = route.pts[:max(seg, 1)]
-    for a in [a for a in ctx.areas if a.tags & utags]:
+    for a in [a for a in ctx.areas if areas and a.tags & utags]:
         ds = route.dense(float(ctx.st["path_step"]), s_max)[0]
-        dense = route.at(np.concatenate([ds[ds < s_max], [s_max]]))
-        touch = _within(a.poly, dense[:, :2], ctx.R + _EPS) & (dense[:, 2] >= a.zlo - 0.05) & \
-            (dense[:, 2] <= a.zhi + 0.05)
-        start = _within(a.poly, route.pts[:1, :2], ctx.R + _EPS)[0] and \
-            a.zlo - 0.05 <= route.pts[0, 2] <= a.zhi + 0.05
+        ds = np.concatenate([ds[ds < s_max], [s_max]])
+        dense = route.at(ds)
+
+        def touches(Q, a=a):
+            return _within(a.poly, Q[:, :2], ctx.R + _EPS) & (Q[:, 2] >= a.zlo - 0.05) & (Q[:, 2] <= a.zhi + 0.05)
+        touch = touches(dense)
+        start = bool(touches(route.pts[:1])[0])
         if touch.any() and not start:
             k = int(np.argmax(touch))
-            return (f"the route enters the unscalable area {a.piece} at ({dense[k, 0]:.2f}, {dense[k, 1]:.2f}): "
-                    "only a model with the Climbing skill crosses it")
+            # the edge of the area, to bisection_tolerance: the last place the base is outside it
+            lo_, hi_ = (float(ds[k - 1]), float(ds[k])) if k > 0 else (0.0, 0.0)
+            while hi_ - lo_ > float(ctx.st["bisection_tolerance"]):
+                m = 0.5 * (lo_ + hi_)
+                if touches(route.at(np.array([m])))[0]:
+                    hi_ = m
+                else:
+                    lo_ = m
+            E = route.at(np.array([hi_]))[0]
+            return (f"the route enters the unscalable area {a.piece} at ({E[0]:.2f}, {E[1]:.2f}): "
+                    "only a model with the Climbing skill crosses it", lo_, hi_)
     U = _unscalable_pieces(ctx.world, ctx.st)
     if not U:
-        return ""
+        return none
     sup = list(route.support[:len(P)])
     # a climb cut short on a face: the piece it was getting onto is the next supported point's
     k = len(P)
@@ -870,14 +891,19 @@ def _unscalable_problem(ctx, route, s_max) -> str:
             sup.append(route.support[k])
             P = np.vstack([P, route.pts[k:k + 1]])
     on, z_on = sup[0], float(P[0, 2])
-    for pc, z in zip(sup[1:], P[1:, 2]):
+    for i in range(1, len(P)):
+        pc, z = sup[i], float(P[i, 2])
         if pc < 0:
             continue
         if pc in U and pc != on and z > z_on + _EPS:
+            foot = i - 1           # where the rise onto it begins (the foot of the climb or step)
+            while foot > 0 and route.pts[foot, 2] > z_on + _EPS:
+                foot -= 1
+            onto = float(route.s[i]) if i < seg else math.inf      # past s_max: a climb cut short
             return (f"{ctx.world.pieces[pc].id} is unscalable: only a model with the Climbing skill "
-                    "climbs or steps onto it")
-        on, z_on = pc, float(z)
-    return ""
+                    "climbs or steps onto it", float(route.s[foot]), onto)
+        on, z_on = pc, z
+    return none
 
 
 def _parse_waypoints(waypoints):
@@ -1255,8 +1281,12 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                 kk = int(np.argmin(np.where(ok, np.abs(dz), np.inf)))
                 t = float(abs(dz[kk]))
                 what = (f"scenery {t:.2f}\" high" if dz[kk] > 0 else f"a drop of {t:.2f}\"")
+                # (a Crouched or Engaged model may only Walk: the way over is a ladder)
+                wo = sorted(set(getattr(ctx.hb, "states", ()) or ()) & set(st["walk_only_states"]))
                 blocked = (f"{what} at ({E[0]:.2f}, {E[1]:.2f}) is taller than the "
-                           f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder")
+                           f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder"
+                           + (f", and {'an' if wo[0][:1] in 'AEIOU' else 'a'} {wo[0]} model may only Walk"
+                              if wo else ""))
             else:
                 blocked = f"the base cannot pass at ({E[0]:.2f}, {E[1]:.2f})"
             break
@@ -1328,27 +1358,25 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
 
 
 def _area_costs(ctx, route):
-    """Multiply each horizontal segment's cost by the areas, ladders and narrow surfaces it touches."""
+    """Multiply each segment's cost by the areas it touches (and, across, by the narrow surfaces)."""
     st = ctx.st
     if len(route.pts) < 2:
         return route, []
     route = _split_at_area_edges(ctx, route)
     mid = 0.5 * (route.pts[:-1] + route.pts[1:])
-    ends = [route.pts[:-1], route.pts[1:]]
-    facs = []
-    for P in ends:
-        f, _ = _area_factor(ctx.areas, P[:, :2], P[:, 2], ctx.R, st)
-        facs.append(f)
     touched_ids = _area_touches(ctx, route)
-    f_mid, _ = _area_factor(ctx.areas, mid[:, :2], mid[:, 2], ctx.R, st)
-    # a horizontal piece lies on one side of an area's edge (the route is cut there):
-    # its middle says which; a vertical one (a ladder, a climb) takes its ends' mean
-    f_area = np.where(np.array(route.kinds) == "move", f_mid, 0.5 * (facs[0] + facs[1]))
+    # each piece lies on one side of an area's edge (the route is cut there, a climb or a
+    # ladder where the base leaves the area's heights): its middle says which (a climb out
+    # of a mud strip pays two per inch only while in the mud, not its ends' mean)
+    f_area, _ = _area_factor(ctx.areas, mid[:, :2], mid[:, 2], ctx.R, st)
     narrow = _narrow_factor(ctx, mid)
     fac = _combine(f_area, narrow, stack=st["stack_costs"])
     kinds = np.array(route.kinds)
-    # vertical ladder/climb segments keep their own cost (ladder: x2 already) but pay for areas
-    fac = np.where(kinds == "move", fac, f_area)
+    # vertical ladder/climb segments keep their own rate (ladder: x2 already) and pay for
+    # areas as the costs combine: the dearest applies (a ladder in mud costs two, not four)
+    # unless stack_costs
+    rate = np.where(kinds == "ladder", float(st["ladder_cost"]), 1.0)
+    fac = np.where(kinds == "move", fac, _combine(rate, f_area, stack=st["stack_costs"]) / rate)
     return _Route(route.pts, route.costs * fac, route.kinds, route.support), touched_ids
 
 
@@ -1383,17 +1411,17 @@ def _area_touches(ctx, route):
 
 def _split_at_area_edges(ctx, route):
     """The route with a vertex where the base starts or stops touching a half-speed
-    area within a horizontal piece (found by bisection), so that each inch is paid at
-    its own rate: a player measures the 2-per-inch part from the edge, not from the
-    sample after it."""
+    area within a piece of it (across, or a climb or a ladder up or down; found by
+    bisection), so that each inch is paid at its own rate: a player measures the
+    2-per-inch part from the edge, not from the sample after it."""
     st = ctx.st
     if not ctx.areas or len(route.pts) < 2:
         return route
     A, B = route.pts[:-1], route.pts[1:]
     fa, _ = _area_factor(ctx.areas, A[:, :2], A[:, 2], ctx.R, st)
     fb, _ = _area_factor(ctx.areas, B[:, :2], B[:, 2], ctx.R, st)
-    L = np.linalg.norm(B[:, :2] - A[:, :2], axis=1)
-    k = np.nonzero((fa != fb) & (np.array(route.kinds) == "move") & (L > 0))[0]
+    L = np.linalg.norm(B - A, axis=1)
+    k = np.nonzero((fa != fb) & (L > 0))[0]
     if not len(k):
         return route
     lo, hi = np.zeros(len(k)), np.ones(len(k))
@@ -1411,7 +1439,7 @@ def _split_at_area_edges(ctx, route):
         if t is not None and 0.0 < t < 1.0:
             pts.append(A[i] + t * (B[i] - A[i]))
             costs += [route.costs[i] * t, route.costs[i] * (1.0 - t)]
-            kinds += ["move", "move"]
+            kinds += [route.kinds[i], route.kinds[i]]
             support.append(route.support[i + 1])
         else:
             costs.append(route.costs[i])
@@ -1534,6 +1562,15 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
             s_end = hit
             stopped_by = ctx.ids[i]
     s_allow = route.s_of_cost(allowance + 1e-9)
+    # an unscalable piece got onto, or an unscalable area entered, before the move stops
+    # (allowance, contact, scenery): the route is barred there, at the foot of the rise or
+    # the area's edge, whatever comes after it (a Climb cut short on the face is barred
+    # where it hangs, as before)
+    why_u, s_bar, s_onto = _unscalable_bar(ctx, route, s_end)
+    if why_u and s_onto <= min(s_end, s_allow) + 1e-9:
+        route, s_bar = _edge_of_rise(ctx, route, s_bar)
+        s_end, s_allow, stopped_by, blocked = s_bar, route.s_of_cost(allowance + 1e-9), None, why_u
+        L = route.length
     truncated = s_allow < s_end - 1e-9
     if truncated:
         stopped_by = None          # the allowance runs out before the contact
@@ -1583,6 +1620,29 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
                      surfaces, [], ends_vertical, stopped_by, opp, aware, path)
     out._legs_of = (route, s_fin)
     return out
+
+
+def _edge_of_rise(ctx, route, s):
+    """(route, s): where a route at vertex ``s`` steps up diagonally to the next sample (a
+    step no taller than the hitbox), the route with a vertex where the base meets that
+    step (bisected to bisection_tolerance, on its level), and its length; else unchanged."""
+    i = int(np.argmin(np.abs(route.s - s)))
+    if abs(route.s[i] - s) > 1e-9 or i + 1 >= len(route.pts):
+        return route, s
+    A, B = route.pts[i], route.pts[i + 1]
+    if B[2] <= A[2] + _EPS or np.hypot(*(B[:2] - A[:2])) <= 1e-9:
+        return route, s          # a climb or a ladder: already at the face
+    t = _level_edge(ctx, A[:2], B[:2], float(A[2]), keep=True)
+    if not 0.0 < t < 1.0:
+        return route, s
+    E = np.array([A[0] + t * (B[0] - A[0]), A[1] + t * (B[1] - A[1]), A[2]])
+    pts = np.vstack([route.pts[:i + 1], E[None, :], route.pts[i + 1:]])
+    c = float(route.costs[i])
+    costs = np.concatenate([route.costs[:i], [c * t, c * (1.0 - t)], route.costs[i + 1:]])
+    kinds = route.kinds[:i] + ["move", route.kinds[i]] + route.kinds[i + 1:]
+    support = route.support[:i + 1] + [route.support[i]] + route.support[i + 1:]
+    out = _Route(pts, costs, kinds, support)
+    return out, float(out.s[i + 1])
 
 
 def _legs(route, s_fin) -> list[dict]:
@@ -1906,19 +1966,21 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
     placed = np.array(_placed(ctx, landed), dtype=float)
     falls = [f._replace(at=tuple(float(v) for v in placed)) for f in falls]
     legal = True
-    why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
-    if not why and not _climbs(ctx):
-        # onto an unscalable piece (up, by a pull-up or a jump landing higher), or into an
-        # unscalable area: the landing as a route from the start
-        why = _unscalable_problem(ctx, _Route(np.array([start, landed]), [0.0], ["jump"],
-                                              [_piece_under(ctx, np.array(start)), _piece_under(ctx, landed)]),
-                                  float(np.linalg.norm(landed - np.array(start))))
-    if why:
-        legal, reason = False, why
     pts_path = [tuple(map(float, p)) for p in route.pts[route.s < s_fin - 1e-9]] + [tuple(map(float, Pend))]
     if np.linalg.norm(landed - Pend) > 1e-6:
         pts_path.append(tuple(map(float, landed)))
     r2 = _Route(np.array(pts_path), np.zeros(len(pts_path) - 1), ["jump"] * (len(pts_path) - 1), [-1] * len(pts_path))
+    why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
+    if not why and not _climbs(ctx):
+        # into an unscalable area: where the base flies and falls (a jump high over an
+        # area's strip does not touch it); onto an unscalable piece (up, by a pull-up or a
+        # jump landing higher): the landing as a route from the start
+        why = _unscalable_problem(ctx, r2, r2.length) or \
+            _unscalable_problem(ctx, _Route(np.array([start, landed]), [0.0], ["jump"],
+                                            [_piece_under(ctx, np.array(start)), _piece_under(ctx, landed)]),
+                                float(np.linalg.norm(landed - np.array(start))), areas=False)
+    if why:
+        legal, reason = False, why
     if np.linalg.norm(placed - landed) > 1e-9:
         pts_path[-1] = tuple(map(float, placed))
     opp = _entry_points(ctx, r2, r2.length, "reach")
@@ -3288,7 +3350,43 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
                 dropped.append(cand[dxy <= thr])
                 ekeep[dropped[-1]] = False
     if not (_skills(hb) & set(st["climbing_skills"])):
-        alive_block |= g.unscalable[g.node_slot, g.node_cell]
+        import shapely
+        utags = set(st["unscalable_tags"])
+        uareas = [a for a in ctx.areas if a.tags & utags]
+        # an unscalable area the base touches at the start does not bar it (it may move in
+        # it and leave it, as the path check lets it): the others' nodes are blocked
+        sxyz = np.array([start])
+        free_in = {id(a) for a in uareas if _within(a.poly, sxyz[:, :2], ctx.R + _EPS)[0]
+                   and a.zlo - 0.05 <= start[2] <= a.zhi + 0.05}
+        if not free_in:
+            alive_block |= g.unscalable[g.node_slot, g.node_cell]
+        else:
+            for a in uareas:
+                if id(a) not in free_in:
+                    alive_block |= _within(a.poly, P[:, :2], ctx.R + _EPS) & \
+                        (P[:, 2] >= a.zlo - 0.05) & (P[:, 2] <= a.zhi + 0.05)
+        # nor a step between two nodes clear of an unscalable area that sweeps the base
+        # over it (a long step past its corner): the path check follows the step
+        for a in [a for a in uareas if id(a) not in free_in]:
+            # (a step is at most about 4 cells long: one of its ends is near the area)
+            near = np.nonzero(_within(a.poly, P[:, :2], ctx.R + _EPS + 3.0 * res))[0]
+            if not len(near):
+                continue
+            nmask = np.zeros(n, dtype=bool)
+            nmask[near] = True
+            cand = G.touching(near, nmask)
+            cand = cand[G.src[cand] < n]
+            cand = cand[G.dst[cand] < n]
+            if not len(cand):
+                continue
+            za, zb = P[G.src[cand], 2], P[G.dst[cand], 2]
+            zok = (np.maximum(za, zb) >= a.zlo - 0.05) & (np.minimum(za, zb) <= a.zhi + 0.05)
+            lines = shapely.linestrings(np.stack([P[G.src[cand], :2], P[G.dst[cand], :2]], axis=1))
+            buf = a.poly.buffer(ctx.R + _EPS, quad_segs=64)
+            hit = cand[zok & np.asarray(shapely.intersects(buf, lines), dtype=bool)]
+            if len(hit):
+                dropped.append(hit)
+                ekeep[hit] = False
         # no step, climb or ladder up onto an unscalable piece (leaving one is free)
         U = _unscalable_pieces(ctx.world, st)
         if U:

@@ -110,8 +110,16 @@ def route_line(grid, summary, path, target) -> str:
     cost = grid.cost_at(*target)
     where = f"{cost:.2f}\"" if math.isfinite(cost) else "?"
     can_end = "" if grid.contains(*target) else "; it may pass there but not end there"
-    return (f"  shortest route to ({at}): {where}, to the centre of its {summary['resolution']:g}\" cell "
-            f"({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}){can_end}: "
+    # the cell's node is its centre, or (an Engaged model's walk, a base with no room at the
+    # centre) the place in the cell the route really ends at
+    r = float(summary["resolution"])
+    cx, cy = (math.floor(target[0] / r) + 0.5) * r, (math.floor(target[1] / r) + 0.5) * r
+    if math.hypot(end[0] - cx, end[1] - cy) <= 1e-6:
+        to = f"to the centre of its {r:g}\" cell ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f})"
+    else:
+        to = (f"to ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}) in its {r:g}\" cell (not its centre "
+              f"({cx:.2f}, {cy:.2f}))")
+    return (f"  shortest route to ({at}): {where}, {to}{can_end}: "
             + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
 
 
