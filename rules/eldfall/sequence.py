@@ -335,11 +335,12 @@ class EldfallGame(Game):
         return [m for m in self.models.values() if m.side == side and m.on_table
                 and m.id != model and "Dead" not in m.states]
 
-    def stat(self, model: str, name: str, mods: int = 0, halvings: int = 0) -> int:
+    def stat(self, model: str, name: str, mods: int = 0, halvings: int = 0, environment: bool = True) -> int:
         """The modified attribute: base + modifiers (enchantments included) first,
         then the States' and environment's halvings and doublings (rounding up,
         conditions.modified_stats), ``halvings`` situational ones among them (with
-        the setting ``multiple_halving: once`` a stat is halved once in all)."""
+        the setting ``multiple_halving: once`` a stat is halved once in all).
+        ``environment`` False: without the areas the model stands in."""
         m = self.models[model]
         base = m.unit.stat(name)
         add = int(mods)
@@ -351,7 +352,7 @@ class EldfallGame(Game):
         effects = ()
         if self.act is not None and model in self.act.surprised:
             effects = ("Surprise Attack",)
-        env = self.geo.environments(model) if m.on_table else frozenset()
+        env = self.geo.environments(model) if (m.on_table and environment) else frozenset()
         v = cd.modified_stats({name: base}, m.states, env, modifiers={name: add}, effects=effects,
                               halvings={name: halvings},
                               settings=self.settings.get("table_settings"))[name]
@@ -453,7 +454,11 @@ class EldfallGame(Game):
                 for e in self.enemies(model)}
 
     def speed(self, model: str) -> int:
-        return self.stat(model, "SPD")
+        """The SPD a movement is measured with: the States' halvings and doublings, not the
+        areas' "half speed" (Difficult, Mountainous, Aquatic Shallow): the geometry charges
+        every inch of the route in such an area twice (``Geometry.check_move``), so halving
+        the SPD of a model standing in one too would slow it twice (docs/rulings.md)."""
+        return self.stat(model, "SPD", environment=False)
 
     def allowance(self, model: str, mode: str) -> float:
         spd = self.speed(model)
