@@ -341,7 +341,8 @@ class WorldGeometry:
                      tuple(float(v) for v in r.end), list(r.falls), bool(r.ends_on_vertical),
                      [(p.enemy, tuple(float(v) for v in p.at)) for p in r.opportunity_points],
                      r.stopped_by, [tuple(p) for p in r.path],
-                     [] if fly else self._route_steps(model, r.path))
+                     [] if fly else self._route_steps(model, r.path),
+                     list(r.dangerous))
 
     def _route_steps(self, model, path) -> list:
         """The protocol's ``steps``: the changes of level the route's points make at once

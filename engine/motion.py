@@ -134,6 +134,9 @@ class MoveResult:
     opportunity_points: list[PathPoint] = field(default_factory=list)
     awareness_points: list[PathPoint] = field(default_factory=list)
     path: list[tuple[float, float, float]] = field(default_factory=list)
+    # (not a field: the brief's fields stay as they are) ``dangerous``: the ids of the
+    # Dangerous areas the base touched along the route, in order (set by ``check_path``)
+    dangerous = ()
     # (not a field: the brief's fields stay as they are) ``legs``: the route in the parts a
     # player measures (Walk, Run, Climb): across at one rate, up or down a climb or a
     # ladder; each {"kind", "length", "cost"} (inches; cost in allowance). Set by the
@@ -161,6 +164,7 @@ class MoveResult:
             "opportunity_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.opportunity_points],
             "awareness_points": [{"enemy": p.enemy, "at": [r(v) for v in p.at]} for p in self.awareness_points],
             "path": [[r(v) for v in p] for p in self.path],
+            "dangerous": list(self.dangerous),
             "legs": [{"kind": g["kind"], "length": r(g["length"]), "cost": r(g["cost"])} for g in (self.legs or ())],
         }
 
@@ -958,8 +962,16 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
     speed : the effective SPD (states already applied) instead of the model's.
     flying : a walk or run is a flight (as for a model in a Flying state),
         for games whose flight is a movement mode rather than a state.
-    Returns a :class:`MoveResult`.
+    Returns a :class:`MoveResult`; its ``dangerous`` names the Dangerous areas the base
+    touches along the route it moves (up to where it ends or stops).
     """
+    r = _check_path(world, model, waypoints, mode, speed, settings, flying)
+    if len(r.path) > 1 or r.legal:
+        r.dangerous = world.areas_touched(model, r.path or [r.end], "dangerous")
+    return r
+
+
+def _check_path(world, model, waypoints, mode, speed, settings, flying) -> MoveResult:
     st = globals()["settings"](settings)
     if mode not in MODES:
         raise InputError(Problem("<move>", None, "mode", f"unknown movement {mode!r} (walk, run, climb, jump)"))

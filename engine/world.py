@@ -505,6 +505,27 @@ class World:
         self._env_cache[model_id] = (key, result)
         return result
 
+    def areas_touched(self, model_id: str, path, tag: str) -> list[str]:
+        """The ids of the areas tagged ``tag`` that the model's base touches or overlaps at some
+        point of ``path`` ((x, y, z) points of a route, sampled as engine.motion samples it),
+        within each area's heights, in the order first touched."""
+        import shapely
+        hb = self.hitbox(model_id)
+        P = np.asarray(path, dtype=float).reshape(-1, 3)
+        out = []
+        for piece, poly in self.area_footprints:
+            if tag not in piece.tags or not len(P):
+                continue
+            lo, hi = piece.bounds
+            k = np.flatnonzero((P[:, 2] >= lo[2] - LEVEL_TOLERANCE) & (P[:, 2] <= hi[2] + LEVEL_TOLERANCE))
+            if not len(k):
+                continue
+            d = shapely.distance(shapely.points(P[k, :2]), poly)
+            hit = np.flatnonzero(d <= hb.radius + 1e-9)
+            if len(hit):
+                out.append((int(k[hit[0]]), piece.id))
+        return [pid for _, pid in sorted(out)]
+
     def _environments_at(self, hb: Hitbox) -> frozenset[str]:
         from shapely.geometry import Point
         disc = Point(hb.x, hb.y).buffer(hb.radius, 32)

@@ -143,6 +143,8 @@ def describe(r) -> str:
         lines.append("  crosses: " + ", ".join(r.surfaces))
     if r.stopped_by:
         lines.append(f"  stopped by base contact with {r.stopped_by}")
+    for a in getattr(r, "dangerous", ()):
+        lines.append(f"  touches the Dangerous area {a}: a Dodge (AG) roll, 1 Wound if it fails")
     for f in r.falls:
         lines.append(f"  falls {f.height:.2f}\" onto {f.onto or 'nothing'}: {f.rolls} AG roll{'s' if f.rolls != 1 else ''}")
     for p in r.opportunity_points:

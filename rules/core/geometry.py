@@ -79,6 +79,7 @@ class MoveCheck(Protocol):
     stopped_by: str | None     # enemy whose base contact ended the move early
     steps: Sequence[Step]      # the route's changes of level at once, in order (a game's own step
                                # height may call for a climb; a geometry that knows none: empty)
+    dangerous: Sequence[str]   # the Dangerous areas the base touched on the way, in order
 
 
 class TemplateHit(Protocol):
@@ -235,6 +236,7 @@ class MoveAnswer:
     stopped_by: str | None = None
     path: list = field(default_factory=list)
     steps: list = field(default_factory=list)     # StepAnswer records
+    dangerous: list = field(default_factory=list)  # Dangerous areas the base touched on the way, in order
 
 
 @dataclass

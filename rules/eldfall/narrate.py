@@ -262,6 +262,8 @@ def line(ev) -> str | None:
         return f"    {d['model']} is dismounted{': ' + ch if ch else ''} ({d['why']})"
     if k == "check":
         s = f"    {d['model']} {d['check']}" + (f" {_CHECK_STAT[d['check']]} roll" if d['check'] in _CHECK_STAT else "")
+        if d["check"] == "Dangerous":
+            s = f"    {d['model']} touches the Dangerous area {d.get('area')}: Dodge (AG) roll"
         if d.get("target"):
             s += f" on {d['target']}"
         if d.get("aura"):

@@ -1627,6 +1627,19 @@ class EldfallGame(Game):
                                "facing": facing})
         for f in getattr(mv, "falls", ()) or ():
             self.fall_rolls(model, f)
+        for area in getattr(mv, "dangerous", ()) or ():
+            if self.models[model].out:
+                break
+            self.dangerous_roll(model, area)
+
+    def dangerous_roll(self, model: str, area: str) -> None:
+        """A Dangerous area touched on the way: a Dodge roll (AG), failed: 1 Wound
+        (docs/rulings.md, "Dangerous areas")."""
+        r = self.roll("Dangerous area: Dodge roll (AG)", model=model, area=area)
+        d = cb.judge(r, self.stat(model, "AG"))
+        self.emit("check", {"model": model, "check": "Dangerous", "area": area, "die": d.to_dict()})
+        if not d.success:
+            self.wound(model, 1, f"dangerous area {area}")
 
     def fall_rolls(self, model: str, fall) -> None:
         """A fall's AG rolls (one per whole interval fallen, the geometry's count):
