@@ -52,3 +52,11 @@ def test_simulate_refuses_more_jobs_than_the_machine_can_hold(capsys, tmp_path):
     rc, out, err = run_cli(capsys, "simulate", "scenes/open.yaml", "--games", "3", "--jobs", str(max_jobs() + 1))
     assert rc == 2
     assert err.strip() == f"<command line>: --jobs: at most {max_jobs()} (8 per CPU here), got {max_jobs() + 1}", err
+
+
+def test_move_and_reach_points_beyond_any_table_are_one_line(capsys):
+    for argv in (("move", "scenes/skirmish.yaml", "red-archer", "--mode", "walk", "--to", "7,12,-1e308"),
+                 ("reach", "scenes/skirmish.yaml", "red-archer", "--mode", "walk", "--path-to", "1e300,5")):
+        rc, out, err = run_cli(capsys, *argv)
+        assert rc == 2, (argv, out, err)
+        assert len(err.strip().splitlines()) == 1 and "must be within +-10000 inches" in err, err
