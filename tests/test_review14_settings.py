@@ -60,3 +60,15 @@ def test_move_and_reach_points_beyond_any_table_are_one_line(capsys):
         rc, out, err = run_cli(capsys, *argv)
         assert rc == 2, (argv, out, err)
         assert len(err.strip().splitlines()) == 1 and "must be within +-10000 inches" in err, err
+
+
+def test_eldfall_takes_a_dotted_table_setting_as_norova_does(capsys, tmp_path):
+    from rules.eldfall.sequence import merge_settings
+    s = merge_settings({"table_settings.awareness_ag": "modified"})
+    assert s["table_settings"] == {"awareness_ag": "modified"}
+    rc, out, err = run_cli(capsys, "play", "scenes/open.yaml", "--bots", "random", "--set",
+                           "table_settings.awareness_ag=modified", "--log", str(tmp_path / "g.log"))
+    assert rc == 0, err
+    rc, out, err = run_cli(capsys, "play", "scenes/open.yaml", "--bots", "random", "--set",
+                           "table_settings.awareness_ag=sometimes", "--log", str(tmp_path / "h.log"))
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "table_settings" in err, err

@@ -74,8 +74,10 @@ def builtin_profiles() -> dict:
 
 
 def merge_settings(settings: dict | None) -> dict:
+    from rules.core.settings import expand_dotted
     s = dict(default_settings())
-    for k, v in (settings or {}).items():
+    # a nested setting named by its dotted key path (``table_settings.awareness_ag=modified``)
+    for k, v in expand_dotted(dict(settings or {})).items():
         if k in ("objectives", "deployment", "table_settings"):
             s[k] = v
             continue
