@@ -82,7 +82,7 @@ def test_an_incapacitated_model_engaged_by_an_enemy_gets_no_recovery_reroll():
     rec = [e for e in kinds(g.events, "check") if e.data["check"] == "Recovery"][0]
     assert rec.data["first"]["value"] == 19 and rec.data["helper"] == "b2"
     assert rec.data["die"]["value"] == 3 and "Incapacitated" not in g.models["b1"].states
-    assert "b1 Recovery: 19 vs 12 -> fail, reroll (b2 in Base Contact): 3 vs 12 -> success" \
+    assert "b1 Recovery T roll: 19 vs 12 -> fail, reroll (b2 in Base Contact): 3 vs 12 -> success" \
         in "\n".join(narrate([rec]))
 
 

@@ -131,7 +131,7 @@ def _armor_words(d: dict) -> str:
 
 # the attribute each check rolls against (rules/eldfall: the roll's reason)
 _CHECK_STAT = {"Panicked": "M", "Friendly Fire": "M", "Unkeen": "T", "Perceive": "INT",
-               "Uncover": "halved INT", "Bleeding": "T", "Poisoned": "T-6", "Fall": "AG"}
+               "Uncover": "halved INT", "Bleeding": "T", "Poisoned": "T-6", "Fall": "AG", "Recovery": "T"}
 
 
 def _n(n: int, what: str) -> str:
