@@ -64,21 +64,28 @@ def at_action(g, model="r1"):
     return g
 
 
-def walled_game(pos, weapons) -> EldfallGame:
+def engine_game(pos, terrain, stats=None, weapons=None) -> EldfallGame:
     """A game on the real engine (engine.world, Embree rays): the Medium models of ``pos``
-    (id -> (side, x, y, facing)) with BASE_STATS, r1 armed with ``weapons``, a 4" wall 8"
-    long across x 6-14 at y 11.75; at the first player's Tactical Phase, no dice fixed."""
+    (id -> (side, x, y, facing)) with ``stats`` (BASE_STATS), r1 armed with ``weapons``,
+    on a 36" table with ``terrain`` (engine.scene.TerrainSpec records); at the first
+    player's Tactical Phase, no dice fixed."""
     from engine.geometry import WorldGeometry
-    from engine.scene import ModelSpec, Scene, TerrainSpec
+    from engine.scene import ModelSpec, Scene
     from engine.world import World
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4)),),
-                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(BASE_STATS))
+    stats = dict(stats or BASE_STATS)
+    scene = Scene("", (36, 36), terrain=tuple(terrain),
+                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(stats))
                                for k, (s, x, y, f) in pos.items()))
-    units = [unit(k, s, x, y, facing=f, weapons=weapons if k == "r1" else None)
+    units = [unit(k, s, x, y, facing=f, stats=dict(stats), weapons=weapons if k == "r1" else None)
              for k, (s, x, y, f) in pos.items()]
     g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
     w = g.pending[1]
     g.apply(ChooseOrder(w, w == "red"))
     g.dice = Dice.fixed([])
     return g
+
+
+def walled_game(pos, weapons) -> EldfallGame:
+    """``engine_game`` with BASE_STATS and a 4" wall 8" long across x 6-14 at y 11.75."""
+    from engine.scene import TerrainSpec
+    return engine_game(pos, [TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4))], weapons=weapons)

@@ -3,29 +3,17 @@ passes"): a movement whose base touches one makes a Dodge (AG) roll per area tou
 a failed roll is a Wound. The tag was accepted and did nothing."""
 from __future__ import annotations
 
-from eldfall_scenario import BASE_STATS, kinds, unit
+from eldfall_scenario import BASE_STATS, engine_game
 from rules.core.dice import Dice
-from rules.eldfall.actions import Activate, ChooseOrder, Declare, Move
+from rules.eldfall.actions import Activate, Move
 from rules.eldfall.narrate import line
-from rules.eldfall.sequence import EldfallGame
 
 
 def fire_game(fire_at=(12, 18), fire_height=0.01):
-    from engine.geometry import WorldGeometry
-    from engine.scene import ModelSpec, Scene, TerrainSpec
-    from engine.world import World
-    stats = dict(BASE_STATS, SPD=5, AG=10, HP=3)
-    pos = {"r1": ("red", 6, 18, 0), "b1": ("blue", 32, 32, 180)}
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("fire", "box", (fire_at[0], fire_at[1], 0), size=(2, 2, fire_height),
-                                       tags=("area", "dangerous")),),
-                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(stats))
-                               for k, (s, x, y, f) in pos.items()))
-    units = [unit(k, s, x, y, facing=f, stats=dict(stats)) for k, (s, x, y, f) in pos.items()]
-    g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    return g
+    from engine.scene import TerrainSpec
+    return engine_game({"r1": ("red", 6, 18, 0), "b1": ("blue", 32, 32, 180)},
+                       [TerrainSpec("fire", "box", (fire_at[0], fire_at[1], 0), size=(2, 2, fire_height),
+                                    tags=("area", "dangerous"))], dict(BASE_STATS, SPD=5, AG=10, HP=3))
 
 
 def test_the_geometry_names_the_dangerous_areas_a_route_touches():

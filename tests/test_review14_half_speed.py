@@ -3,29 +3,14 @@ the game's SPD for a movement is not halved again for the area it stands in. A S
 starting in mud walks 2.5" through it in a game, as `eldfall move` says (it walked 1.5")."""
 from __future__ import annotations
 
-from eldfall_scenario import BASE_STATS, unit
-from rules.core.dice import Dice
-from rules.eldfall.actions import ChooseOrder
-from rules.eldfall.sequence import EldfallGame
+from eldfall_scenario import BASE_STATS, engine_game
 
 
 def mud_game():
-    from engine.geometry import WorldGeometry
-    from engine.scene import ModelSpec, Scene, TerrainSpec
-    from engine.world import World
-    stats = dict(BASE_STATS, SPD=5, AG=6)
-    pos = {"r1": ("red", 4, 18, 0), "b1": ("blue", 32, 30, 180)}
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("mud", "box", (8, 18, 0), size=(12, 12, 0.01),
-                                       tags=("area", "shallow-water")),),
-                  models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(stats))
-                               for k, (s, x, y, f) in pos.items()))
-    units = [unit(k, s, x, y, facing=f, stats=dict(stats)) for k, (s, x, y, f) in pos.items()]
-    g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([])
-    return g
+    from engine.scene import TerrainSpec
+    return engine_game({"r1": ("red", 4, 18, 0), "b1": ("blue", 32, 30, 180)},
+                       [TerrainSpec("mud", "box", (8, 18, 0), size=(12, 12, 0.01), tags=("area", "shallow-water"))],
+                       dict(BASE_STATS, SPD=5, AG=6))
 
 
 def test_a_model_in_shallow_water_walks_half_its_spd_not_a_quarter():
