@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import weakref
@@ -103,17 +104,25 @@ def best_approach(game, mid: str, score):
     """``min(game.candidate_moves(mid, spread=False), key=score)`` (None when it yields
     none), asking the route check (the costly question) only of the moves that could
     still beat the best so far: each of its sequences yields its first legal move, and
-    none after a move scoring no better than the best can."""
+    none after a move scoring no better than the best can. The sequences are asked best
+    first (the one whose moves left could score least, one move at a time), so that a good
+    move found early spares the checks of the others."""
     best = best_score = None
-    for seq in game.approach_sequences(mid):
-        scores = [score(a) for a in seq]
-        for i, a in enumerate(seq):
-            if best is not None and min(scores[i:]) >= best_score:
-                break
-            if game.why_illegal(a) is None:
-                if best is None or scores[i] < best_score:
-                    best, best_score = a, scores[i]
-                break
+    seqs = game.approach_sequences(mid)
+    scores = [[score(a) for a in seq] for seq in seqs]
+    # (the least score left in sequence k from move i, k, i): a sequence's moves are asked
+    # in its order, its first legal one ends it
+    heap = [(min(sc), k, 0) for k, sc in enumerate(scores) if sc]
+    heapq.heapify(heap)
+    while heap:
+        bound, k, i = heapq.heappop(heap)
+        if best is not None and bound >= best_score:
+            break                       # no move left in any sequence can beat the best
+        if game.why_illegal(seqs[k][i]) is None:
+            if best is None or scores[k][i] < best_score:
+                best, best_score = seqs[k][i], scores[k][i]
+        elif i + 1 < len(seqs[k]):
+            heapq.heappush(heap, (min(scores[k][i + 1:]), k, i + 1))
     return best
 
 

@@ -141,6 +141,7 @@ class Plan:
         self.enemies = list(enemies)
         self.others = list(others)
         self._passable: dict = {}
+        self._nbrs: dict = {}
         self.start = self._start_cells()
 
     def passable(self, c) -> bool:
@@ -182,15 +183,22 @@ class Plan:
                     out[c] = math.hypot(x - self.here[0], y - self.here[1])
         return out
 
-    def _neighbours(self, c):
-        i, j = c
-        for di, dj, w in NEIGHBOURS:
-            n = (i + di, j + dj)
-            if not self.passable(n):
-                continue
-            if di and dj and not (self.passable((i + di, j)) and self.passable((i, j + dj))):
-                continue          # no corner cutting
-            yield n, w * CELL
+    def _neighbours(self, c) -> list:
+        """(cell, step length) of the passable neighbours of ``c`` (kept: the distance
+        fields and the walking costs of one plan ask them of the same cells again)."""
+        out = self._nbrs.get(c)
+        if out is None:
+            i, j = c
+            out = []
+            for di, dj, w in NEIGHBOURS:
+                n = (i + di, j + dj)
+                if not self.passable(n):
+                    continue
+                if di and dj and not (self.passable((i + di, j)) and self.passable((i, j + dj))):
+                    continue          # no corner cutting
+                out.append((n, w * CELL))
+            self._nbrs[c] = out
+        return out
 
     def attack_cells(self, target, reach: float):
         """Cells from which the target's base is within ``reach`` of the mover's and
