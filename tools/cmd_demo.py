@@ -1,7 +1,8 @@
 """``eldfall demo [SCENE]``: the main job.
 
-With a screen: opens the 3D table in attract mode (bots play game after game;
-Space pauses; close the window to quit). With no screen: renders pictures into
+With a screen: opens the 3D table in attract mode (bots play game after game,
+on a scene set up for several games and no --game the games in turn; Space
+pauses; close the window to quit). With no screen: renders pictures into
 ``out/demo/`` -- an attract-mode game's frames (one decision a frame; a scene
 set up for several games and no --game: a game of each, ``attract/`` and
 ``attract-<game>/``), a dispute picture pair (eye view + overview, with the
@@ -75,7 +76,8 @@ def run(args) -> int:
     name = game_name_for(world, args.game)
     if has_display() and not args.offscreen:
         from tools import cmd_view
-        ns = type("Args", (), dict(scene=args.scene, attract=True, game=name, offscreen=False, frames=1,
+        # no --game: the window plays the scene's games in turn (eldfall view --attract)
+        ns = type("Args", (), dict(scene=args.scene, attract=True, game=args.game, offscreen=False, frames=1,
                                    out="out/view", seed=args.seed, size="1280x720", bot="greedy", log=None, samples=None,
                                    json=False, models_dir=None))()
         print(render(summary(world)))

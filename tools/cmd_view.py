@@ -1,7 +1,8 @@
 """``eldfall view SCENE [--attract] [--game eldfall|norova] [--offscreen --frames N --out DIR]``
 
 Opens the 3D table (engine.view). With a screen: a window to play hotseat
-(or, with ``--attract``, bots playing game after game). Without a screen, or
+(or, with ``--attract``, bots playing game after game: on a scene set up for
+several games and no ``--game``, the games in turn). Without a screen, or
 with ``--offscreen``: renders N frames of an attract-mode game to PNGs in
 DIR (EGL/llvmpipe, with p3tinydisplay as fallback) and says where they are.
 ``--log LOG`` loads a logged game to play on in the window (hotseat); there is
@@ -22,7 +23,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("--attract", action="store_true", help="bots play game after game (event stand)")
     parser.add_argument("--game", choices=("eldfall", "norova"), default=None,
-                        help="the rules to play (default: the scene's first game)")
+                        help="the rules to play (default: the scene's first game; attract mode and "
+                             "offscreen frames: the scene's games in turn)")
     parser.add_argument("--offscreen", action="store_true", help="render frames to PNG files instead of a window")
     parser.add_argument("--frames", type=int, default=12, help="frames to render offscreen (default 12)")
     parser.add_argument("--out", default="out/view", help="folder for offscreen frames (default out/view)")
@@ -106,6 +108,39 @@ def bots_factory(name: str, kind: str):
     return make
 
 
+def game_kind(game) -> str:
+    """The rules package a game belongs to (``rules.<kind>.game``): eldfall or norova."""
+    parts = type(game).__module__.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "rules" else parts[0]
+
+
+def attract_factories(world, names, models_dir: str | None, bot: str, first_seed: int):
+    """(new_game, bots_for) for an event screen that plays the ``names`` games in
+    turn, game after game: the game whose seed is ``first_seed + i`` is of
+    ``names[i % len(names)]`` (the attract mode's seed goes up by one a game); each
+    gets its own game's bots. Every game is set up once here, so that a scene
+    one of them cannot start on is refused before anything opens."""
+    makers = {n: game_factory(world, n, models_dir) for n in names}
+    bots = {n: bots_factory(n, bot) for n in names}
+    for i, n in enumerate(names):
+        makers[n](first_seed + i)
+
+    def new(seed: int):
+        return makers[names[(seed - first_seed) % len(names)]](seed)
+
+    def bots_for(game, seed):
+        return bots[game_kind(game)](game, seed)
+    return new, bots_for
+
+
+def attract_games(world, requested: str | None) -> list[str]:
+    """The games an event screen plays in turn: --game's alone, else every game
+    the scene's ``games:`` list names (arena.yaml: eldfall, norova, eldfall, ...)."""
+    if requested:
+        return [game_name_for(world, requested)]
+    return list(dict.fromkeys(getattr(world.scene, "games", ()) or ("eldfall",)))
+
+
 def _check_log(path: str) -> None:
     """A --log that cannot be read is an error before anything opens."""
     from tools.cmd_replay import read_game_log
@@ -178,6 +213,13 @@ def run(args) -> int:
         _check_log_use(args, offscreen)     # a log that is read, and then not used: refused
     world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
+    if offscreen or args.attract:
+        # the event screen: with no --game, the scene's games in turn, game after game
+        # (each set up here once: one the scene cannot start is refused before a window opens)
+        games = attract_games(world, args.game)
+        new_game, bots_for = attract_factories(world, games, args.models_dir, args.bot, args.seed)
+    else:
+        new_game = game_factory(world, name, args.models_dir)
     from engine.view.app import RenderError, get_app
     try:
         app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height, multisamples=args.samples,
@@ -185,13 +227,11 @@ def run(args) -> int:
     except RenderError as exc:
         print(f"eldfall view: {exc}", file=sys.stderr)
         return 1
-    new_game = game_factory(world, name, args.models_dir)
     if offscreen:
-        return _offscreen(args, app, world, name, new_game)
+        return _offscreen(args, app, world, games, new_game, bots_for)
     if args.attract:
         from engine.view.play import AttractController
-        AttractController(app, world, new_game, bots_factory(name, args.bot), seed=args.seed,
-                          out_dir="out")
+        AttractController(app, world, new_game, bots_for, seed=args.seed, out_dir="out")
     else:
         from engine.view.play import PlayController
         game, geo = new_game(args.seed)
@@ -211,18 +251,20 @@ def run(args) -> int:
     return 0
 
 
-def _offscreen(args, app, world, name, new_game) -> int:
+def _offscreen(args, app, world, games, new_game, bots_for) -> int:
     from engine.view.play import AttractController
     t0 = time.perf_counter()
-    ctl = AttractController(app, world, new_game, bots_factory(name, args.bot), seed=args.seed, out_dir="out")
+    ctl = AttractController(app, world, new_game, bots_for, seed=args.seed, out_dir="out")
     paths = ctl.run_frames(args.frames, args.out)
     elapsed = time.perf_counter() - t0
-    result = {"frames": paths, "renderer": app.renderer, "seconds": round(elapsed, 2),
+    result = {"frames": paths, "games": games, "renderer": app.renderer, "seconds": round(elapsed, 2),
               "games_finished": ctl.games_played, "events": len(ctl.game.events)}
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{counted(len(paths), 'frame')} of an attract-mode {name} game in {args.out}/ "
+        what = (f"an attract-mode {games[0]} game" if ctl.games_played == 0 or len(games) == 1
+                else "attract-mode " + " and ".join(games) + " games in turn")
+        print(f"{counted(len(paths), 'frame')} of {what} in {args.out}/ "
               f"({app.renderer}, {elapsed:.1f} s)")
         print(f"  first: {paths[0]}\n  last:  {paths[-1]}")
     return 0

@@ -2873,8 +2873,21 @@ class PlayController(TableView):
 
 
 # ====================================================================== attract
+#: the games' names on the event screen
+GAME_TITLES = {"eldfall": "Eldfall Chronicles", "norova": "Legends of Norova"}
+
+
+def game_title(game) -> str:
+    """The name of the game ``game`` is (its rules package: ``rules.<kind>.game``)."""
+    parts = type(game).__module__.split(".")
+    kind = parts[1] if len(parts) > 2 and parts[0] == "rules" else parts[0]
+    return GAME_TITLES.get(kind, kind)
+
+
 class AttractController(PlayController):
-    """Bots play game after game; the camera follows the action; it loops."""
+    """Bots play game after game; the camera follows the action; it loops. The
+    games may be of more than one kind (``new_game`` gives an Eldfall game, then a
+    Legends of Norova one, ...): the narration, HUD and bots follow the game."""
 
     def __init__(self, app, world, new_game, bots_for, *, seed: int = 0, step_seconds: float = 1.6,
                  pause_seconds: float = 5.0, max_games: int | None = None, out_dir: str = "out"):
@@ -2987,8 +3000,8 @@ class AttractController(PlayController):
 
     def hint(self) -> str:
         # one short line: the status panel stays small (the table shows between it and the banner)
-        return (f"ATTRACT MODE: game {getattr(self, 'games_played', 0) + 1} (seed {getattr(self, 'seed', 0)})"
-                " | Space pause | F12 dispute")
+        return (f"ATTRACT MODE: {game_title(self.game)}, game {getattr(self, 'games_played', 0) + 1} "
+                f"(seed {getattr(self, 'seed', 0)}) | Space pause | F12 dispute")
 
     def current_side(self) -> str | None:
         """The side whose decision it is (the pending decision's owner)."""
@@ -3027,21 +3040,54 @@ class AttractController(PlayController):
             self.message = ""
             self.refresh()
         on_table = set(self.world.model_ids())
-        # the models the narration names: an event's actors and targets, and those who
-        # may react (a reaction step's ``qualified``, a Foresight offer's ``models``)
-        named = []
-        for e in (events or ())[1:]:
-            line = self.say(e) if e.kind != "roll" else None
-            if line:
-                named += [m for m in event_models(e, line) if m in on_table]
+        summary = self.banner_summary()
+        said = [ln.strip() for ln in summary.feed(events)] if summary is not None and events else None
+        if said is not None and getattr(summary, "held", None) and self.pending_kind() != "crouch":
+            # the "may react to" line waits for the reactive side's crouch at the end of the
+            # Movement Step; with no such window next, it is told now (not a frame late)
+            said += [ln.strip() for ln in summary.close()]
+        banner = self.narrate(action, events, said)
+        # the models the narration names: an event's actors and targets, those who may
+        # react (a reaction step's ``qualified``, a Foresight offer's ``models``), and the
+        # enemy a move went toward: every model the banner names, framed with the actor,
+        # but not from the initiative rolls told with the game's first decision (every
+        # model plays), and those who may react only while no reaction is told (a
+        # reaction is framed with its mover, not with every model that could have reacted)
+        lines = [ln for ln in banner.splitlines() if not ln.lower().startswith("initiative")]
+        if any(" reacts " in ln for ln in lines):
+            lines = [ln for ln in lines if not ln.startswith("may react to ")]
+        named = [m for m in self.world.model_ids() if any(_names(ln, m) for ln in lines)]
+        if said is None:
+            for e in (events or ())[1:]:
+                line = self.say(e) if e.kind != "roll" else None
+                if line:
+                    named += [m for m in event_models(e, line) if m in on_table]
         shown = [m for m in (action_actor(action), *action_targets(action), *named) if m and m in on_table]
         if shown:
             self.focus = list(dict.fromkeys(shown))       # the actor and whom it acts on, framed together
         self._shot = None                                   # a new step: its shot is chosen anew
-        self.hud.set_banner(self.narrate(action, events))
+        self.hud.set_banner(banner)
         return events
 
-    def narrate(self, action, events) -> str:
+    def banner_summary(self):
+        """The game's play summary (``rules.<game>.narrate.Summary``, as ``eldfall play``
+        prints it: an Idle movement's own line, the AP each reaction leaves, the "may
+        react to" line after the reactive side's crouch), one per game, fed each
+        decision's events; None for a game without one (its lines event by event)."""
+        kept = getattr(self, "_summary", None)
+        if kept is None or kept[0] is not self.game:
+            import importlib
+            pkg = type(self.game).__module__.rsplit(".", 1)[0]
+            try:
+                cls = getattr(importlib.import_module(pkg + ".narrate"), "Summary", None)
+            except ImportError:
+                cls = None
+            kept = self._summary = (self.game, cls() if cls is not None else None)
+        return kept[1]
+
+    def narrate(self, action, events, said: list[str] | None = None) -> str:
+        """The banner's words for one decision; ``said``: its lines from the game's play
+        summary (``banner_summary``), else each event's line and the misses."""
         text = short_text(action)
         kind = action_kind(action)
         who = action_actor(action)          # Eldfall's ``model``, Legends of Norova's ``actor``
@@ -3069,9 +3115,14 @@ class AttractController(PlayController):
                                              ": keeps its facing" if "turn_on_hit" in closes else
                                              ": no (more) reactions" if "reactions_done" in closes else
                                              ": no (more) Stratagems" if "stratagems_done" in closes else "")
-        said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
+        if said is None:
+            said = [ln.strip() for ln in (self.say(e) for e in events[1:] if e.kind != "roll") if ln]
+            if said and self.narrator is not None:
+                said += self.misses(events)
+        elif kind == "Pass" and said and said[0].startswith("may react to "):
+            # the crouch window passed, then who may react (the summary's order): both told
+            said = [text] + said
         if said and self.narrator is not None:
-            said += self.misses(events)
             # the outcome comes last (damage, wounds): never cut it off
             if len(said) > 8:
                 said = said[:3] + [f"... ({len(said) - 7} more in the log)"] + said[-4:]
@@ -3080,7 +3131,8 @@ class AttractController(PlayController):
             # an Idle movement: the model stays put (the rules' line said nothing of it, and
             # the words "moves near ..." told a move that did not happen)
             stays = f"{who} stays where it is (Idle)"
-            text = stays if text.strip() in ("", short_text(action).strip()) else stays + "\n" + text
+            if stays not in text.splitlines():        # (the play summary says it already)
+                text = stays if text.strip() in ("", short_text(action).strip()) else stays + "\n" + text
         elif kind == "Move" and path_field(action):
             text = self.move_in_words(action, text)
         evs = self.game.events
@@ -3158,14 +3210,19 @@ class AttractController(PlayController):
         if self.max_games is not None and self.games_played >= self.max_games:
             return None
         self.seed += 1
+        before = type(self.game)
         self.game, self.geometry = self.new_game(self.seed)
         self.bots = self.bots_for(self.game, self.seed)
+        if type(self.game) is not before:
+            # a game of the other kind (an event screen playing the scene's games in turn):
+            # its own rules' narration, not the last game's
+            self.__dict__.pop("_narrator", None)
         self.over_since = None
         self.clock = 0.0
         self.focus = None
         self._after_load("")                # the hint names the game and its seed already
-        self.hud.set_banner(f"A new game begins: game {self.games_played + 1} (seed {self.seed}); "
-                            "the models are back on their starting places")
+        self.hud.set_banner(f"A new game begins: game {self.games_played + 1} (seed {self.seed}), "
+                            f"{game_title(self.game)}; the models are back on their starting places")
         return self.game
 
     #: inches of table kept around each framed model, and the least radius of table
