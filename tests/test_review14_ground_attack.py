@@ -28,9 +28,10 @@ def _ground(d) -> bool:
 
 # ---------------------------------------------------------------- the greedy bot
 def test_the_greedy_bot_throws_a_targetless_template_between_two_enemies():
-    # aimed at b1 the Circular L catches b1 only; at the ground between b1 and b2 it
-    # catches both: the bot aims at the ground, and both are Hit
-    g = _game(rolls=[5, 1, 1])
+    # b2 3.5" from b1: aimed at b1 the Circular L catches b1 only; at the ground between
+    # them it catches both: the bot aims at the ground, and both are Hit
+    g = _game(blue=[unit("b1", "blue", 10, 14, facing=270), unit("b2", "blue", 13.5, 14.5, facing=270)],
+              rolls=[5, 1, 1])
     d = GreedyBot(0).choose(g)
     assert _ground(d) and d.weapon == "Fire Pot", d
     assert g.why_illegal(d) is None
@@ -126,9 +127,9 @@ def _play(kinds_, seed):
 def test_seeded_bot_games_throw_at_the_ground():
     # both bots, two seeds each: every decision legal, and the Attacks at the ground
     # they declared were resolved as such (an attack event aimed at a point)
-    for k in (("greedy", "greedy"), ("random", "random")):
+    for k, seeds in ((("greedy", "greedy"), (4, 5)), (("random", "random"), (1, 2))):
         declared = resolved = 0
-        for seed in (1, 2):
+        for seed in seeds:
             g, n = _play(k, seed)
             declared += n
             resolved += sum(1 for e in g.events if e.kind == "attack" and e.data.get("target") is None

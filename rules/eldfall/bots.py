@@ -10,8 +10,10 @@
   point has to be checked. Turning when Hit is drawn among the listed facings
   from a generator of its own. An Attack at the ground (a Targetless template aimed
   at a point: under an enemy, or between two) is one more choice per weapon or spell.
-* :class:`GreedyBot` prefers the attack with the best expected Wounds, moves
-  to where it can attack best and takes Cover on the way, Death-Blows what it
+* :class:`GreedyBot` prefers the attack with the best expected Wounds (a template's:
+  every model under it, enemies less allies), stays where it can attack well, else
+  moves to where it can attack best and takes Cover on the way, and closes on the
+  enemy when no nearer point beats staying (Cover alone is no reason to wait), Death-Blows what it
   can, reacts with its best attack (or a Dodge when threatened), and turns a
   model hit from outside its Front arc to face its nearest attacker. With a
   Knockback weapon it picks the push direction that throws the target off a
@@ -169,9 +171,45 @@ def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> flo
             if "Incapacitated" in tm.states:
                 continue
             p_hit = cb.p_success(st.attr)
-            p_w = _wound_chance(game, d.model, prof, t)
-            value = n * p_hit * p_w * max(1, len(st.victims))
+            if prof.get("template"):
+                # every model under the template is Hit (as ``resolution.resolve`` places
+                # it): the enemies' expected Wounds less the allies', the target's included
+                total += n * p_hit * _named_template_wounds(game, d.model, prof, t, n)
+                continue
+            value = n * p_hit * _wound_chance(game, d.model, prof, t)
             total += value * (1.5 if tm.hp <= 1 else 1.0)
+    return total
+
+
+def _named_template_wounds(game, user: str, prof: dict, target: str, n: int) -> float:
+    """The Wounds one Hit of a template Attack at ``target`` is expected to deal: the
+    template placed as ``resolution.resolve`` places it (at the target, else its best
+    placement), every model under it but the user (the target always) weighed by
+    :func:`_template_sum`."""
+    from rules.eldfall import spells as sp
+    kind = sp.template_kind(prof["template"])
+    tc = game.geo.template(kind, user=user, target=target, count=n)
+    if not tc.legal:
+        tc = game.geo.best_template(kind, user=user, target=target)
+    ids = [h.id for h in tc.affected if h.los_from_origin and h.in_band]
+    if target not in ids:
+        ids.insert(0, target)
+    return _template_sum(game, user, prof, ids)
+
+
+def _template_sum(game, user: str, prof: dict, ids) -> float:
+    """The expected Wounds of one Hit on each of ``ids`` (models under a template):
+    enemies add, allies subtract, a model at 1 HP counts half again; the user, models
+    off the table, Dead or Incapacitated count nothing."""
+    side = game.models[user].side
+    total = 0.0
+    for mid in ids:
+        v = game.models.get(mid)
+        if mid == user or v is None or "Incapacitated" in v.states or not v.on_table or \
+                "Dead" in v.states:
+            continue
+        value = _wound_chance(game, user, prof, mid) * (1.5 if v.hp <= 1 else 1.0)
+        total += -value if v.side == side else value
     return total
 
 
@@ -195,16 +233,8 @@ def _ground_wounds(game, d: Declare, prof: dict) -> float:
     tc = ground_template(game, d.model, prof, st.ground)
     if not tc.legal:
         return 0.0
-    side = game.models[d.model].side
-    total = 0.0
-    for h in tc.affected:
-        v = game.models.get(h.id)
-        if h.id == d.model or v is None or not (h.los_from_origin and h.in_band) or \
-                "Incapacitated" in v.states or not v.on_table or "Dead" in v.states:
-            continue
-        value = _wound_chance(game, d.model, prof, h.id) * (1.5 if v.hp <= 1 else 1.0)
-        total += -value if v.side == side else value
-    return cb.p_success(st.attr) * total
+    return cb.p_success(st.attr) * _template_sum(
+        game, d.model, prof, [h.id for h in tc.affected if h.los_from_origin and h.in_band])
 
 
 class _Planner:
@@ -312,15 +342,16 @@ class GreedyBot:
         return options[self.rng.randrange(len(options))]
 
     def _move(self, game, model):
-        """Stay when it can already attack well; else the best of the nearest
-        few reachable points (attack value + cover), else run closer."""
+        """Stay when it can already attack well (its attack, not its Cover); else the
+        best of the nearest few reachable points (attack value + cover), else walk (or
+        run, when far) closer, to a point other than its own."""
         idle = Move(model, "idle")
         if game.why_illegal(idle) is not None:
             options = game.legal_actions().list()
             return options[self.rng.randrange(len(options))]
         here = self._threat(game, model, None)
-        if not here.less_than(0.3):
-            return idle
+        if here.best >= 0.3:
+            return idle       # its attack from here is worth it (Cover alone is not)
         enemy_xy = [game.geo.position(e.id)[:2] for e in game.enemies(model)
                     if "Incapacitated" not in e.states]
 
@@ -353,14 +384,21 @@ class GreedyBot:
             if game.why_illegal(a) is None:
                 best, best_score = a, s
                 break
-        if best is idle and best_score.less_than(0.05):
+        if best is idle:
+            # nothing nearer beats staying, and it cannot attack well from here: hiding
+            # is no plan (two bots behind one wall would wait out the game), so it
+            # closes on the enemy
+            start = game.geo.position(model)
+
+            def going(a):         # a move that goes somewhere (no "runs 0.0"")
+                return math.dist(a.path[-1][:2], start[:2]) > 0.25 and game.why_illegal(a) is None
             far = self._enemy_distance(game, model)
             if far > game.allowance(model, "walk") + 2:
                 for p in candidates("run")[:3]:
                     a = Move(model, "run", (tuple(p),))
-                    if game.why_illegal(a) is None:
+                    if going(a):
                         return a
-            return next((a for a in walks if game.why_illegal(a) is None), best)
+            return next((a for a in walks if going(a)), best)
         return best
 
     @staticmethod
