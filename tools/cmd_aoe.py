@@ -32,6 +32,8 @@ from tools.loading import counted, load_world
 # the most templates one attack places: one per Strike, and a profile's STK is 1-20
 # (docs/scene-format.md, Items and Spells)
 MAX_COUNT = 20
+# the largest coordinate --at and --aim take, inches (a scene's own limit, engine.validate)
+MAX_COORD = 10000.0
 
 
 def add_arguments(parser) -> None:
@@ -60,7 +62,6 @@ def add_arguments(parser) -> None:
 
 
 def _point(text: str, what: str, dims=(2, 3)) -> tuple[float, ...]:
-    from tools.cmd_move import MAX_COORD
     try:
         vals = tuple(float(v) for v in text.split(","))
     except ValueError:

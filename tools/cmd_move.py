@@ -22,10 +22,6 @@ from tools.loading import eldfall_rules_note, load_world
 MODES = ("walk", "run", "climb", "jump")
 
 
-# the largest coordinate a point on the command line takes, inches (a scene's own limit)
-MAX_COORD = 10000.0
-
-
 def point(text: str, flag: str, dims=(2, 3)) -> tuple[float, ...]:
     try:
         vals = tuple(float(v) for v in str(text).split(","))
@@ -33,10 +29,6 @@ def point(text: str, flag: str, dims=(2, 3)) -> tuple[float, ...]:
         vals = ()
     if len(vals) not in dims or not all(math.isfinite(v) for v in vals):
         raise InputError(Problem("<command line>", None, flag, f"expected X,Y or X,Y,Z in inches, got {text!r}"))
-    if any(abs(v) > MAX_COORD for v in vals):
-        # a Z of -1e308 was taken and printed back as "not at the declared z -1e+308"
-        raise InputError(Problem("<command line>", None, flag,
-                                 f"must be within +-{MAX_COORD:g} inches, got {text!r}"))
     return vals
 
 
