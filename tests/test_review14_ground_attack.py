@@ -243,3 +243,16 @@ def test_the_hotseat_offers_the_ground_when_no_model_may_be_named(view_app, tmp_
         assert att and sorted(att[0]["victims"]) == ["b1", "b2"], c.message
     finally:
         c.close()
+
+
+def test_the_clicked_height_is_not_raised_by_the_picks_float_noise(view_app, tmp_path):
+    # a pick 0.00002" above the table was declared at z 0.01 (rounded up to the hundredth)
+    from view_fixtures import menu_key, press
+    c = _view(view_app, tmp_path)
+    try:
+        assert press(view_app, menu_key(c, "Ranged Attack (Fire Pot)")) == "target"
+        assert c.ground_decl((10.5, 15.3, 0.00002)).point == (10.5, 15.3, 0.0)
+        assert c.ground_decl((10.5, 15.3, -0.00002)).point == (10.5, 15.3, 0.0)
+        assert c.ground_decl((10.5, 15.3, 1.004)).point == (10.5, 15.3, 1.01)
+    finally:
+        c.close()

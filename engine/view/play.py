@@ -1934,8 +1934,10 @@ class PlayController(TableView):
         if not cands:
             return None
         x, y, z = (float(v) for v in point[:3])
-        # the height rounded up: a point a hair under the surface would read as inside the scenery
-        return dataclasses.replace(cands[0], point=(round(x, 2), round(y, 2), math.ceil(z * 100.0 - 1e-6) / 100.0))
+        # the height rounded up to the hundredth (a point a hair under the surface would read as
+        # inside the scenery), the pick's float noise (up to 0.0001") taken off first: a point
+        # picked 0.00002" above the table is at 0, not 0.01
+        return dataclasses.replace(cands[0], point=(round(x, 2), round(y, 2), math.ceil(z * 100.0 - 0.01) / 100.0))
 
     def ground_click(self, point):
         """A click on the ground in the target step of a Targetless template: the
