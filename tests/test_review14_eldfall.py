@@ -26,7 +26,7 @@ import pytest
 from rules.eldfall.actions import Activate, Crouch, Declare, Move, Pass
 from rules.eldfall.narrate import Summary
 from tests.cli_run import run_cli
-from tests.eldfall_scenario import setup, unit
+from tests.eldfall_scenario import at_action, setup, unit
 from tests.scene_files import write
 
 
@@ -243,10 +243,7 @@ def test_an_uncover_with_nothing_hidden_in_awareness_says_so():
     # that revealed nothing read as if something had been found
     from rules.eldfall.narrate import narrate
     g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [4, 20])
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
+    at_action(g)
     lines = narrate(g.apply(Declare("r1", "Uncover")))
     chk = next(s for s in lines if "Uncover" in s and "roll" in s)
     assert chk.endswith("4 vs 6 -> success (nothing hidden within its Awareness)"), lines
@@ -258,10 +255,7 @@ def test_an_uncover_that_finds_a_shrouded_model_has_no_such_note():
     g = setup([unit("r1", "red", 10, 5), b], [4, 20, 20, 20])
     g.models["b1"].states = frozenset({"Shrouded"})
     g.geo.set_states("b1", g.models["b1"].states)
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
+    at_action(g)
     lines = narrate(g.apply(Declare("r1", "Uncover")))
     chk = next(s for s in lines if "Uncover" in s and "roll" in s)
     assert chk.endswith("-> success"), lines
@@ -308,10 +302,7 @@ def test_an_objective_on_a_piece_the_scene_lacks_is_refused(tmp_path, capsys):
 def test_a_failed_uncover_does_not_tell_whether_anything_is_hidden():
     from rules.eldfall.narrate import narrate
     g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [20, 20])
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
+    at_action(g)
     lines = narrate(g.apply(Declare("r1", "Uncover")))
     chk = next(s for s in lines if "Uncover" in s and "roll" in s)
     assert chk.endswith("20 vs 6 -> fail"), lines
