@@ -18,18 +18,13 @@ decisions and the other events are those of 868cdcb.)
 """
 from __future__ import annotations
 
-import hashlib
 import math
-from pathlib import Path
 
 import numpy as np
-import pytest
 
+from norova_games import ARENA, arena_game, play_recorded  # noqa: E402
 from tools import gameplay
 from tools.cmd_simulate import Table
-
-ROOT = Path(__file__).resolve().parents[1]
-ARENA = str(ROOT / "scenes" / "norova-arena.yaml")
 
 # (bots, seed, max_rounds) -> (decisions, events, hash of the events, state hash, last event)
 RECORDED = {
@@ -47,14 +42,8 @@ RECORDED = {
 }
 
 
-def _record(game, decisions: int) -> tuple:
-    h = hashlib.sha256("\n".join(e.to_json() for e in game.events).encode()).hexdigest()
-    return decisions, len(game.events), h, game.state_hash(), game.events[-1].to_json()
-
-
 def _play(mod, game, bots: str, seed: int) -> tuple:
-    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod, game), seed)
-    return _record(game, n)
+    return play_recorded(mod, game, bots, seed)
 
 
 def _ground_many(self, points):
@@ -67,7 +56,7 @@ def _ground_many(self, points):
 
 def test_random_game_is_the_recorded_one_and_asks_for_the_legal_actions_once(monkeypatch):
     bots, seed, rounds = key = ("random", 5, 1)
-    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
+    mod, game = arena_game(seed, rounds)
     calls = []
     plain = type(game).generate_actions
 
@@ -95,7 +84,7 @@ def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
         checks.append(a[:2])
         return plain(self, *a, **kw)
     monkeypatch.setattr(WorldGeometry, "_check_move", counted)
-    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
+    mod, game = arena_game(seed, rounds)
     assert _play(mod, game, bots, seed) == RECORDED[key]
     assert len(checks) <= ROUTE_CHECKS_BEFORE - 20, len(checks)       # 77 now
 
@@ -105,7 +94,7 @@ def test_best_approach_is_the_minimum_of_every_candidate_move():
     prefers other moves (sprints, the far side): the lazy choice is the full scan's."""
     from rules.norova.bots import best_approach
     seed = 5
-    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": 1})
+    mod, game = arena_game(seed, 1)
     bot = mod.BOTS["random"](seed)
     compared = 0
     while not game.is_over:

@@ -151,37 +151,37 @@ def test_a_stratagem_line_counts_its_uses_left_in_words():
 # the setting, exit 2.
 
 
-@pytest.mark.parametrize("value, says", [
-    ("5", "setting objectives: must be a list of quest objects"),
-    ("[5]", "setting objectives[0]: must be a mapping"),
-    ("[{vp: 2}]", "setting objectives[0].id: the quest object's terrain piece id is missing"),
-    ("[{id: crate, vps: 2}]", "setting objectives[0].vps: unknown key"),
-    ("[{id: crate, vp: -1}]", "setting objectives[0].vp: must be a whole number, 0 or more"),
-    ("[{id: crate, attribute: XYZ}]", "setting objectives[0].attribute: must be one of"),
-    ("[{id: crate}, {id: crate}]", "setting objectives[1].id: 'crate' is named twice"),
+def _play_duo(tmp_path, capsys, *sets, scene_text=None):
+    """`eldfall play` of the duo scene (or ``scene_text``) by the bots, quietly, with ``--set``s."""
+    scene = write(tmp_path, "duo.yaml", scene_text or _DUO)
+    argv = ["play", str(scene), "--bots", "--quiet"]
+    for s in sets:
+        argv += ["--set", s]
+    return run_cli(capsys, *argv)
+
+
+@pytest.mark.parametrize("key, value, says", [
+    ("objectives", "5", "setting objectives: must be a list of quest objects"),
+    ("objectives", "[5]", "setting objectives[0]: must be a mapping"),
+    ("objectives", "[{vp: 2}]", "setting objectives[0].id: the quest object's terrain piece id is missing"),
+    ("objectives", "[{id: crate, vps: 2}]", "setting objectives[0].vps: unknown key"),
+    ("objectives", "[{id: crate, vp: -1}]", "setting objectives[0].vp: must be a whole number, 0 or more"),
+    ("objectives", "[{id: crate, attribute: XYZ}]", "setting objectives[0].attribute: must be one of"),
+    ("objectives", "[{id: crate}, {id: crate}]", "setting objectives[1].id: 'crate' is named twice"),
+    ("deployment", "5", "setting deployment must be a mapping side -> [[x0, y0], [x1, y1]]"),
+    ("deployment", "{red: 5}", "setting deployment.red: expected two corners"),
+    ("deployment", "{red: [[0,0],[1]]}", "setting deployment.red: expected two corners"),
+    ("deployment", "{red: [[0,0],[a,3]]}", "setting deployment.red: expected two corners"),
+    ("deployment", "{green: [[0,0],[12,3]]}", "setting deployment names the side 'green', which has no models"),
+    # `--set table=[a,b]` was taken without a word (a list is a list)
+    *[("table", v, "setting table must be [width, depth] in inches (two numbers above 0)")
+      for v in ("[a,b]", "[0,5]", "[1]", "[36, -2]")],
 ])
-def test_bad_objectives_are_one_line_at_the_setting(tmp_path, capsys, value, says):
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet",
-                           "--set", f"objectives={value}")
+def test_bad_objectives_zones_and_tables_are_one_line_at_the_setting(tmp_path, capsys, key, value, says):
+    rc, out, err = _play_duo(tmp_path, capsys, f"{key}={value}")
     assert rc == 2, (out, err)
     assert err.strip().splitlines() == [err.strip()], err
-    assert err.startswith("<command line>: --set objectives: " + says), err
-
-
-@pytest.mark.parametrize("value, says", [
-    ("5", "setting deployment must be a mapping side -> [[x0, y0], [x1, y1]]"),
-    ("{red: 5}", "setting deployment.red: expected two corners"),
-    ("{red: [[0,0],[1]]}", "setting deployment.red: expected two corners"),
-    ("{red: [[0,0],[a,3]]}", "setting deployment.red: expected two corners"),
-    ("{green: [[0,0],[12,3]]}", "setting deployment names the side 'green', which has no models"),
-])
-def test_bad_deployment_zones_are_one_line_at_the_setting(tmp_path, capsys, value, says):
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet",
-                           "--set", f"deployment={value}")
-    assert rc == 2, (out, err)
-    assert err.startswith("<command line>: --set deployment: " + says), err
+    assert err.startswith(f"<command line>: --set {key}: " + says), err
 
 
 def test_good_objectives_and_zones_still_play(tmp_path, capsys):
@@ -190,18 +190,16 @@ def test_good_objectives_and_zones_still_play(tmp_path, capsys):
                                          "modifier": -2, "item": "Relic"}],
                          "deployment": {"red": [[0, 0], [12, 3.5]]}})
     assert ok["objectives"][0]["id"] == "crate"
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet", "--set", "rounds=1",
-                           "--set", "deployment={red: [[0,0],[12,3]], blue: [[0,9],[12,12]]}")
+    rc, out, err = _play_duo(tmp_path, capsys, "rounds=1",
+                             "deployment={red: [[0,0],[12,3]], blue: [[0,9],[12,12]]}")
     assert rc == 0, err
 
 
 def test_max_actions_is_at_least_one_and_the_stalemate_counts_in_words(tmp_path, capsys):
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet", "--set", "max_actions=0")
+    rc, out, err = _play_duo(tmp_path, capsys, "max_actions=0")
     assert rc == 2 and err.startswith("<command line>: --set max_actions: setting max_actions "
                                       "must be at least 1"), (out, err)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet", "--set", "max_actions=1")
+    rc, out, err = _play_duo(tmp_path, capsys, "max_actions=1")
     assert rc == 0, err
     assert "stalemate: the safety stop after 1 decision (setting max_actions)" in out, out
     assert "1 decisions" not in out, out
@@ -273,29 +271,15 @@ def test_a_foresight_reaction_line_shows_the_ap_left_too():
     assert "  b1 reacts (Foresight, 1 AP left): Dodge" in lines, lines
 
 
-@pytest.mark.parametrize("value", ["[a,b]", "[0,5]", "[1]", "[36, -2]"])
-def test_a_table_setting_that_is_no_table_is_refused(tmp_path, capsys, value):
-    # `--set table=[a,b]` was taken without a word (a list is a list)
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet", "--set", f"table={value}")
-    assert rc == 2, (out, err)
-    assert err.startswith("<command line>: --set table: setting table must be [width, depth] "
-                          "in inches (two numbers above 0)"), err
-
-
 def test_an_objective_on_a_piece_the_scene_lacks_is_refused(tmp_path, capsys):
     # a quest object is taken by Interact in Base Contact with its terrain piece: one
     # the scene does not have could never be taken, and the game said nothing
-    scene = write(tmp_path, "duo.yaml", _DUO)
-    rc, out, err = run_cli(capsys, "play", str(scene), "--bots", "--quiet",
-                           "--set", "objectives=[{id: crate, vp: 2}]")
+    rc, out, err = _play_duo(tmp_path, capsys, "objectives=[{id: crate, vp: 2}]")
     assert rc == 2, (out, err)
     assert err.strip() == ("<command line>: --set objectives: objectives[0].id: "
-                           f"{scene} has no terrain piece 'crate' (its pieces: none)"), err
-    crated = write(tmp_path, "crate.yaml", _DUO.replace(
-        "models:", "terrain:\n  - {id: crate, shape: box, at: [2, 6, 0], size: [1, 1, 1]}\nmodels:"))
-    rc, out, err = run_cli(capsys, "play", str(crated), "--bots", "--quiet", "--set", "rounds=1",
-                           "--set", "objectives=[{id: crate, vp: 2}]")
+                           f"{tmp_path / 'duo.yaml'} has no terrain piece 'crate' (its pieces: none)"), err
+    crated = _DUO.replace("models:", "terrain:\n  - {id: crate, shape: box, at: [2, 6, 0], size: [1, 1, 1]}\nmodels:")
+    rc, out, err = _play_duo(tmp_path, capsys, "rounds=1", "objectives=[{id: crate, vp: 2}]", scene_text=crated)
     assert rc == 0, err
 
 

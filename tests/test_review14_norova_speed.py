@@ -14,14 +14,10 @@ for byte (the hash of every event's JSON, one a line), and the same final state.
 """
 from __future__ import annotations
 
-import hashlib
 import math
-from pathlib import Path
 
+from norova_games import ARENA, arena_game, play_recorded  # noqa: E402
 from tools import gameplay
-
-ROOT = Path(__file__).resolve().parents[1]
-ARENA = str(ROOT / "scenes" / "norova-arena.yaml")
 
 # (bots, seed, max_rounds) -> (decisions, events, hash of the events, state hash, last event)
 RECORDED = {
@@ -36,10 +32,8 @@ ROUTE_CHECKS_BEFORE = 61
 
 
 def _play(bots: str, seed: int, rounds: int) -> tuple:
-    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
-    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod, game), seed)
-    h = hashlib.sha256("\n".join(e.to_json() for e in game.events).encode()).hexdigest()
-    return n, len(game.events), h, game.state_hash(), game.events[-1].to_json()
+    mod, game = arena_game(seed, rounds)
+    return play_recorded(mod, game, bots, seed)
 
 
 def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
@@ -77,7 +71,7 @@ def test_best_approach_asks_fewer_moves_than_the_scan_in_order(monkeypatch):
     (and the full scan's), and over the game it asks the rules about fewer moves."""
     from rules.norova import bots
     seed = 2
-    mod, game = gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": 3})
+    mod, game = arena_game(seed, 3)
     names = gameplay.bot_names("greedy", mod, game)
     players = {side: mod.BOTS[names[i % len(names)]](seed * 1000 + i + 1, side=side)
                for i, side in enumerate(gameplay.sides(game))}

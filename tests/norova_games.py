@@ -1,0 +1,28 @@
+"""Seeded Legends of Norova bot games on the arena, recorded for the speed tests: a
+sped-up bot must give the same events, byte for byte, and the same final state."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from tools import gameplay
+
+ROOT = Path(__file__).resolve().parents[1]
+ARENA = str(ROOT / "scenes" / "norova-arena.yaml")
+
+
+def record(game, decisions: int) -> tuple:
+    """(decisions, events, hash of the events' JSON one a line, state hash, last event)."""
+    h = hashlib.sha256("\n".join(e.to_json() for e in game.events).encode()).hexdigest()
+    return decisions, len(game.events), h, game.state_hash(), game.events[-1].to_json()
+
+
+def play_recorded(mod, game, bots: str, seed: int) -> tuple:
+    """The bots play ``game`` to its end: its ``record``."""
+    n = gameplay.play_out(game, mod, gameplay.bot_names(bots, mod, game), seed)
+    return record(game, n)
+
+
+def arena_game(seed: int, rounds: int):
+    """(module, game): a Norova game on the arena of ``rounds`` rounds."""
+    return gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
