@@ -26,3 +26,17 @@ def play_recorded(mod, game, bots: str, seed: int) -> tuple:
 def arena_game(seed: int, rounds: int):
     """(module, game): a Norova game on the arena of ``rounds`` rounds."""
     return gameplay.new_game(ARENA, "norova", seed, settings={"max_rounds": rounds})
+
+
+def count_route_checks(monkeypatch) -> list:
+    """The route checks the engine computes (``WorldGeometry._check_move``, not served from
+    its cache) from now on in this test: a list that grows with each (model, mode)."""
+    from engine.geometry import WorldGeometry
+    checks: list = []
+    plain = WorldGeometry._check_move
+
+    def counted(self, *a, **kw):
+        checks.append(a[:2])
+        return plain(self, *a, **kw)
+    monkeypatch.setattr(WorldGeometry, "_check_move", counted)
+    return checks

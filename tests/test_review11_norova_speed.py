@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from norova_games import ARENA, arena_game, play_recorded  # noqa: E402
+from norova_games import ARENA, arena_game, count_route_checks, play_recorded  # noqa: E402
 from tools import gameplay
 from tools.cmd_simulate import Table
 
@@ -76,14 +76,7 @@ ROUTE_CHECKS_BEFORE = 101
 
 def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
     bots, seed, rounds = key = ("greedy", 1, 2)
-    from engine.geometry import WorldGeometry
-    checks = []
-    plain = WorldGeometry._check_move
-
-    def counted(self, *a, **kw):
-        checks.append(a[:2])
-        return plain(self, *a, **kw)
-    monkeypatch.setattr(WorldGeometry, "_check_move", counted)
+    checks = count_route_checks(monkeypatch)
     mod, game = arena_game(seed, rounds)
     assert _play(mod, game, bots, seed) == RECORDED[key]
     assert len(checks) <= ROUTE_CHECKS_BEFORE - 20, len(checks)       # 77 now

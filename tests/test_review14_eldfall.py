@@ -236,26 +236,26 @@ def test_an_idle_turn_keeps_its_line_and_the_nothing_after_it_is_short():
     assert out[-1] == "  r1 does nothing", out
 
 
+def _uncover(g):
+    """r1 Idle to its Action Step, then Uncover: (the narrated lines, the Uncover roll's line)."""
+    from rules.eldfall.narrate import narrate
+    at_action(g)
+    lines = narrate(g.apply(Declare("r1", "Uncover")))
+    return lines, next(s for s in lines if "Uncover" in s and "roll" in s)
+
+
 def test_an_uncover_with_nothing_hidden_in_awareness_says_so():
     # "blue-a Uncover halved INT roll: 4 vs 5 -> success" and nothing more: a success
     # that revealed nothing read as if something had been found
-    from rules.eldfall.narrate import narrate
-    g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [4, 20])
-    at_action(g)
-    lines = narrate(g.apply(Declare("r1", "Uncover")))
-    chk = next(s for s in lines if "Uncover" in s and "roll" in s)
+    lines, chk = _uncover(setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [4, 20]))
     assert chk.endswith("4 vs 6 -> success (nothing hidden within its Awareness)"), lines
 
 
 def test_an_uncover_that_finds_a_shrouded_model_has_no_such_note():
-    from rules.eldfall.narrate import narrate
-    b = unit("b1", "blue", 10, 9, facing=270)
-    g = setup([unit("r1", "red", 10, 5), b], [4, 20, 20, 20])
+    g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 9, facing=270)], [4, 20, 20, 20])
     g.models["b1"].states = frozenset({"Shrouded"})
     g.geo.set_states("b1", g.models["b1"].states)
-    at_action(g)
-    lines = narrate(g.apply(Declare("r1", "Uncover")))
-    chk = next(s for s in lines if "Uncover" in s and "roll" in s)
+    lines, chk = _uncover(g)
     assert chk.endswith("-> success"), lines
     assert any("b1: -Shrouded (revealed by r1's Uncover)" in s for s in lines), lines
 
@@ -284,9 +284,5 @@ def test_an_objective_on_a_piece_the_scene_lacks_is_refused(tmp_path, capsys):
 
 
 def test_a_failed_uncover_does_not_tell_whether_anything_is_hidden():
-    from rules.eldfall.narrate import narrate
-    g = setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [20, 20])
-    at_action(g)
-    lines = narrate(g.apply(Declare("r1", "Uncover")))
-    chk = next(s for s in lines if "Uncover" in s and "roll" in s)
+    lines, chk = _uncover(setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 30, facing=270)], [20, 20]))
     assert chk.endswith("20 vs 6 -> fail"), lines

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from norova_games import ARENA, arena_game, play_recorded  # noqa: E402
+from norova_games import ARENA, arena_game, count_route_checks, play_recorded  # noqa: E402
 from tools import gameplay
 
 # (bots, seed, max_rounds) -> (decisions, events, hash of the events, state hash, last event)
@@ -37,14 +37,7 @@ def _play(bots: str, seed: int, rounds: int) -> tuple:
 
 
 def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
-    from engine.geometry import WorldGeometry
-    checks = []
-    plain = WorldGeometry._check_move
-
-    def counted(self, *a, **kw):
-        checks.append(a[:2])
-        return plain(self, *a, **kw)
-    monkeypatch.setattr(WorldGeometry, "_check_move", counted)
+    checks = count_route_checks(monkeypatch)
     key = ("greedy", 2, 4)
     assert _play(*key) == RECORDED[key]
     assert len(checks) <= ROUTE_CHECKS_BEFORE - 10, len(checks)        # 45 now
