@@ -40,3 +40,17 @@ def count_route_checks(monkeypatch) -> list:
         return plain(self, *a, **kw)
     monkeypatch.setattr(WorldGeometry, "_check_move", counted)
     return checks
+
+
+# the greedy bot's extra cost of a move mode in its approach scores (rules.norova.bots)
+APPROACH_MODE_COST = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}
+
+
+def approach_point(game):
+    """(the active model, the position of its nearest enemy) when it still has its move and
+    an enemy on the table (the question ``best_approach`` answers), else None."""
+    mid = game.active_model
+    if game.f(mid).slots["move"] or not game.enemies(mid):
+        return None
+    near = min(game.enemies(mid), key=lambda e: (game.geometry.distance(mid, e), e))
+    return mid, game.pos(near)

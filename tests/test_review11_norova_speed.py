@@ -22,7 +22,8 @@ import math
 
 import numpy as np
 
-from norova_games import ARENA, arena_game, count_route_checks, play_recorded  # noqa: E402
+from norova_games import (APPROACH_MODE_COST, ARENA, approach_point, arena_game,  # noqa: E402
+                          count_route_checks, play_recorded)
 from tools import gameplay
 from tools.cmd_simulate import Table
 
@@ -91,11 +92,9 @@ def test_best_approach_is_the_minimum_of_every_candidate_move():
     bot = mod.BOTS["random"](seed)
     compared = 0
     while not game.is_over:
-        mid = game.active_model
-        if not game.f(mid).slots["move"] and game.enemies(mid):
-            near = min(game.enemies(mid), key=lambda e: (game.geometry.distance(mid, e), e))
-            ep = game.pos(near)
-            cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}
+        asked = approach_point(game)
+        if asked:
+            (mid, ep), cost = asked, APPROACH_MODE_COST
             scores = [lambda a: (math.dist(a.route[-1][:2], ep[:2]) + cost[a.mode], str(a)),
                       lambda a: (-math.dist(a.route[-1][:2], ep[:2]) - cost[a.mode], str(a)),
                       lambda a: (round(a.route[-1][0]), -cost[a.mode], str(a))]
