@@ -45,25 +45,24 @@ def _pair():
     return setup([unit("r1", "red", 10, 5), unit("b1", "blue", 10, 16, facing=270)], [20, 20, 20, 20])
 
 
-def test_an_idle_movement_has_its_own_line_and_the_nothing_after_it_is_not_told_twice():
-    g = _pair()
+def _idle_then(g, action: str) -> list:
+    """The play summary of r1 activated Idle, every reaction window passed, then ``action``."""
     s = Summary()
     out = s.feed(g.apply(Activate("r1"))) + s.feed(g.apply(Move("r1", "idle")))
     while g.pending[0] != "action":
         out += s.feed(g.apply(Pass(g.pending[1])))
-    out += s.feed(g.apply(Declare("r1", "Nothing")))
+    return out + s.feed(g.apply(Declare("r1", action)))
+
+
+def test_an_idle_movement_has_its_own_line_and_the_nothing_after_it_is_not_told_twice():
+    out = _idle_then(_pair(), "Nothing")
     assert out.count("  r1 stays where it is (Idle)") == 1, out
     assert out[-1] == "  r1 does nothing", out
     assert not any("stays where it is and does nothing" in x for x in out), out
 
 
 def test_an_idle_movement_then_a_dodge_says_the_model_stayed():
-    g = _pair()
-    s = Summary()
-    out = s.feed(g.apply(Activate("r1"))) + s.feed(g.apply(Move("r1", "idle")))
-    while g.pending[0] != "action":
-        out += s.feed(g.apply(Pass(g.pending[1])))
-    out += s.feed(g.apply(Declare("r1", "Dodge")))
+    out = _idle_then(_pair(), "Dodge")
     i = out.index("  r1 stays where it is (Idle)")
     assert out.index("r1 activates (1 AP left)") < i < next(
         j for j, x in enumerate(out) if x.startswith("  r1 declares: Dodge")), out
