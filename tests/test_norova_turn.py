@@ -45,9 +45,14 @@ def test_two_characters_cannot_hand_the_turn_back_and_forth_forever():
     us = [unit("A1", "red", 5, 5), unit("B1", "blue", 20, 5, 180), unit("A2", "red", 5, 9)]
     g = game(us)
     g.apply(Wait("A1"))                       # B1, A1, A2
-    with pytest.raises(IllegalAction, match="has waited this round too"):
-        g.apply(Wait("B1"))                   # it would pass A1, who waited
-    assert Wait("B1") not in g.legal_actions()
+    g.apply(Wait("B1"))                       # it passes A2 (who has not waited); A1 keeps its place
+    assert g.queue == ["A1", "A2", "B1"]
+    g.apply(Wait("A1"))                       # A2, A1, B1
+    g.apply(EndTurn("A2"))
+    # only characters that waited are left after A1: no wait hands the turn back to B1
+    with pytest.raises(IllegalAction, match="every character after A1 has waited this round too"):
+        g.apply(Wait("A1"))
+    assert Wait("A1") not in g.legal_actions()
 
 
 def test_once_it_acts_it_cannot_wait_and_unused_actions_are_lost():

@@ -79,7 +79,12 @@ class RuleData:
         self.rules = merge(_load("rules.yaml"), self._given, "", problems)
         self.criticals = _load("criticals.yaml")
         w = _load("weapons.yaml")
-        self.weapons: dict[str, dict] = w["weapons"]
+        # seed "Support Actions": "Reloading: Required for most projectile weapons unless the
+        # weapon states otherwise": a bow (or crossbow) is reloaded after each shot unless its
+        # entry says `reload: false` (a copy: the loaded file is shared)
+        self.weapons: dict[str, dict] = {
+            n: ({"reload": True, **v} if isinstance(v, dict) and v.get("kind") == "bow" else v)
+            for n, v in w["weapons"].items()}
         self.ammo: dict[str, dict] = w["ammo"]
         self.skills: dict[str, dict] = _load("skills.yaml")["skills"]
         sp = _load("spells.yaml")
@@ -100,6 +105,11 @@ class RuleData:
         """(trait, difficulty number) of a kind of check."""
         c = self.rules["checks"][name]
         return c.get("trait"), self.difficulty(c["difficulty"])
+
+    def check_difficulty_name(self, name: str) -> str:
+        """The difficulty of a kind of check in words ("normal"; a number as it is)."""
+        d = self.rules["checks"][name]["difficulty"]
+        return str(d).replace("_", " ")
 
     def area_radius(self, area: str) -> float:
         return float(self.rules["areas"][area])
@@ -163,6 +173,8 @@ class RuleData:
                 p.append(f"weapons.yaml: weapons.{name}.hands: must be 1 or 2")
             if w.get("ammo") is not None and w["ammo"] not in self.ammo:
                 p.append(f"weapons.yaml: weapons.{name}.ammo: unknown ammunition {w['ammo']!r}")
+            if not isinstance(w.get("reload", False), bool):
+                p.append(f"weapons.yaml: weapons.{name}.reload: must be true or false, not {w['reload']!r}")
         for name, s in self.skills.items():
             if s.get("type") not in ("offensive", "support"):
                 p.append(f"skills.yaml: skills.{name}.type: must be offensive or support")

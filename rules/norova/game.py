@@ -293,7 +293,7 @@ class NorovaGame(Game):
         res = mx.trait_check(nat, f.sheet.saves.get(stat, 0), target)
         sv = self.r["saves"]
         full = getattr(f.sheet, stat)
-        data = {"model": f.id, "stat": stat, "why": why, **res.to_dict()}
+        data = {"model": f.id, "stat": stat, "why": why, **res.to_dict(), "bonus": f.sheet.saves.get(stat, 0)}
         if res.critical == "success":
             gain = int(math.ceil(full * sv["crit_recover_fraction"]))
             setattr(f, stat, min(full, getattr(f, stat) + gain))
@@ -331,18 +331,32 @@ class NorovaGame(Game):
 
     # ---- checks -------------------------------------------------------------
     def trait_check(self, mid: str, kind: str, modifier: int = 0, difficulty_add: int = 0,
-                    why: str = "", trait: str | None = None) -> mx.CheckResult:
+                    why: str = "", trait: str | None = None, *, modifiers=(),
+                    difficulty_mods=()) -> mx.CheckResult:
         """d20 + trait + modifier >= difficulty; natural 20 / 1 always succeed / fail.
 
+        ``modifiers``: the modifiers of the roll, each ``(what, value)`` (the facing, a
+        Focus); ``difficulty_mods``: the steps added to the difficulty number (cover); both
+        are added to ``modifier`` / ``difficulty_add`` and named apart in the event, so that
+        its line adds up ("d20 10 +3 evade -2 side -> 11 vs 12").
         After a natural 1 a Luck check may save it (seed: "a follow-up Luck check").
         """
         f = self.fighters[mid]
         t, target = self.data.check(kind)
         t = trait or t
-        target += difficulty_add
+        base = target
+        mods = [[str(w), int(v)] for w, v in modifiers if int(v)]
+        dmods = [[str(w), int(v)] for w, v in difficulty_mods if int(v)]
+        modifier += sum(v for _, v in mods)
+        target += difficulty_add + sum(v for _, v in dmods)
         nat = self.roll(f"{kind}: {why}" if why else kind, 20, model=mid)
         res = mx.trait_check(nat, f.sheet.trait(t) + modifier, target)
-        data = {"model": mid, "check": kind, "trait": t, "why": why, **res.to_dict()}
+        data = {"model": mid, "check": kind, "trait": t, "why": why, **res.to_dict(),
+                "bonus": f.sheet.trait(t)}
+        if mods:
+            data["modifiers"] = mods
+        if dmods:
+            data["difficulty"] = [[self.data.check_difficulty_name(kind), base]] + dmods
         if res.critical == "failure" and self.r["trait_fumble_luck_check"] and kind != "luck_follow_up":
             lt, ltarget = self.data.check("luck_follow_up")
             lnat = self.roll(f"luck follow-up: {kind}", 20, model=mid)
@@ -379,14 +393,19 @@ class NorovaGame(Game):
         f = self.fighters[mid]
         trait, target = self.data.check("critical_hit")
         nat = self.roll(f"critical hit check: {why}", 20, model=mid)
+        bonus = f.sheet.trait(trait)
+        # the numbers, so that the line adds up ("d20 9 +2 luck -> 11 vs 12: no critical")
+        data = {"model": mid, "what": why, "natural": nat, "trait": trait, "bonus": bonus,
+                "total": nat + bonus, "target": target}
         if nat == 20:
             d6 = self.roll(f"critical critical: {why}", 6, model=mid)
+            data["d6"] = d6
             out = "deathblow" if self.data.crit_crit(d6) == "deathblow" and not backfire else "double"
         elif nat == 1:
             out = "fumble"
         else:
-            out = "crit" if nat + f.sheet.trait(trait) >= target else None
-        self.emit("critical_check", {"model": mid, "what": why, "natural": nat, "result": out})
+            out = "crit" if nat + bonus >= target else None
+        self.emit("critical_check", {**data, "result": out})
         return out
 
     # ---- flow -------------------------------------------------------------
@@ -530,7 +549,9 @@ class NorovaGame(Game):
         self.emit("state", {"model": f.id, "status": "dead", "why": why})
         self._sync_states(f)
 
-    def damage(self, target: str, amount: int, why: str) -> None:
+    def damage(self, target: str, amount: int, why: str, *, terms=()) -> None:
+        """``terms``: what the amount is made of, each ``(what, value)`` (a spell's value and
+        Runic Power), given in the event when the amount is not told before (a strike's is)."""
         f = self.fighters[target]
         if f.status == "dead" or amount <= 0:
             return
@@ -539,7 +560,8 @@ class NorovaGame(Game):
                 self._kill(f, f"hit while {f.status}: {why}")
             return
         f.vitality -= amount
-        self.emit("damage", {"model": target, "amount": amount, "vitality": f.vitality, "why": why})
+        self.emit("damage", {"model": target, "amount": amount, "vitality": f.vitality, "why": why,
+                             **({"terms": [list(t) for t in terms]} if terms else {})})
         if f.vitality <= 0:
             f.vitality = 0
             f.status = "dying"
@@ -548,7 +570,8 @@ class NorovaGame(Game):
             self.emit("state", {"model": target, "status": "dying", "why": "Vitality 0"})
             self._sync_states(f)
 
-    def heal(self, target: str, pool: str, amount: int, why: str, *, revive: bool = False) -> None:
+    def heal(self, target: str, pool: str, amount: int, why: str, *, revive: bool = False,
+             terms=()) -> None:
         """Restore ``amount`` of a pool. ``revive``: a spell's healing, which also brings the
         dead back (seed: "dead and can only be revived by spell"), down on the ground."""
         f = self.fighters[target]
@@ -560,7 +583,8 @@ class NorovaGame(Game):
         full = getattr(f.sheet, pool)
         new = min(full, getattr(f, pool) + amount)
         setattr(f, pool, new)
-        self.emit("heal", {"model": target, "pool": pool, "amount": amount, pool: new, "why": why})
+        self.emit("heal", {"model": target, "pool": pool, "amount": amount, pool: new, "why": why,
+                           **({"terms": [list(t) for t in terms]} if terms else {})})
         if pool == "vitality" and f.status in ("dying", "stable") and new > 0:
             f.status = "active"
             self.emit("state", {"model": target, "status": "active", "why": why})
@@ -609,10 +633,22 @@ class NorovaGame(Game):
             return f"{f.id} has already acted this turn: it can no longer wait"
         if len(self.queue) < 2:
             return f"no character is left to act after {f.id} this round"
-        if self.queue[1] in self._waited_this_round():
-            # a wait passes only a character that has not waited itself: two characters
-            # could otherwise hand the turn back and forth and the round would never end
-            return f"{self.queue[1]} is next and has waited this round too: {f.id} acts now"
+        if self._wait_place(f.id) is None:
+            # a wait passes a character that has not waited itself: two characters could
+            # otherwise hand the turn back and forth and the round would never end
+            return f"every character after {f.id} has waited this round too: {f.id} acts now"
+        return None
+
+    def _wait_place(self, mid: str) -> int | None:
+        """Where a wait puts ``mid`` in the queue: right after the next character that has
+        not waited this round (those that did wait, between, keep their places ahead of it);
+        None when every character after it has waited. Seed "Actions": "You may choose to
+        wait and act later in the round, even after a character with a lower initiative":
+        a character that waited does not take that choice from the next one."""
+        waited = self._waited_this_round()
+        for i, other in enumerate(self.queue[1:], start=1):
+            if other != mid and other not in waited:
+                return i
         return None
 
     def _waited_this_round(self) -> set[str]:
@@ -625,8 +661,9 @@ class NorovaGame(Game):
         return out
 
     def _do_wait(self, a: Wait, f: Fighter) -> None:
+        at = self._wait_place(f.id)
         self.queue.pop(0)
-        self.queue.insert(1, f.id)
+        self.queue.insert(at, f.id)
         self.emit("wait", {"model": f.id, "queue": list(self.queue)})
 
     def _why_endturn(self, a: EndTurn, f: Fighter) -> str | None:
@@ -1200,22 +1237,33 @@ class NorovaGame(Game):
                                                          "deathblow": "double"}.get(crit), self.r["critical"])
         eff = self.r["critical"]["skill_crit_effect_multiplier"] if st["skill_crit"] else 1
         total = 0
+        # what the damage is made of, each (what, value): "longsword 5 + Offensive Power 8"
+        terms: list[list] = []
         hands = ["main", "off"] if st["hand"] == "dual" else [st["hand"]]
         for name, hand in zip(st["weapons"], hands):
             w = self.weapon(name)
             dmg = int(w["damage"])
+            terms.append([name or "unarmed", dmg])
             if w["kind"] == "bow":        # bow + arrow; Bow Power; always the dominant hand
-                dmg += int(self.data.ammo[w["ammo"]]["damage"]) if w.get("ammo") else 0
-                power, how = f.sheet.bow_power, "bow"
+                if w.get("ammo"):
+                    arrow = int(self.data.ammo[w["ammo"]]["damage"])
+                    dmg += arrow
+                    terms.append([w["ammo"], arrow])
+                power, how, pname = f.sheet.bow_power, "bow", "Bow Power"
             else:
-                power, how = f.sheet.offensive_power, hand
-            dmg += mx.power_term(power, how, w["hands"] == 2 and how != "bow", mult,
-                                 self.r["off_hand_power_fraction"], self.r["two_handed_power_times"])
+                power, how, pname = f.sheet.offensive_power, hand, "Offensive Power"
+            pw = mx.power_term(power, how, w["hands"] == 2 and how != "bow", mult,
+                               self.r["off_hand_power_fraction"], self.r["two_handed_power_times"])
+            dmg += pw
+            if pw:
+                terms.append([pname, pw])
             total += dmg
-        if sk is not None:
+        if sk is not None and int(sk.get("damage", 0)) * eff:
             total += int(sk.get("damage", 0)) * eff
+            terms.append([st["skill"], int(sk.get("damage", 0)) * eff])
         out["damage"] = total
         out["multiplier"] = mult
+        out["terms"] = terms
         return out
 
     def _strike_sequence(self, attacker: str, target: str, parts: list[dict], *, allow_evade: bool,
@@ -1224,6 +1272,8 @@ class NorovaGame(Game):
         n = states[0]["strikes"]
         kinds = {self.weapon(w)["kind"] for w in states[0]["weapons"]}
         allow_evade = allow_evade and bool(kinds & set(self.r["evade"]["against"]))
+        # a multi-attack skill's strikes are told apart ("strike 2 of 2: no hit on B ...")
+        many = {"strikes": n} if n > 1 else {}
         for k in range(n):
             if not self.fighters[target].able:
                 break
@@ -1234,7 +1284,7 @@ class NorovaGame(Game):
             if main is None:
                 self.emit("strike", {"attacker": attacker, "target": target, "what": f"{why} strike {k + 1}",
                                      "hit": False, "why": f"{attacker}'s attack does not connect"
-                                     + (": the aid adds nothing" if len(states) > 1 else "")})
+                                     + (": the aid adds nothing" if len(states) > 1 else ""), **many})
                 continue
             contribs = [main]
             for st in states[1:]:
@@ -1245,13 +1295,14 @@ class NorovaGame(Game):
                 c = self._part_damage(st, k)
                 if c is not None:
                     contribs.append(c)
-            self._land_strike(attacker, target, contribs, allow_evade, f"{why} strike {k + 1}")
+            self._land_strike(attacker, target, contribs, allow_evade, f"{why} strike {k + 1}", many)
 
     def _land_strike(self, attacker: str, target: str, contribs: list[dict], allow_evade: bool,
-                     why: str) -> None:
+                     why: str, many: dict | None = None) -> None:
+        many = many or {}
         if not contribs:
             self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": False,
-                                 "why": "no part of the strike connects"})
+                                 "why": "no part of the strike connects", **many})
             return
         for c in contribs:
             if c["backfire"]:
@@ -1262,18 +1313,21 @@ class NorovaGame(Game):
             return
         if any(c["deathblow"] for c in contribs):
             self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": True,
-                                 "deathblow": True})
+                                 "deathblow": True, **many})
             self._kill(self.fighters[target], f"deathblow ({why})")
             return
         total = sum(c["damage"] for c in contribs)
         if allow_evade and self._evade(target, attacker, why):
             self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": False,
-                                 "why": "evaded", "damage": total})
+                                 "why": "evaded", "damage": total, **many})
             return
         self.emit("strike", {"attacker": attacker, "target": target, "what": why, "hit": True,
-                             "damage": total, "parts": [{"model": c["model"], "damage": c["damage"]}
-                                                        for c in contribs]})
-        self.damage(target, total, why)
+                             "damage": total, "parts": [{"model": c["model"], "damage": c["damage"],
+                                                         "terms": c.get("terms", [])}
+                                                        for c in contribs], **many})
+        # an aided strike's damage: what each part is made of (the "hit" line gives the shares)
+        self.damage(target, total, why, terms=[[f"{c['model']}'s {w}", v] for c in contribs
+                                               for w, v in c.get("terms", [])] if len(contribs) > 1 else ())
 
     def evade_value(self, target: str, attacker: str) -> tuple[int, str]:
         t = self.fighters[target]
@@ -1283,11 +1337,25 @@ class NorovaGame(Game):
         other = self.r["evade"]["fallen_modifier"] if t.prone else 0
         return mx.reduced_evade(t.sheet.trait("evade"), red, mod, self.r["evade"]["focused_min"], other), arc
 
-    def _evade(self, target: str, attacker: str, why: str) -> bool:
-        value, arc = self.evade_value(target, attacker)
+    def evade_modifiers(self, target: str, attacker: str) -> tuple[list[tuple[str, int]], str]:
+        """The modifiers of ``target``'s Evade against ``attacker``, each ``(what, value)``
+        (the attacker's Focus, the facing, being down), and the arc: they add up to
+        ``evade_value`` less the Evade trait."""
         t = self.fighters[target]
-        mod = value - t.sheet.trait("evade")
-        res = self.trait_check(target, "evade", modifier=mod, why=f"{why} from {attacker} ({arc})")
+        evade = t.sheet.trait("evade")
+        value, arc = self.evade_value(target, attacker)
+        red = self.fighters[attacker].focus.get(target, 0)
+        focused = mx.reduced_evade(evade, red, 0, self.r["evade"]["focused_min"]) - evade
+        arc_mod = int(self.r["facing"]["evade_modifier"][arc])
+        mods = [(f"{attacker}'s focus", focused), (f"{arc} attack", arc_mod)]
+        down = value - evade - focused - arc_mod
+        if down:
+            mods.append(("down", down))
+        return mods, arc
+
+    def _evade(self, target: str, attacker: str, why: str) -> bool:
+        mods, arc = self.evade_modifiers(target, attacker)
+        res = self.trait_check(target, "evade", modifiers=mods, why=f"{why} from {attacker} ({arc})")
         return res.success
 
     # ---- potions and support -----------------------------------------------------
@@ -1501,7 +1569,8 @@ class NorovaGame(Game):
         f.perceived.append(a.target)
         cover = self._cover(f.id, a.target).cover
         add = int(self.r["perceive_cover_modifier"].get(cover, 0))
-        res = self.trait_check(f.id, "perceive", difficulty_add=add, why=f"spot {a.target}")
+        res = self.trait_check(f.id, "perceive", difficulty_mods=[(f"{cover} cover", add)],
+                               why=f"spot {a.target}")
         if res.success:
             self.fighters[a.target].hidden = False
             self.emit("hidden", {"model": a.target, "hidden": False, "why": f"spotted by {f.id}"})
@@ -1657,6 +1726,7 @@ class NorovaGame(Game):
             return
         for t in targets:
             total, flipped, deathblow = 0, 0, False      # flipped: the backfired parts' share
+            terms: list[list] = []                         # what ``total`` is made of
             for p in live:
                 backfire = p["outcome"] == "backfire"
                 pf = self.fighters[p["model"]]
@@ -1682,7 +1752,8 @@ class NorovaGame(Game):
                 mult = mx.critical_multiplier(skill_crit, {"crit": "crit", "double": "double",
                                                            "deathblow": "double"}.get(crit), self.r["critical"])
                 eff = self.r["critical"]["skill_crit_effect_multiplier"] if skill_crit else 1
-                share = int(psp["value"]) * eff + mx.power_term(pf.sheet.runic_power, "spell", False, mult)
+                rp = mx.power_term(pf.sheet.runic_power, "spell", False, mult)
+                share = int(psp["value"]) * eff + rp
                 if backfire:
                     # only the part that backfired does the opposite (an aider's fumble does
                     # not turn the caster's spell)
@@ -1691,6 +1762,10 @@ class NorovaGame(Game):
                                            "now": "healing" if sp["type"] == "damage" else "damage"})
                 else:
                     total += share
+                    who = f"{p['model']}'s " if len(live) > 1 else ""
+                    terms.append([f"{who}{p['spell']}", int(psp["value"]) * eff])
+                    if rp:
+                        terms.append([f"{who}Runic Power" if who else "Runic Power", rp])
             if flipped:
                 if sp["type"] == "damage":
                     self.heal(t, "vitality", flipped, f"backfire of {spell}")
@@ -1709,12 +1784,12 @@ class NorovaGame(Game):
                         and self._evade(t, mid, spell):
                     self.emit("strike", {"attacker": mid, "target": t, "what": spell, "hit": False, "why": "evaded"})
                     continue
-                self.damage(t, total, spell)
+                self.damage(t, total, spell, terms=terms)
             else:
                 if deathblow and not backfire:
                     self.emit("epic_casting", {"model": mid, "spell": spell, "target": t, "effect": "fully restored"})
-                    total = self.fighters[t].sheet.vitality
-                self.heal(t, "vitality", total, spell, revive=True)
+                    total, terms = self.fighters[t].sheet.vitality, []
+                self.heal(t, "vitality", total, spell, revive=True, terms=terms)
 
     # ---- legal actions ----------------------------------------------------------
     def generate_actions(self, moves: bool = True) -> Iterator[Action]:

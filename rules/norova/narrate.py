@@ -92,11 +92,35 @@ _SKILL = {"crit": "critical success (natural 20)", "success": "success", "failur
           "works_anyway": "natural 1, but it works anyway (d6 1)", "backfire": "natural 1: it backfires (d6 6)"}
 
 
+def _terms(terms) -> str:
+    """What an amount is made of: "longsword 5 + Offensive Power 8" (data keys as words)."""
+    return " + ".join(f"{_words(w, _IDS)} {v}" for w, v in terms)
+
+
+def _difficulty(d: dict) -> str:
+    """The number a check is against, with its steps when it has any ("14 (normal 12 +2
+    light cover)")."""
+    steps = d.get("difficulty")
+    if not isinstance(steps, list) or len(steps) < 2:
+        return f"{d['target']}"
+    (name, base), rest = steps[0], steps[1:]
+    return f"{d['target']} ({_key(name)} {base}" + "".join(f" {int(v):+d} {w}" for w, v in rest) + ")"
+
+
 def _check(d: dict) -> str:
-    # the d20, what the trait and the modifiers (facing, Focus, cover...) added, the total
+    # the d20, what the trait and each modifier (facing, Focus...) added, the total; an
+    # event from before the modifiers were named gives the trait and modifiers together
     add = int(d['total']) - int(d['natural'])
-    s = f"d20 {d['natural']} {add:+d} {d['trait']} -> {d['total']} vs {d['target']}" if d.get("trait") else \
-        f"d20 {d['natural']} -> {d['total']} vs {d['target']}"
+    if d.get("trait") and isinstance(d.get("bonus"), int):
+        mods = [(str(w), int(v)) for w, v in d.get("modifiers") or ()]
+        rest = add - int(d["bonus"]) - sum(v for _, v in mods)
+        s = f"d20 {d['natural']} {int(d['bonus']):+d} {d['trait']}" + "".join(f" {v:+d} {w}" for w, v in mods)
+        s += f" {rest:+d}" if rest else ""
+        s += f" -> {d['total']} vs {_difficulty(d)}"
+    elif d.get("trait"):
+        s = f"d20 {d['natural']} {add:+d} {d['trait']} -> {d['total']} vs {d['target']}"
+    else:
+        s = f"d20 {d['natural']} -> {d['total']} vs {d['target']}"
     if d.get("critical"):
         s += f", natural {'20' if d['critical'] == 'success' else '1'}"
     if d.get("luck"):
@@ -141,7 +165,8 @@ def line(ev) -> str | None:
     _remember(k, d)
     back = _waiter_back(k, d)
     said = _line(k, d)
-    if k == "turn_end":
+    if k in ("turn_end", "wait"):
+        # the next event may be a character that waited, back at the head of the queue
         _BETWEEN[0] = True
     if back:
         return back + ("\n" + said if said else "")
@@ -165,9 +190,15 @@ def _line(k: str, d: dict) -> str | None:
     if k == "initiative":
         # each total with its d20 and the trait's part: ties go to the higher trait, then
         # the scene's order (a player checking the order sees why)
-        return "Initiative: " + ", ".join(
+        order = d["order"]
+        said = "Initiative: " + ", ".join(
             f"{o['model']} {o['total']}" + (f" (d20 {o['roll']} {int(o['total']) - int(o['roll']):+d})"
-                                            if o.get("roll") is not None else "") for o in d["order"])
+                                            if o.get("roll") is not None else "") for o in order)
+        # a tie of the same d20 and trait (the same total and bonus) goes by the scene's
+        # order, which the numbers do not show
+        same = [f"{a['model']} before {b['model']}" for a, b in zip(order, order[1:])
+                if a.get("roll") is not None and (a["total"], a["roll"]) == (b["total"], b.get("roll"))]
+        return said + (f" (ties: {', '.join(same)}, in the scene's order)" if same else "")
     if k == "round":
         return f"== Round {d['round']} =="
     if k == "turn":
@@ -220,20 +251,44 @@ def _line(k: str, d: dict) -> str | None:
             said = _SKILL.get(d["outcome"], _key(d["outcome"]))
         return f"     {d['model']} {_key(d['what'])}: d20 {d['natural']}{trait} -> {d['total']} vs {d['target']}: {said}"
     if k == "critical_check":
-        return f"     {d['model']} critical hit check: d20 {d['natural']}: {_CRIT.get(d['result'], _key(d['result'])) if d['result'] else 'no critical'}"
+        said = _CRIT.get(d['result'], _key(d['result'])) if d['result'] else 'no critical'
+        nat = int(d["natural"])
+        if nat == 20 and isinstance(d.get("d6"), int):
+            roll = f"d20 20, d6 {d['d6']}"           # the Critical Critical Hit's d6
+        elif nat not in (1, 20) and isinstance(d.get("bonus"), int) and d.get("target") is not None:
+            # a Normal check like any other: the numbers that make it a critical or not
+            roll = f"d20 {nat} {int(d['bonus']):+d} {d.get('trait') or ''}".rstrip() + \
+                f" -> {d.get('total', nat + int(d['bonus']))} vs {d['target']}"
+        else:
+            roll = f"d20 {nat}"
+        return f"     {d['model']} critical hit check: {roll}: {said}"
     if k == "strike":
+        # a multi-attack skill's strikes apart: "strike 2 of 2: hit: ..."
+        m = re.search(r"strike (\d+)$", str(d.get("what", "")))
+        which = f"strike {m.group(1)} of {d['strikes']}: " if m and isinstance(d.get("strikes"), int) else ""
         if d.get("deathblow"):
-            return f"     DEATHBLOW on {d['target']}"
+            return f"     {which}DEATHBLOW on {d['target']}"
         if d["hit"]:
             parts = d.get("parts") or []
-            # an aided strike: each part's share ("cleric 9 + knight 16")
-            share = " (" + " + ".join(f"{p['model']} {p['damage']}" for p in parts) + ")" if len(parts) > 1 else ""
-            return f"     hit: {d['damage']} damage to {d['target']}{share}"
-        return f"     no hit on {d['target']} ({d.get('why', '')})"
+            # what the damage is made of ("longsword 5 + Offensive Power 8"); an aided strike:
+            # each part's share ("cleric 9 + knight 16"; the "takes" line that follows gives
+            # what each is made of)
+            if len(parts) > 1:
+                share = " (" + " + ".join(f"{p['model']} {p['damage']}" for p in parts) + ")"
+            elif parts and parts[0].get("terms"):
+                share = f" ({_terms(parts[0]['terms'])})"
+            else:
+                share = ""
+            return f"     {which}hit: {d['damage']} damage to {d['target']}{share}"
+        return f"     {which}no hit on {d['target']} ({d.get('why', '')})"
     if k == "damage":
-        return f"     {d['model']} takes {d['amount']} damage ({max(0, d['vitality'])} Vitality left)"
+        # a spell's damage with what it is made of (a strike's is on its "hit" line)
+        made = f": {_terms(d['terms'])}" if d.get("terms") else ""
+        return f"     {d['model']} takes {d['amount']} damage{made} ({max(0, d['vitality'])} Vitality left)"
     if k == "heal":
         why, pool = _words(d["why"], ids), d["pool"]
+        if d.get("terms"):
+            why = _terms(d["terms"])          # a spell's value and Runic Power: "mend 6 + Runic Power 3"
         top, now = _MAX.get((d["model"], pool)), d.get(pool)
         if top is not None and isinstance(now, int) and now >= top:
             # capped at the maximum: it gained at most the amount (a knight at 34/34 who
@@ -244,7 +299,9 @@ def _line(k: str, d: dict) -> str | None:
     if k == "state":
         return f"   {d['model']} is {d['status']} ({d['why']})"
     if k == "save":
-        s = f"     {d['model']} {d['stat']} save ({_words(d['why'], ids)}): d20 {d['natural']} -> {d['total']} vs {d['target']}"
+        # the sheet's save bonus, where the event gives it ("d20 8 +3 save -> 11 vs 12")
+        bonus = f" {int(d['bonus']):+d} save" if isinstance(d.get("bonus"), int) else ""
+        s = f"     {d['model']} {d['stat']} save ({_words(d['why'], ids)}): d20 {d['natural']}{bonus} -> {d['total']} vs {d['target']}"
         if d.get("critical"):
             s += f", natural {'20' if d['critical'] == 'success' else '1'}"
         s += ": success" if d.get("success") else ": failure"

@@ -136,7 +136,9 @@ def sheet_from_block(block, data: RuleData, where: str = "norova") -> Sheet:
     for a in abilities:
         if a not in ABILITIES:
             p.append(f"{where}.abilities: unknown ability {a!r} (known: {', '.join(ABILITIES)})")
-    element = block.get("element", "") or ""
+    # absent or null: no element (its spells' own count); 0 or false are no element names
+    element = block.get("element")
+    element = "" if element is None else element
     known_elements = {e for pair in data.opposing for e in pair} | {s["element"] for s in data.spells.values()}
     if not isinstance(element, str):
         p.append(f"{where}.element: must be the name of an element, not {element!r}")
