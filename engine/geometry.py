@@ -173,6 +173,22 @@ class WorldGeometry:
         return self._sight_answer("sight", viewer, target, moving, fraction, self.sight_settings,
                                   reuse=() if fraction else (("sight", True),))
 
+    def through_forest(self, viewer: str, target: str, *, moving: bool = False) -> bool:
+        """The viewer sees the target, but only through a Forest area: it has LoS on
+        the settings in force and none when a single Forest area blocks
+        (``forest_limit`` 1), every other rule as ever. False on a table with no
+        Forest area, and where no LoS at all."""
+        from engine import sight as es
+        from engine.sight_settings import default_settings
+        if not es._static(self.world).forests:
+            return False
+        base = self.sight_settings if self.sight_settings is not None else default_settings()
+        if base.forest_limit <= 1 or not self.sight(viewer, target, moving=moving).los:
+            return False
+        clear = self._sight_answer("forest-clear", viewer, target, moving, False,
+                                   base.replace(forest_limit=1))
+        return not clear.los
+
     def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
                        fraction: bool = True) -> _Sight:
         """``sight(...)`` on a coarser lattice (``estimate_patch_mm``, 10 mm by

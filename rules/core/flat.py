@@ -136,6 +136,9 @@ class FlatGeometry:
     def environments(self, model: str) -> frozenset[str]:
         return frozenset()
 
+    def through_forest(self, viewer: str, target: str, *, moving: bool = False) -> bool:
+        return False          # the flat table has no areas
+
     # ---- sight --------------------------------------------------------
     def _samples(self, m: FlatModel, toward: tuple[float, float]) -> list[Point]:
         dx, dy = toward[0] - m.x, toward[1] - m.y

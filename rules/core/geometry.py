@@ -125,6 +125,11 @@ class Geometry(Protocol):
         ``models_block=False``: sight over the scenery only (no third model
         blocks; everything else, arcs and states included, as ever)."""
         ...
+    def through_forest(self, viewer: str, target: str, *, moving: bool = False) -> bool:
+        """True when the viewer sees the target but every line of sight between them
+        crosses a Forest area (a ranged attack "through" a Forest: eldfall-facts.md,
+        Environments, "ranged -3 through or within"); False without LoS."""
+        ...
     def sight_estimate(self, viewer: str, target: str, *, moving: bool = False,
                        fraction: bool = True) -> Sight:
         """A planner's quick guess of ``sight(viewer, target, moving=moving,

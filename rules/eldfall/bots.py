@@ -115,12 +115,20 @@ class RandomBot:
     def _dodge_move(self, game, model):
         """The move after a Dodge, drawn like a movement: stay (a sixth), change
         Crouched (a sixth), else a random point of the reachable area at SPD/2,
-        the first of up to 4 random points the rules accept (else stay)."""
+        the first of up to 4 random points the rules accept (else stay). A
+        Panicked reactor that failed its M roll: one of the rules' moves toward
+        the nearest field edge (else stay)."""
         m = game.models[model]
         stay = DodgeMove(model)
         r = self.rng.random()
         if r < 1 / 6:
             return stay
+        act = game.act
+        if act is not None and model in act.panic_failed_reactors:
+            # a Panicked reactor that failed its M roll may only go toward the nearest
+            # field edge: the random points rarely lie that way, the rules' own offer does
+            moves = [a for a in legal._dodge_moves(game, model) if a.path]
+            return moves[self.rng.randrange(len(moves))] if moves else stay
         if r < 2 / 6:
             a = DodgeMove(model, crouch="Crouched" not in m.states)
             return a if game.why_illegal(a) is None else stay

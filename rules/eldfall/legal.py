@@ -217,6 +217,18 @@ def _dodge_moves(game, model: str) -> Iterator:
                                             enemies=enemies)
     except Exception:      # noqa: BLE001
         pts = []
+    act = game.act
+    if act is not None and model in act.panic_failed_reactors:
+        # a Panicked reactor that failed its M roll Dodges only toward the nearest field
+        # edge: the sampled points rarely lie that way, so offer the straight moves to it
+        # (the whole SPD/2, and half of it)
+        x, y, z = game.geo.position(model)
+        _, edges = game._nearest_edges(model)
+        for _, axis, sign in edges:
+            for d in (float(spd), float(spd) / 2):
+                q = [x, y, z]
+                q[axis] += sign * d
+                pts = list(pts) + [tuple(q)]
     for p in pts:
         yield from _ok(game, [DodgeMove(model, (tuple(p),))])
 
@@ -266,6 +278,15 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
     else:
         if mover and "Shrouded" in game.models[mover].states:
             yield Declare(model, "Perceive", targets=((mover, 1),))
+        from rules.eldfall.table_settings import resolve
+        if resolve(game.settings.get("table_settings")).trade_as_reaction:
+            # the Reactions page's Trade row, when the table plays it (docs/rulings.md,
+            # "Trade as a reaction"): offered as the Active Role offers it
+            for a in game.allies(model):
+                if m.items:
+                    yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(m.items))
+                if a.items:
+                    yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(a.items))
     for o in game.settings.get("objectives") or []:
         yield Declare(model, "Interact", objective=o["id"])
     from rules.eldfall import tokens as tk

@@ -25,14 +25,52 @@ _MOVES: dict[str, dict] = {}
 _INITIATIVE: list = []
 
 
+# The reactive models the present offer names (the Reaction Step's qualified models, a
+# Foresight offer, a change to an Attack) that have not answered it yet, and the
+# Reactions declared in this Activation Sequence: a pass ("reactions_done") then names
+# who did not react (the event names only the side).
+_OFFER: dict = {"kind": None, "models": [], "reactions": {}, "active": None}
+
+
 def _remember(k: str, d: dict) -> None:
     if k == "setup":
         _MOVES.clear()
         _INITIATIVE.clear()
-    elif k == "activate":
+    if k in ("setup", "activate"):
+        # (the activated model: a Panicked M roll of any other model is a reactor's)
+        _OFFER.update(kind=None, models=[], reactions={}, active=d.get("model"))
+    if k == "activate":
         _MOVES.pop(d.get("model"), None)
     elif k == "movement" and d.get("model"):
         _MOVES[d["model"]] = d
+    elif k == "reaction_step":
+        _OFFER.update(kind="step", models=list(d.get("qualified") or ()))
+    elif k == "late_reaction_offered":
+        _OFFER.update(kind="late", models=list(d.get("models") or ()))
+    elif k == "reaction_change_offered":
+        _OFFER.update(kind="change", models=list(d.get("models") or ()))
+    elif (k == "declare" and d.get("role") == "reactive") or k == "reaction_changed":
+        _OFFER["models"] = [m for m in _OFFER["models"] if m != d.get("model")]
+        what = d.get("action") or d.get("to")
+        if what:
+            _OFFER["reactions"][d.get("model")] = what
+
+
+def _did_not_react() -> str | None:
+    """The line of a pass that closes an offer: who did not take it."""
+    rest, kind = list(_OFFER["models"]), _OFFER["kind"]
+    _OFFER["models"] = []
+    if not rest:
+        return None
+    if kind == "change":
+        return "  " + "; ".join(
+            f"{m} keeps its reaction" + (f" ({declared(_OFFER['reactions'][m], _MOVES)})"
+                                         if m in _OFFER["reactions"] else "") for m in rest)
+    who = ", ".join(rest)
+    verb = "does" if len(rest) == 1 else "do"
+    if kind == "late":
+        return f"  {who} still {verb} not react (Foresight)"
+    return f"  {who} {verb} not react"
 
 
 def _on_leg(p, a, b) -> bool:
@@ -112,6 +150,16 @@ def declared(text: str, moves: dict | None = None) -> str:
     if getattr(a, "knockback", None) is not None:
         s += f", Knockback toward {a.knockback:g}\u00b0"
     return s
+
+
+def _melee_at_no_point(text: str) -> bool:
+    """A declaration of a Melee Attack that names no point of the mover's path."""
+    from rules.eldfall.actions import Action
+    try:
+        a = Action.parse(text)
+    except ValueError:
+        return False
+    return getattr(a, "action", None) == "Melee Attack" and a.point is None
 
 
 def _armor_words(d: dict) -> str:
@@ -197,12 +245,20 @@ def line(ev) -> str | None:
             return None
         who = ("reacts (Foresight)" if d.get("foresight") else "reacts") \
             if d.get("role") == "reactive" else "declares"
-        return f"  {d['model']} {who}: {declared(d['action'], _MOVES)}"
+        s = f"  {d['model']} {who}: {declared(d['action'], _MOVES)}"
+        mv = _MOVES.get(d.get("against")) if d.get("role") == "reactive" else None
+        if mv and "end" in mv and mv.get("movement") != "Idle" and _melee_at_no_point(d["action"]):
+            # a melee reaction that names no point is measured where the mover ended (not
+            # where it entered the Reach, the Attack of Opportunity, which names that point)
+            s += f", at the end of its {mv['movement']}"
+        return s
     if k == "reaction_step":
         who = ", ".join(f"{m} ({'LoS' if q['los'] else 'no LoS, in its Awareness'}"
                         f"{', Attack of Opportunity' if q.get('opportunity') else ''})"
                         for m, q in d["qualified"].items())
         return f"  may react to {d['mover']}: {who}"
+    if k == "reactions_done":
+        return _did_not_react()
     if k == "late_reaction_offered":
         return f"  {', '.join(d['models'])} may react now (Foresight), after {declared(d['after'])}"
     if k == "reaction_change_offered":
@@ -272,6 +328,11 @@ def line(ev) -> str | None:
             s += f": {d['first']['value']} vs {d['first']['target']} -> fail, reroll ({d['helper']} in Base Contact)"
         s += f": {d['die']['value']} vs {d['die']['target']} -> " \
             f"{'success' if d['die']['success'] else 'fail'}"
+        if d["check"] == "Panicked" and _OFFER["active"] not in (None, d["model"]) \
+                and not d["die"]["success"]:
+            # eldfall-states.txt, Panicked: "Reactive Role -- failed M roll: May only declare
+            # Dodge (toward the field edge) or Nothing as its Reaction"
+            s += ": as a reactor only Dodge (toward the nearest field edge) or Nothing"
         if d["check"] == "Uncover" and d["die"]["success"] and not (d.get("hidden") or d.get("tokens")):
             # a success that reveals nothing says so (a failure says nothing either way: it
             # would tell whether something is hidden there)

@@ -10,7 +10,7 @@ Public API
 ----------
 ``allowed_reactions(states, has_los, in_awareness, *, activated_states=None,
 activated_is_engager=False, panic_failed=False, aoo_declared=False,
-environment=frozenset(), settings=None) -> frozenset[str]``
+environment=frozenset(), settings=None, retaliating=False) -> frozenset[str]``
     The Normal Actions a reactive model may declare against the Activated
     model. ``has_los``: the reactor had LoS to the Activated model at some
     point of its movement (geometry: ``PathSight.had_los``);
@@ -19,6 +19,9 @@ environment=frozenset(), settings=None) -> frozenset[str]``
     target check); ``activated_is_engager``: the Activated model is one of
     those Engaging the reactor (Engaged: automatic LoS to them);
     ``panic_failed``: the reactor is Panicked and failed its M roll;
+    ``retaliating``: the Activated model declared a Melee Attack at the reactor
+    (a Foresight reaction comes after that declaration): a Flying one may then be
+    attacked back in melee;
     ``aoo_declared``: it already declared an Attack of Opportunity this
     sequence (then no other Reaction).
 ``reaction_reasons(...) -> dict[str, str | None]``  same arguments; for every
@@ -112,10 +115,14 @@ def reaction_reasons(states: Iterable[str], has_los: bool, in_awareness: bool, *
                      activated_states: Iterable[str] | None = None,
                      activated_is_engager: bool = False, panic_failed: bool = False,
                      aoo_declared: bool = False, environment: Iterable[str] = frozenset(),
-                     settings: TableSettings | Mapping | None = None) -> dict[str, str | None]:
+                     settings: TableSettings | Mapping | None = None,
+                     retaliating: bool = False) -> dict[str, str | None]:
     """For every action, None if the reactor may declare it, else why not
     (checked in the order: can react -> Attack of Opportunity -> Awareness ->
-    role and State tables -> LoS qualification -> target)."""
+    role and State tables -> LoS qualification -> target). ``retaliating``: the
+    Activated model has declared a Melee Attack at the reactor (a reaction declared
+    after the Action Step's declaration: Foresight), so a Flying Activated model may
+    be attacked back in melee (eldfall-states.txt, Flying)."""
     st = frozenset(states)
     s = resolve(settings)
     why: dict[str, str | None] = {a: None for a in ACTIONS}
@@ -162,7 +169,7 @@ def reaction_reasons(states: Iterable[str], has_los: bool, in_awareness: bool, *
     if activated_states is not None:
         act = frozenset(activated_states)
         for a in ATTACK_ACTIONS | {"Perceive"}:
-            block = _cond.targeting_block(act, a, attacker_states=st)
+            block = _cond.targeting_block(act, a, attacker_states=st, retaliating=retaliating)
             if block:
                 deny([a], block)
         if "Shrouded" not in act:
@@ -174,7 +181,8 @@ def allowed_reactions(states: Iterable[str], has_los: bool, in_awareness: bool, 
                       activated_states: Iterable[str] | None = None,
                       activated_is_engager: bool = False, panic_failed: bool = False,
                       aoo_declared: bool = False, environment: Iterable[str] = frozenset(),
-                      settings: TableSettings | Mapping | None = None) -> frozenset[str]:
+                      settings: TableSettings | Mapping | None = None,
+                      retaliating: bool = False) -> frozenset[str]:
     """The Reactions the model may declare (see the module docstring).
 
     >>> sorted(allowed_reactions(frozenset(), has_los=False, in_awareness=True))
@@ -187,7 +195,8 @@ def allowed_reactions(states: Iterable[str], has_los: bool, in_awareness: bool, 
     """
     why = reaction_reasons(states, has_los, in_awareness, activated_states=activated_states,
                            activated_is_engager=activated_is_engager, panic_failed=panic_failed,
-                           aoo_declared=aoo_declared, environment=environment, settings=settings)
+                           aoo_declared=aoo_declared, environment=environment, settings=settings,
+                           retaliating=retaliating)
     return frozenset(a for a, r in why.items() if r is None)
 
 

@@ -85,7 +85,9 @@ def open_reaction_step(game) -> None:
             if not any(math.dist(p, end) < 1e-6 for p in seen):
                 seen.append(end)
         aware = bool(prev["aware"] or game.geo.in_awareness(mid, mover))
-        if mover in m.engaged_by:
+        if mover in m.engaged_by and "Blinded" not in m.states:
+            # Engaged: automatic LoS to its engagers; but a Blinded model has "no LoS
+            # (except to itself)": Blinded wins, as in has_los and reaction_rules
             los = True
             if not any(math.dist(p, end) < 1e-6 for p in seen):
                 seen.append(end)
@@ -143,12 +145,18 @@ def why_not_reaction(game, d: Declare) -> str | None:
     if m.ap < 1:
         return f"{mid} has no AP left to react"
     mover = game.models[act.model]
+    # a reaction declared after the Activated model's declaration (Foresight): a Flying
+    # model that declared a Melee Attack at this one may be attacked back in melee
+    from rules.eldfall.resolution import is_melee_attack
+    retaliating = bool(act.action is not None and is_melee_attack(game, act.action)
+                       and mid in act.action.target_ids)
     why = rr.reaction_reasons(m.states, bool(q["los"]), bool(q["aware"]),
                               activated_states=mover.states,
                               activated_is_engager=act.model in m.engaged_by,
                               panic_failed=mid in act.panic_failed_reactors,
                               environment=game.geo.environments(mid),
-                              settings=game.settings.get("table_settings"))
+                              settings=game.settings.get("table_settings"),
+                              retaliating=retaliating)
     if why.get(d.action):
         if not q["los"] and why[d.action].startswith("needs LoS"):
             ok = [a + (" (halved AG)" if a == "Dodge" else "")

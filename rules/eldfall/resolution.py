@@ -326,6 +326,14 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         if act is not None and role == "reactive" and melee and act.action is not None:
             # a Flying model that declared a Melee Attack at this one may be attacked back
             retaliating = (is_melee_attack(game, act.action) and d.model in act.action.target_ids)
+        elif act is not None and role == "active" and melee:
+            # ... and so may a Flying reactor that declared a Melee Attack at the Activated
+            # model (its Reaction is declared before the Action Step): "if a Flying model
+            # declares a Melee Attack against a non-Flying model, that model may declare a
+            # Melee Attack back at it" (eldfall-states.txt, Flying)
+            back = act.reactions.get(t)
+            retaliating = bool(back is not None and is_melee_attack(game, back)
+                               and d.model in back.target_ids)
         r = cd.targeting_block(tm.states, as_action, attacker_states=m.states, retaliating=retaliating)
         if r:
             return r
@@ -532,6 +540,8 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
         envs = game.geo.environments(st.attacker) | game.geo.environments(st.target)
         if "forest" in envs:
             mods["forest"] = -3          # ranged attacks within a Forest (facts: Environments)
+        elif los and game.geo.through_forest(st.attacker, st.target, moving=all_round):
+            mods["forest"] = -3          # ... or through one: every line of fire crosses a Forest
         if "dark" in envs:
             aw = m.unit.stat("AG") + (3 if cb.has_trait(m.unit.traits, "Acute Senses") else 0)
             if dist > aw / 2:
