@@ -14,8 +14,11 @@ attacker:
 
 "Partly hides" uses the LoS sample points: a target point hides behind a piece
 when no viewer point sees it; the piece is the first one met going from that
-point towards the attacker's eye (the viewer point that saw most). The bottom
-of the base is left out: the ground under a base always hides it.
+point towards the attacker's eye (the viewer point that saw most). The
+underside of the base is left out of that search (the surface it stands on
+hides it from below, which is no cover), but a piece's share ("hides N% of its
+hitbox") is of all the sample points, as the visible share is; `eldfall los`
+says the underside's unseen share apart.
 """
 from __future__ import annotations
 
@@ -143,15 +146,36 @@ def _tall_words(rise: float, tall_h: float, taller: bool, s: SightSettings, hang
 
 
 def _size_code(hb) -> str | None:
+    """The model's Size as the rules read it (``tools.roster.unit_from_spec``): the scene's
+    ``size``, else its profile's, else the size whose table base and height it has, else the
+    largest Size whose table base fits its base (docs/rulings.md, "Size codes when a profile
+    and the scene disagree": a 30 x 40 mm model is an S, not "unknown" and so without cover)."""
     spec = hb.spec
     if spec is not None and spec.size:
         return spec.size
+    prof = getattr(spec, "profile", None) if spec is not None else None
+    if prof is not None and getattr(prof, "size", None):
+        return prof.size
     base_mm = 2 * hb.radius * 25.4
     height_mm = hb.full_height * 25.4
-    for code, row in size_table().items():
+    table = size_table()
+    for code, row in table.items():
         if abs(row["base_mm"] - base_mm) < 0.5 and abs(row["height_mm"] - height_mm) < 0.5:
             return code
-    return None
+    fits = [(float(row["base_mm"]), code) for code, row in table.items()
+            if float(row["base_mm"]) <= base_mm + 1e-6]
+    if not fits:
+        return min(table, key=lambda code: float(table[code]["base_mm"])) if table else None
+    return max(fits)[1]
+
+
+def _size_words(hb, code: str | None) -> str:
+    """"size X", with how it was found when the scene and the profile give none."""
+    spec = hb.spec
+    given = spec is not None and (spec.size or getattr(getattr(spec, "profile", None), "size", None))
+    if given or code is None:
+        return f"size {code or 'unknown'}"
+    return f"size {code} (by its {2 * hb.radius * 25.4:.0f} mm base: no size given)"
 
 
 def _cyl_dist(q: np.ndarray, hb) -> np.ndarray:
@@ -672,7 +696,7 @@ def cover(world, attacker: str, target: str, los_result=None,
         return CoverResult("none", None, f"{target} is {s.flying_state}: no cover")
     code = _size_code(th)
     if code not in s.cover_sizes:
-        return CoverResult("none", None, f"{target} is size {code or 'unknown'}: only {', '.join(s.cover_sizes)} get cover")
+        return CoverResult("none", None, f"{target} is {_size_words(th, code)}: only {', '.join(s.cover_sizes)} get cover")
     if los_result is None or not los_result.fraction_exact or los_result.target_visible is None:
         from engine.sight import los
         los_result = los(world, attacker, target, fraction=True, cover=False, settings=s)
@@ -717,10 +741,12 @@ def cover(world, attacker: str, target: str, los_result=None,
         los_dir = np.array([th.x - ah.x, th.y - ah.y])
         n = np.linalg.norm(los_dir)
         los_dir = los_dir / n if n > 1e-12 else ah.facing_vector
-        # "hides N% of its hitbox": a share of the whole hitbox (its side and top), as the
-        # visible share is; not of the part in front of the attacker's arc line only (a
-        # target astride that line, "25% visible", half behind the line, was "43% hidden")
-        n_side_top = int((los_result.target_part != 2).sum())
+        # "hides N% of its hitbox": a share of all its sample points, as the visible share
+        # is (so that the two and the underside's share add up: "57% visible" beside "hides
+        # 34%" of the side and top alone left 9% unexplained); not of the part in front of
+        # the attacker's arc line only (a target astride that line, "25% visible", half
+        # behind the line, was "43% hidden")
+        n_points = len(pts)
         # Heavy's height: the model's size (its standing hitbox), or its current hitbox
         by_size = s.cover_heavy_against == "size" and th.full_height > th.height
         tall_h = th.full_height if by_size else th.height
@@ -735,7 +761,7 @@ def cover(world, attacker: str, target: str, los_result=None,
             if piece.id == "table" and piece.spec is None:
                 continue
             mine = piece_idx == pidx
-            share = mine.sum() / max(n_side_top, 1)
+            share = mine.sum() / max(n_points, 1)
             if int(pidx) in support:
                 # the piece it stands on: where the line from a hidden point towards the eye
                 # meets it at or below the base's level, its ledge hides that point by
@@ -746,7 +772,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                               > th.z + _LEDGE_LEVEL_TOL)
                 ledge = mine & ~rise
                 if ledge.any():
-                    lshare = ledge.sum() / max(n_side_top, 1)
+                    lshare = ledge.sum() / max(n_points, 1)
                     # followed from the points it hides: the edge that hides them
                     edge = ledge_edge(world, th, eye, s.cover_within_in + 0.25, starts=t[ledge])
                     if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + WITHIN_TOL):
@@ -764,7 +790,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                 if not rise.any():
                     continue
                 mine = rise
-                share = mine.sum() / max(n_side_top, 1)
+                share = mine.sum() / max(n_points, 1)
             if not pnear:
                 # the exact distance is only needed if the reason ends up listing it
                 rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is " + inches_vs(
@@ -817,9 +843,17 @@ def cover(world, attacker: str, target: str, los_result=None,
             elif lv == "none" and best[0] == "none":
                 # a piece tagged `cover: none` hides it: no cover, and no piece gives it
                 best = ("none", None, "no cover: " + why)
+        # what else hides part of it (models, a Forest's area), said where nothing gives cover:
+        # "no scenery within 1\" hides part of its hitbox" beside "blocking: wood, wood2" read
+        # as a contradiction (neither is scenery that gives cover)
+        others = _once(lambda r=los_result: _others_hiding(world, r))
         if best[0] == "none" and not best[2] and rejected:
             best = ("none", None, _once(lambda rejected=rejected: "no cover: " + "; ".join(
-                r() if callable(r) else r for r in rejected)))
+                [r() if callable(r) else r for r in rejected] + others())))
+        elif best[0] == "none" and not best[2] and not (sunk and not len(cands)):
+            best = ("none", None, _once(lambda: "no cover: " + "; ".join(others()) if others() else
+                                        f"no scenery within {s.cover_within_in:g}\" hides part of its "
+                                        f"hitbox from {attacker}"))
         if best[0] == "none" and not best[2] and sunk and not len(cands):
             # `blocking` names the piece (lines to those points meet it): say why it gives nothing
             only = "the only part of its hitbox hidden" if buried.all() else "the only part of its hitbox scenery hides"
@@ -831,6 +865,27 @@ def cover(world, attacker: str, target: str, los_result=None,
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"
     return CoverResult(level, pid, why)
+
+
+def _others_hiding(world, r) -> list[str]:
+    """The models and the areas (a Forest's) among ``r.blocking``, each said with why it gives
+    no cover: only scenery gives cover, and an area is no scenery (docs/scene-format.md, Tags)."""
+    ids = list(r.blocking or ())
+    models = [b for b in ids if b in world.models]
+    areas = [b for b in ids if any(p.id == b and not p.solid for p in world.pieces)]
+    out = []
+    if areas:
+        forest = [b for b in areas if any(p.id == b and "forest" in p.tags for p in world.pieces)]
+        what = ("Forest area" if len(forest) == len(areas) else "area") + ("s" if len(areas) > 1 else "")
+        out.append(f"{', '.join(areas)} ({what}: no LoS through {r.settings.forest_limit} or more) "
+                   f"{'hide' if len(areas) > 1 else 'hides'} part of it, but an area is not scenery "
+                   "and gives no cover" if forest else
+                   f"{', '.join(areas)} ({what}) {'hide' if len(areas) > 1 else 'hides'} part of it, but an "
+                   "area is not scenery and gives no cover")
+    if models:
+        out.append(f"{', '.join(models)} {'hide' if len(models) > 1 else 'hides'} part of it, but models "
+                   "give no cover")
+    return out
 
 
 def cover_line(r) -> str:
@@ -869,6 +924,18 @@ def no_line_looked_at(r) -> str | None:
     if not _field(r, "all_round") and _field(r, "in_front_arc") is False:
         return f"{_field(r, 'target')} is wholly behind {_field(r, 'viewer')}'s front arc line"
     return None
+
+
+def underside_unseen(r) -> float:
+    """The share of the target's sample points that lie on the underside of its base, in
+    front of the viewer's arc line, and are unseen (no piece is named for them: the
+    surface the model stands on hides them from below); 0 when the points are not known."""
+    part, vis = _field(r, "target_part"), _field(r, "target_visible")
+    if part is None or vis is None or not len(part) or _field(r, "reason") == "itself":
+        return 0.0
+    allowed = _field(r, "target_allowed")
+    ok = np.ones(len(part), bool) if allowed is None else np.asarray(allowed, bool)
+    return float(((np.asarray(part) == 2) & ~np.asarray(vis, bool) & ok).sum()) / len(part)
 
 
 def behind_arc(r) -> float:

@@ -448,6 +448,56 @@ def template_attacks(world, user: str | None, spec) -> list[tuple[str, bool, boo
     return found
 
 
+def no_los_note(world, user: str | None, target: str | None, template: str) -> str:
+    """A note when a legal template's main target is one ``user`` has no LoS to: what lets the
+    Attack through (a Targetless attack needs no LoS; a spell reaches a model inside the
+    Casting Aura, at a halved casting attribute, and the target gets no Cover: eldfall-facts.md,
+    Reach; rules/eldfall/resolution.py). "legal" alone, with a 3" wall between, reads as a
+    fault. "" when the user sees it (or nothing lets it through: the verdict says so)."""
+    from engine.measure import has_los, in_awareness
+    if user is None or target is None or user == target or has_los(world, user, target):
+        return ""
+    from engine import templates as T
+    from tools.cmd_measure import los_reason
+    why = los_reason(world, user, target) or "no LoS"
+    attacks = template_attacks(world, user, T.template_spec(template))
+    free = [a[0] for a in attacks or () if a[2]]
+    if free:
+        return (f"  note: {user} has no LoS to {target} ({why}): its {', '.join(dict.fromkeys(free))} is "
+                f"Targetless and needs none; {target} gets no Cover")
+    if in_awareness(world, user, target) and (not attacks or any(a[1] for a in attacks)):
+        aura = world.hitbox(user).awareness
+        return (f"  note: {user} has no LoS to {target} ({why}): a spell reaches it inside {user}'s "
+                f"Casting Aura ({aura:g}\"), with its casting attribute halved, and {target} gets no Cover")
+    return ""
+
+
+def user_attacks_note(world, user: str, template: str) -> tuple[str, list[str] | None]:
+    """(a note line, the names of ``user``'s attacks that place ``template``; None when it has no
+    profile). The note is empty when some attack places it; else it says that the verdict
+    judged the placement alone, naming what the profile's attacks place instead."""
+    from engine import templates as T
+    from rules.eldfall.spells import TEMPLATES as BOOK, template_kind
+    spec = T.template_spec(template)
+    attacks = template_attacks(world, user, spec)
+    if attacks is None:
+        return (f"  note: {user} has no profile: no attack of its was judged (range, STK, traits), "
+                "only the placement, the LoS or Casting Aura and its States", None)
+    if attacks:
+        return "", list(dict.fromkeys(a[0] for a in attacks))
+    prof = world.hitbox(user).spec.profile
+
+    def book(name: str) -> str | None:
+        key = name.lower().replace(" ", "-")
+        return T.template_spec(template_kind(key)).name if key in BOOK else None
+    others = [f"{s.name} ({book(s.template)})" for s in prof.spells if s.template and book(s.template)]
+    others += [f"{w.name} ({book(t)})" for w in prof.weapons for t in w.traits if book(t)]
+    instead = (f" (its template attacks: {', '.join(dict.fromkeys(others))})" if others
+               else " (it has no template attack)")
+    return (f"  note: no attack of {user}'s places a {spec.name}{instead}: only the placement, the "
+            "LoS or Casting Aura and its States were judged, not an attack's range, STK or traits", [])
+
+
 @dataclass(frozen=True)
 class SeveralResult:
     """Several templates of one attack (STK > 1), each on its own main target: ``per`` the
@@ -724,6 +774,12 @@ def run(args) -> int:
         engaged_by = engaged_from_table(world, args.by)
     note = (f"  note: {args.by} is Engaged by {', '.join(engaged_by)} (in their melee reach, with LoS, "
             "where the scene stands it) and judged so" if engaged_by else "")
+    attacks_note, user_attacks = "", None
+    if args.by is not None and args.by in world.models:
+        # "legal" for a user none of whose attacks places this template would read as "it may
+        # place it": say that no attack was judged (docs/rulings.md, "Several templates": a user
+        # with no profile, or no such attack, is judged on the placement alone)
+        attacks_note, user_attacks = user_attacks_note(world, args.by, args.template)
     if len(targets) > 1:
         res = judge_several(args, world, targets, bands)
         text = functools.partial(describe_several, res, world)
@@ -742,6 +798,9 @@ def run(args) -> int:
         args.band = bands[-1] if bands else None
         res = shown = judge(args, world)
         text = functools.partial(describe, res, world)
+    # a legal Attack on a main target the user does not see: what lets it through
+    los_notes = [n for n in dict.fromkeys(no_los_note(world, args.by, t, args.template)
+                                          for t in (targets if res.legal else ())) if n]
     if args.json:
         from engine import templates as T
         out = res.to_json()
@@ -750,11 +809,19 @@ def run(args) -> int:
                     "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
         if args.by is not None:
             out["user_engaged_by"] = engaged_by
+            out["user_attacks"] = user_attacks
+            if attacks_note:
+                out["user_attacks_note"] = attacks_note.strip()[len("note: "):]
+            out["no_los_notes"] = [n.strip()[len("note: "):] for n in los_notes]
         print(json.dumps(out, indent=2))
     else:
         print(text())
         if note:
             print(note)
+        if attacks_note:
+            print(attacks_note)
+        for line in los_notes:
+            print(line)
         print(f"  scene sha256: {world.scene.sha256}")
     if args.picture:
         from engine.view.pictures import aoe_picture

@@ -17,7 +17,7 @@ import json
 import math
 import sys
 
-from engine.cover import behind_arc, by_state, cover_line, percent
+from engine.cover import behind_arc, by_state, cover_line, percent, underside_unseen
 from engine.errors import InputError, Problem
 from engine.measure import inches
 
@@ -312,6 +312,11 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
         if back > 0 and not by_state(r) and r.in_front_arc:
             # a share nothing blocks: without this, "51% visible, blocking: nothing" reads as a fault
             seen += f"; {share_text(back)} lie behind {r.viewer}'s front arc line and count as unseen"
+        under = underside_unseen(r)
+        if under > 0 and not by_state(r):
+            # no piece is named for it (cover's shares are of the side and top hidden by a
+            # piece): without this, "57% visible" and "hides 34%" leave a share unexplained
+            seen += f"; {share_text(under)} is the underside of its base, unseen from here"
     # a state's LoS (Flying, Engaged) looks at every line, all round, whatever the arcs
     blank = ("nothing" if r.all_round or r.in_front_arc or r.reason == "itself" or r.los
              else f"none looked for ({r.target} is behind {r.viewer}'s front arc)")

@@ -89,7 +89,48 @@ def no_ag_note(world, mid: str) -> str:
     return " (no AG stat)" if hb.awareness_ag is None and "AG" not in (hb.stats or {}) else ""
 
 
-def describe(m, world=None, why_no_los: str | None = None) -> str:
+def attack_of(w) -> str:
+    """The Attack a weapon or spell of ``engine.measure.WeaponReach`` is declared as: a melee
+    weapon's and a Melee-Type spell's (measured by its reach) a Melee Attack, another spell's a
+    Spell Attack, any other weapon's a Ranged Attack (as `eldfall aoe` and the rules engine)."""
+    if w.kind == "spell":
+        return "Melee Attack" if w.rch is not None else "Spell Attack"
+    return "Melee Attack" if w.rch is not None and not w.band else "Ranged Attack"
+
+
+def weapon_bars(world, m, settings=None) -> dict[str, str]:
+    """Why A may not make each Attack its weapons in reach or range would make on B whatever the
+    distance, by the rules engine's own tables: B's States (Flying: Melee Attacks only by a
+    Flying model; Shrouded: only Perceive; Dead), A's States (an Engaged A, by its State or where
+    the table stands it, makes no Ranged Attack; Blinded, Immobilized ...). ``{weapon name:
+    reason}``; "in reach" alone read as "may strike" (a Flying model in base contact)."""
+    if world is None:
+        return {}
+    from engine.measure import engaged_on_table
+    from rules.eldfall.availability import why_not
+    from rules.eldfall.conditions import targeting_block
+    ha, hb = world.hitbox(m.a), world.hitbox(m.b)
+    ast = set(ha.states)
+    if engaged_on_table(world, m.a, settings):
+        ast.add("Engaged")
+    out = {}
+    for w in m.weapons:
+        if not w.in_reach:
+            continue
+        action = attack_of(w)
+        try:
+            own = why_not("active", "Idle", ast, action)
+            them = targeting_block(hb.states, action, attacker_states=ha.states)
+        except (ValueError, KeyError):
+            continue                      # a State the rules' tables do not know: no answer
+        if own:
+            out[w.name] = f"{m.a} cannot declare a {action}: {own}"
+        elif them:
+            out[w.name] = f"{m.b} cannot be its target: {them}"
+    return out
+
+
+def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str:
     """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``), or of a yes that a
     state gives (``los_given_by``)."""
     from engine.measure import inches
@@ -107,7 +148,9 @@ def describe(m, world=None, why_no_los: str | None = None) -> str:
              f"  LoS {m.a} -> {m.b}: {yes(m.los)}" + (f" ({why_no_los})" if why_no_los else "")]
     if m.weapons:
         lines.append("  weapons and spells:")
-        lines.extend(f"    {w.describe()}" for w in m.weapons)
+        bars = weapon_bars(world, m, settings)
+        lines.extend(f"    {w.describe()}" + (f"; but {bars[w.name]}" if w.name in bars else "")
+                     for w in m.weapons)
     else:
         lines.append(f"  weapons: {m.a} has no weapon or spell in its profile")
     lines.append(f"  engagement: {m.a} {'engages' if m.a_engages_b else 'does not engage'} {m.b}; "
@@ -132,6 +175,9 @@ def run(args) -> int:
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
+        bars = weapon_bars(world, m, settings)
+        for w in out["weapons"]:        # why the Attack is barred whatever the distance
+            w["barred"] = bars.get(w["name"])
         from engine.measure import FLYING_STATE, measuring_z
         flying = {mid: round(world.hitbox(mid).z - measuring_z(world, mid), 4) for mid in (args.a, args.b)
                   if FLYING_STATE in world.hitbox(mid).states}
@@ -148,7 +194,7 @@ def run(args) -> int:
                     "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
-        print(describe(m, world, why))
+        print(describe(m, world, why, settings))
         note = eldfall_rules_note(world, "measure")
         if note:
             print(note)

@@ -39,6 +39,24 @@ LOS_LEGEND = ("rays (some of those cast): green clear, red blocked, white the cl
 #: the legend's last words when the viewer sees all round: no arc is drawn (a half disc the
 #: target stands outside of, under "LoS yes", reads as a fault)
 ALL_ROUND_LEGEND = "no front arc drawn: the viewer sees all round"
+#: the legend's words for the faint outline a Crouched or Dead model wears (meshes: its standing
+#: hitbox as a ghost): the rays go to its hitbox, the base; without a word the outline reads as
+#: the hitbox the lines missed
+GHOST_LEGEND = ("faint outline: a Crouched or Dead model's standing hitbox, not looked at "
+                "(its hitbox is its base)")
+
+
+def ghost_legend(world) -> str:
+    """``GHOST_LEGEND`` (with "; " after it: it goes before the legend, which ends the caption)
+    when a model on the table wears the faint outline of its standing hitbox (``TableScene``:
+    shorter than its size, Crouched or Dead), else ""."""
+    for mid in world.models:
+        hb = world.hitbox(mid)
+        if float(hb.full_height) > float(hb.height) + 1e-6:
+            return GHOST_LEGEND + "; "
+    return ""
+
+
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
 AOE_LEGEND = ("orange: the template (red when illegal), its outline faint where scenery hides it; "
               "models under it keep their side's colour and wear a band, orange (fully) to yellow (touching); "
@@ -332,6 +350,7 @@ def los_pictures(world, result, out_dir: str, *, names=("eye.png", "overview.png
         if not show_points:
             legend = legend.replace("target points: green seen, red hidden, grey behind the viewer's front arc "
                                     "line (unseen); ", "")
+        legend = ghost_legend(world) + legend
         # eye view: from the top front of the viewer's hitbox, at the target; when that point
         # sees nothing of what the viewer sees, from the viewer point that saw most
         eye, eye_note = picture_eye(world, result)
