@@ -875,6 +875,19 @@ def _terrain(ck, item, p, index: int, scene_path: Path, table, claim_id) -> Terr
     if len(ck.problems) != ok_count or ident is None or at is None or any(v is None for v in kw.values()) \
             or tags is None or turn is None or cover is None:
         return None
+    if table is not None:
+        # millimetres written as inches: a 76" wall on a 36" table (the table's own check
+        # catches a table in millimetres, not a piece)
+        for k, names in (("size", ("width", "depth", "height")), ("radius", ("radius",)),
+                         ("height", ("height",))):
+            vals = kw.get(k)
+            vals = (vals,) if isinstance(vals, float) else (vals or ())
+            for j, v in enumerate(vals):
+                if v > max(table):
+                    ck.warn(p + ((k, j) if k == "size" else (k,)),
+                            f"a {names[j]} of {v:g}\" is more than the {max(table):g}\" table: lengths are "
+                            "in inches (millimetres only in keys ending in _mm)")
+                    break
     return TerrainSpec(id=ident, shape=shape, at=tuple(at), turn=float(turn), cover=cover,
                        tags=frozenset(tags), line=line, index=index, **kw)
 
