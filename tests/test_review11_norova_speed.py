@@ -4,7 +4,10 @@ The event logs below were recorded from the code before the speed-ups (commit
 868cdcb): a seeded game must give the same events, byte for byte (the hash of
 every event's JSON, one a line), and the same final state. (The one-round game's
 last words were re-recorded when "1 rounds played" became "1 round played"; the
-decisions and the other events are those of 868cdcb.)
+decisions and the other events are those of 868cdcb. The events of both were
+re-recorded in the fifteenth session when they gained the numbers of each check,
+the same games; the greedy game's again when the greedy bot stopped taking a Focus
+with no attack to follow, a new game.)
 
 * the random bot asks for the legal actions once per decision (``list(view)``
   computed them twice: once for the length hint, once for the items);
@@ -35,11 +38,11 @@ RECORDED = {
                        '"scores":{"foes":126,"party":112},"termination":"turn limit","winner":"foes"},'
                        '"kind":"game_over","seq":103}'),
     # the knight walks round the scenery in round 2 (GreedyBot._detour, the walking map)
-    ("greedy", 1, 2): (53, 279, "185c0a4258e928eba73bdebf63b3f9599989970a8a0fecddcb3b05513f487315",
-                       "a2316016c26184f0482099693105fae892506fe89076ff124f4fcf432ce81055",
+    ("greedy", 1, 2): (49, 247, "5108fb1fac5ea58b6cc038ffa3debf5f34aff6aa1a69f762a258e29573ad72c3",
+                       "e5074cadbb7b703205fcf1b27b6c28d2173fcc231bb4aa59c71e04c1dc439361",
                        '{"data":{"detail":"2 rounds played; the side with the most Vitality left",'
-                       '"scores":{"foes":97,"party":95},"termination":"turn limit","winner":"foes"},'
-                       '"kind":"game_over","seq":278}'),
+                       '"scores":{"foes":86,"party":105},"termination":"turn limit","winner":"party"},'
+                       '"kind":"game_over","seq":246}'),
 }
 
 
@@ -71,7 +74,9 @@ def test_random_game_is_the_recorded_one_and_asks_for_the_legal_actions_once(mon
 
 
 # the route checks (WorldGeometry.check_move computed, not cached) of the recorded greedy
-# game before the lazy approach
+# game before the lazy approach (measured on the game as it was before the fifteenth
+# session's greedy bot stopped taking a Focus with no attack to follow; the game it plays
+# now asks 76)
 ROUTE_CHECKS_BEFORE = 101
 
 
@@ -80,7 +85,7 @@ def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
     checks = count_route_checks(monkeypatch)
     mod, game = arena_game(seed, rounds)
     assert _play(mod, game, bots, seed) == RECORDED[key]
-    assert len(checks) <= ROUTE_CHECKS_BEFORE - 20, len(checks)       # 77 now
+    assert len(checks) <= ROUTE_CHECKS_BEFORE - 20, len(checks)       # 76 now
 
 
 def test_best_approach_is_the_minimum_of_every_candidate_move():

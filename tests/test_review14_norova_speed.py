@@ -1,8 +1,11 @@
 """Norova greedy bots made faster decide exactly as before.
 
 The event log below was recorded from the code before these speed-ups (the
-fourteenth review's starting tree): a seeded game must give the same events, byte
-for byte (the hash of every event's JSON, one a line), and the same final state.
+fourteenth review's starting tree; re-recorded in the fifteenth session, when the
+greedy bot stopped taking a Focus with no attack to follow, with the sequences
+asked in order as before, ``_scan_in_order``, and found the same): a seeded game
+must give the same events, byte for byte (the hash of every event's JSON, one a
+line), and the same final state.
 
 * the greedy bot's straight approach (``rules.norova.bots.best_approach``) asks its
   sequences best first (the one whose moves left could score least): a good move
@@ -22,14 +25,15 @@ from tools import gameplay
 
 # (bots, seed, max_rounds) -> (decisions, events, hash of the events, state hash, last event)
 RECORDED = {
-    ("greedy", 2, 4): (82, 433, "e077cabd9f606f0e4c00f0649451f02a479aa0aca8aede7954d3b849ad84e06c",
-                       "39c0a201e6dce5a9f34a34c570842bd46f1fb269222ee9f3e40910a0fae97a9d",
+    ("greedy", 2, 4): (81, 397, "3f06302f88646b76480e8e72017b724a5b046957e3dda87329cf323024e027c3",
+                       "e54b99aba58d004dd1afaa429c56043d087120433bafab8e6fe17d824b256319",
                        '{"data":{"detail":"4 rounds played; the side with the most Vitality left",'
-                       '"scores":{"foes":82,"party":71},"termination":"turn limit","winner":"foes"},'
-                       '"kind":"game_over","seq":432}'),
+                       '"scores":{"foes":88,"party":75},"termination":"turn limit","winner":"foes"},'
+                       '"kind":"game_over","seq":396}'),
 }
-# the route checks (WorldGeometry._check_move computed, not cached) of that game before
-ROUTE_CHECKS_BEFORE = 61
+# the route checks (WorldGeometry._check_move computed, not cached) of that game with the
+# approach's sequences asked in order (``_scan_in_order`` below), the same game
+ROUTE_CHECKS_BEFORE = 79
 
 
 def _play(bots: str, seed: int, rounds: int) -> tuple:
@@ -41,7 +45,7 @@ def test_greedy_game_is_the_recorded_one_with_fewer_route_checks(monkeypatch):
     checks = count_route_checks(monkeypatch)
     key = ("greedy", 2, 4)
     assert _play(*key) == RECORDED[key]
-    assert len(checks) <= ROUTE_CHECKS_BEFORE - 10, len(checks)        # 45 now
+    assert len(checks) <= ROUTE_CHECKS_BEFORE - 10, len(checks)        # 60 now
 
 
 def _scan_in_order(game, mid, score, asked):

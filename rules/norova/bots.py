@@ -21,7 +21,7 @@ import weakref
 from rules.norova.mechanics import facing_towards as mx_facing
 from rules.norova.planner import WalkMap, Plan, cell_centre as _cell_centre
 
-from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Focus, Move, Perceive, Reload, Stand, Turn,
+from rules.norova.actions import (Attack, Cast, EndTurn, Equip, Move, Perceive, Reload, Stand, Turn,
                                   UsePotion, UseSkill, Wait)
 
 
@@ -334,11 +334,8 @@ class GreedyBot:
             face = round(mx_facing(here, game.pos(near)), 2)
             for a in legal(Turn, lambda a: a.facing == face):
                 return a
-        # 7. a Focus on an enemy in sight, a support skill, or done
-        if not f.slots["attack"] and not f.slots["support"]:
-            for e in sorted(enemies, key=lambda e: (game.geometry.distance(mid, e), e))[:1]:
-                for a in legal(Focus, lambda a: a.target == e):
-                    return a
+        # 7. a support skill, or done (no Focus: one here has no attack to follow this turn,
+        # and it lasts only to the turn's end)
         for a in legal(UseSkill, lambda a: game.data.skills[a.skill].get("effect") == "restore"
                        and f.power < f.sheet.power // 2):
             return a
