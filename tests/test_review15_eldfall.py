@@ -158,11 +158,8 @@ def test_a_panicked_reactors_failed_morale_roll_says_what_it_may_still_do():
     assert roll.endswith("-> fail"), out
 
 
-def test_a_panicked_reactor_is_offered_its_dodge_move_toward_the_nearest_field_edge():
-    # eldfall-states.txt, Panicked: "Reactive Role -- failed M roll: May only declare
-    # Dodge (toward the field edge) or Nothing"; b1 at (10, 14) on a 36" table: the left
-    # edge is nearest; SPD 5: the move after a Dodge is up to 3"
-    from rules.eldfall.actions import DodgeMove
+def _panicked_at_its_dodge_move():
+    """b1 Panicked at (10, 14), its M roll failed (20), has Dodged r1's shot: its move next."""
     g = setup([unit("r1", "red", 10, 5, weapons=[SWORD, BOW]),
                unit("b1", "blue", 10, 14, facing=270, weapons=[SWORD, BOW])], [20] + [5] * 20)
     g.add_state("b1", "Panicked", "test")
@@ -173,6 +170,15 @@ def test_a_panicked_reactor_is_offered_its_dodge_move_toward_the_nearest_field_e
     g.apply(Declare("b1", "Dodge"))
     g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
     assert g.pending == ("dodge-move", "b1")
+    return g
+
+
+def test_a_panicked_reactor_is_offered_its_dodge_move_toward_the_nearest_field_edge():
+    # eldfall-states.txt, Panicked: "Reactive Role -- failed M roll: May only declare
+    # Dodge (toward the field edge) or Nothing"; b1 at (10, 14) on a 36" table: the left
+    # edge is nearest; SPD 5: the move after a Dodge is up to 3"
+    from rules.eldfall.actions import DodgeMove
+    g = _panicked_at_its_dodge_move()
     moves = [a for a in g.generate_actions() if isinstance(a, DodgeMove) and a.path]
     assert DodgeMove("b1", ((7.0, 14.0, 0.0),)) in moves, moves
     for a in moves:
@@ -186,16 +192,7 @@ def test_the_random_bot_moves_a_panicked_reactor_toward_the_edge():
     from rules.eldfall.bots import RandomBot
     went = 0
     for seed in range(12):
-        g = setup([unit("r1", "red", 10, 5, weapons=[SWORD, BOW]),
-                   unit("b1", "blue", 10, 14, facing=270, weapons=[SWORD, BOW])], [20] + [5] * 20)
-        g.add_state("b1", "Panicked", "test")
-        g.apply(Activate("r1"))
-        if g.pending[0] == "crouch":
-            g.apply(Pass("blue"))
-        g.apply(Move("r1", "walk", ((10.0, 8.0, 0.0),)))
-        g.apply(Declare("b1", "Dodge"))
-        g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
-        assert g.pending == ("dodge-move", "b1")
+        g = _panicked_at_its_dodge_move()
         a = RandomBot(seed).choose(g)
         assert isinstance(a, DodgeMove) and g.why_illegal(a) is None, a
         if a.path:

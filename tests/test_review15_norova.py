@@ -222,19 +222,23 @@ def test_a_null_element_is_no_element():
 
 
 # ---- "Reloading: Required for most projectile weapons unless the weapon states otherwise" -------
-def _with_longbow(monkeypatch):
+def _with_weapon(monkeypatch, name: str, entry: dict):
+    """weapons.yaml as shipped, plus the user's weapon ``name``."""
     import rules.norova.data as nd
     plain = nd._load
 
-    def load(name):
-        doc = plain(name)
-        if name != "weapons.yaml":
+    def load(file):
+        doc = plain(file)
+        if file != "weapons.yaml":
             return doc
-        w = dict(doc["weapons"])
-        # a user's bow that says nothing about reloading
-        w["longbow"] = {"kind": "bow", "damage": 4, "range": 18, "short_range": 9, "hands": 2, "ammo": "arrow"}
-        return {**doc, "weapons": w}
+        return {**doc, "weapons": {**doc["weapons"], name: entry}}
     monkeypatch.setattr(nd, "_load", load)
+
+
+def _with_longbow(monkeypatch):
+    # a user's bow that says nothing about reloading
+    _with_weapon(monkeypatch, "longbow", {"kind": "bow", "damage": 4, "range": 18, "short_range": 9,
+                                          "hands": 2, "ammo": "arrow"})
 
 
 def test_a_bow_that_says_nothing_about_reloading_must_be_reloaded(monkeypatch):
@@ -263,15 +267,7 @@ def test_the_sample_shortbow_states_it_needs_no_reloading():
 
 def test_a_reload_that_is_not_true_or_false_is_a_data_problem(monkeypatch):
     import rules.norova.data as nd
-    plain = nd._load
-
-    def load(name):
-        doc = plain(name)
-        if name != "weapons.yaml":
-            return doc
-        return {**doc, "weapons": {**doc["weapons"], "sling": {"kind": "bow", "damage": 2, "range": 8,
-                                                               "hands": 1, "reload": "yes"}}}
-    monkeypatch.setattr(nd, "_load", load)
+    _with_weapon(monkeypatch, "sling", {"kind": "bow", "damage": 2, "range": 8, "hands": 1, "reload": "yes"})
     with pytest.raises(nd.NorovaDataError) as exc:
         nd.RuleData()
     assert exc.value.problems == ["weapons.yaml: weapons.sling.reload: must be true or false, not 'yes'"]
