@@ -141,14 +141,15 @@ class Hud:
 
     def place_profile(self) -> None:
         """The profile panel just below the status panel, whatever its height."""
-        n = self.status.text.count("\n") + 1 if self.status.text else 0
-        self.profile.np.setZ(0.93 - 0.045 * 1.25 * n - 0.06)
+        # the rows as drawn: a long line the panel wraps is two rows (F1's key list)
+        n = self.status.tn.getNumRows() if self.status.text else 0
+        self.profile.np.setZ(0.93 - 0.045 * self.status.tn.getLineHeight() * n - 0.06)
 
     def set_menu(self, text: str) -> None:
         """The menu grows upward from the bottom edge so every entry shows."""
-        n = text.count("\n") + 1 if text else 0
-        self.menu.np.setZ(-0.95 + 0.036 * 1.2 * max(0, n - 1))
         self.menu.set(text)
+        n = self.menu.tn.getNumRows() if text else 0                # a long entry wraps: its rows
+        self.menu.np.setZ(-0.95 + 0.036 * 1.2 * max(0, n - 1))
 
     def set_banner(self, text: str) -> None:
         """The banner grows upward from the bottom edge so every line shows
@@ -175,7 +176,9 @@ class Hud:
             if len(lines) >= self.log_lines:
                 break
         lines.reverse()
+        self._log_lines = lines
         self.log.set("Event log\n" + "\n".join(lines) if lines else "")
+        self.fit_log()
 
     def show_dice(self, events, narrator=None) -> None:
         """The last action that rolled dice: its dice and the confrontation,
@@ -201,7 +204,7 @@ class Hud:
             except Exception:
                 t = event_line(e)
             if t:
-                lines.append(t if len(t) <= 70 else t[:67] + "...")
+                lines.append(t)         # whole: the panel wraps it (cut, "35: blue wi..." lost the winner)
         self.dice.set("Dice and confrontation\n" + "\n".join(lines[-9:]))
         self.place_right()
 
@@ -214,8 +217,22 @@ class Hud:
             head = 0.03 * (self.dice.tn.getLineHeight() * 0.8 + 0.35)     # first baseline to the card's top
             top = min(top, float(lo[2]) - 0.02 - head)
         self.dice.np.setZ(top)
-        n = self.dice.text.count("\n") + 1 if self.dice.text else 0
-        self.log.np.setZ(top - 0.03 * 1.2 * n - 0.07 if n else top)
+        n = self.dice.tn.getNumRows() if self.dice.text else 0      # its rows as wrapped
+        self.log.np.setZ(top - 0.03 * self.dice.tn.getLineHeight() * n - 0.07 if n else top)
+        self.fit_log()
+
+    def fit_log(self) -> None:
+        """The log keeps its newest lines above the frame's bottom edge: the oldest go
+        first when the dice panel above it has pushed it down."""
+        keep = list(getattr(self, "_log_lines", None) or [])
+        if not keep:
+            return
+        room = int((self.log.np.getZ() + 0.96) / (0.03 * self.log.tn.getLineHeight()))
+        while True:
+            self.log.set("Event log\n" + "\n".join(keep))
+            if len(keep) <= 1 or self.log.tn.getNumRows() <= room:
+                break
+            keep.pop(0)
 
     def rects(self) -> list[tuple[float, float, float, float]]:
         """The shown panels' pixel rectangles (y up): the labels keep off them."""

@@ -135,6 +135,19 @@ def stratagem_reach(s: dict, side: str) -> str:
     return words + (" " + " and ".join(cond) if cond else "")
 
 
+_COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
+            "se": "south-east", "sw": "south-west"}
+
+
+def piece_words(pid: str) -> str:
+    """A scenery piece's id as words for the banner: "low-wall-3" -> "low wall 3";
+    a compass letter at its end leads ("pillar-e" -> "east pillar", not "pillar e")."""
+    parts = [p for p in re.split(r"[-_]+", pid) if p]
+    if len(parts) > 1 and parts[-1].lower() in _COMPASS:
+        parts = [_COMPASS[parts[-1].lower()]] + parts[:-1]
+    return " ".join(parts)
+
+
 def short_text(a) -> str:
     """An action's text with its coordinates rounded for the screen (the log keeps them exact)."""
     import re
@@ -272,13 +285,28 @@ class TableView:
         return None
 
     def select(self, mid: str | None) -> None:
+        changed = mid != self.selected
         if self.selected and self.selected in self.table.models:
             self.table.highlight(self.selected, None)
         self.selected = mid
         if mid:
             self.table.highlight(mid, SELECT)
         self._verdict_key = None
+        if changed and not self.measuring:
+            # the live verdict was the old selection's: its rays, band and words go now
+            # (else Esc, Tab or G left them on the table), and the live tools answer for
+            # the new selection at the next frame, the pointer unmoved
+            if self.verdict is not None or any(c.getName() == "los-overlay" for c in self.live.getChildren()):
+                self.verdict = None
+                self._clear_live()
+                self.hud.verdict.set("")
+            if self.REHOVER_ON_SELECT:
+                self._last_pointer = None
         self.refresh()
+
+    #: a new selection asks the pointer's model again at the next frame (the hotseat);
+    #: the attract mode selects each step's actor and waits for the visitor's mouse
+    REHOVER_ON_SELECT = True
 
     def cycle_selection(self):
         ids = [m for m in self.world.model_ids()]
@@ -293,6 +321,8 @@ class TableView:
             self.measuring = False
             self.measure_pts = []
             self._clear_live()
+            self.message = ""             # its prompt or distance went with its line
+            self._last_pointer = None     # the live verdict under the pointer comes back
         elif self.camera.mode == "eye":
             self.toggle_eye()
         else:
@@ -860,6 +890,8 @@ class PlayController(TableView):
         self.split, self.aim_points, self.move_facing = None, [], None
         self.ground_aim = False
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
+        if getattr(self, "_hint_line", "") and hasattr(self, "hud"):
+            self.target_hint(None)        # the target step's line under the verdict goes with it
 
     #: the pending decisions that are one model's: that model is the menu's (turn-on-hit:
     #: the hit model turns, not the attacker whose activation it is)
@@ -1066,9 +1098,14 @@ class PlayController(TableView):
                 return self.apply(acts[0])
             self.select(mid)
             why = self.activation_refused(mid)
+            words = f"{mid} selected, not activated: {why}" if why else ""
+            if not why:
+                why = self.reaction_refused(mid)
+                words = f"{mid} selected, it may declare no Reaction now: {why}" if why else ""
             if why or self.message == getattr(self, "_refused", None):
-                # a click meant to activate says why it selected instead (the rules' reason)
-                self.message = self._refused = f"{mid} selected, not activated: {why}" if why else ""
+                # a click meant to activate (or to react) says why it selected instead (the
+                # rules' reason)
+                self.message = self._refused = words
                 self.refresh()
             return mid
         self.select(None)
@@ -1078,6 +1115,27 @@ class PlayController(TableView):
         if mid != self.selected and self.message and self.message == getattr(self, "_refused", None):
             self.message = ""               # the words of a refused activation go with its selection
         super().select(mid)
+
+    def reaction_refused(self, mid: str) -> str | None:
+        """In a Reaction step, why ``mid`` has no Reaction to declare: the rules' reason
+        for its Nothing (no LoS to the mover during its movement and not in its
+        Awareness, another side's model, no AP), or None when it may react."""
+        import dataclasses
+        if self.pending_kind() not in self.REACTION_STEPS:
+            return None
+        legal = self.legal()
+        if any(action_actor(a) == mid for a in legal):
+            return None
+        decls = [a for a in legal if action_kind(a) == "Declare" and dataclasses.is_dataclass(a)
+                 and "model" in {f.name for f in dataclasses.fields(a)}]
+        proto = next((a for a in decls if getattr(a, "action", None) == "Nothing"), None) or \
+            next(iter(decls), None)
+        if proto is None:
+            return None
+        try:
+            return self.game.why_illegal(dataclasses.replace(proto, model=mid))
+        except Exception:
+            return None
 
     def activation_refused(self, mid: str) -> str | None:
         """In the activation phase (the rules offer Activate), why a click on ``mid``
@@ -2053,7 +2111,38 @@ class PlayController(TableView):
                 self.hud.verdict.set(f"{name} on {mid}: legal, click to use", ov.GREEN)
             else:
                 self.hud.verdict.set(f"{name} on {mid}: {self.target_reason(mid) or 'not a legal target'}", ov.RED)
+            return mid
+        self.target_hint(mid)
         return mid
+
+    def target_hint(self, mid: str | None) -> None:
+        """In an action's target step, a last line under the verdict for the model under
+        the pointer: whether a click on it declares the action, else the rules' reason
+        (as the Stratagems' target step says it), before the click. Out of a target step
+        the line goes."""
+        old = getattr(self, "_hint_line", "")
+        text = self.hud.verdict.text
+        if old and text == old:
+            text = ""
+        elif old and text.endswith("\n" + old):
+            text = text[:-len(old) - 1]
+        line, legal = "", True
+        if self.state == "target" and self.target_key is not None and not self.push_mode and mid is not None:
+            name = self.target_key[0]
+            legal = any(self._key(a) == self.target_key and mid in action_targets(a) for a in self.legal())
+            if legal:
+                line = f"{name} on {mid}: a legal target, click to declare" if self.split is None else \
+                    f"{name} on {mid}: a legal target, click for a Strike on it"
+            else:
+                key = (mid, self.target_key, len(self.game.events))
+                if getattr(self, "_hint_reason", (None,))[0] != key:
+                    self._hint_reason = (key, self.target_reason(mid))
+                reason = self._hint_reason[1]
+                line = f"{name} on {mid}: not a legal target" + (f": {reason}" if reason else "")
+        self._hint_line = line
+        new = text + ("\n" if text and line else "") + line
+        if new != self.hud.verdict.text:
+            self.hud.verdict.set(new, None if text else (ov.GREEN if legal else ov.RED))
 
     def on_hover(self, hit) -> None:
         if self.state == "target" and self.push_mode:
@@ -2650,6 +2739,9 @@ class PlayController(TableView):
                 elif self.pending_kind() in self.REACTION_STEPS and action_kind(a) == "Declare" \
                         and self.world.hitbox(m).side == reactive:
                     self.table.highlight(m, CAN_REACT)
+            for m in self.crouch_models():
+                if m != self.selected and m in self.table.models:
+                    self.table.highlight(m, CAN_REACT)     # Crouched as a Reaction: who may
         if self.state == "idle" and self.show_menu and self.pending_kind() == "turn-on-hit":
             # the hit model (it may turn) and the attackers that hit it
             hit = self.pending_who()
@@ -2689,9 +2781,15 @@ class PlayController(TableView):
                 ch, tgt = (getattr(g, "duel", None) or {}).get("models", ("?", "?"))
                 status.append(f"Duel: {ch} challenges {tgt}; {self.pending_who()} accepts or refuses "
                               "(number keys)")
+            if self.pending_kind() == "order" and self.show_menu:
+                # who won the initiative, and why it is that side's choice (at the game's
+                # start no decision of the players has said it)
+                said = [ln for ln in self.initiative_lines() if ln not in self.message]
+                status += said
+                status.append(f"Turn order: {self.pending_who()} chooses (number keys)")
             if self.pending_kind() == "crouch" and self.show_menu:
-                status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up models "
-                              "now (number keys), or P to pass")
+                status.append(f"Crouched as a Reaction: {self.pending_who()} may crouch or stand up its ringed "
+                              "models now (number keys), or P to pass")
             if self.pending_kind() == "turn-on-hit" and self.show_menu:
                 status.append(f"Turning when Hit: {self.pending_who()} may turn (number keys, F faces the "
                               "pointer, P keeps its facing)")
@@ -2755,6 +2853,8 @@ class PlayController(TableView):
             out += sorted({m for a in self.legal() if action_kind(a) == "Declare"
                            for m in [action_actor(a)] if m in ids and m not in out
                            and self.world.hitbox(m).side == reactive})
+        if self.state == "idle":
+            out += [m for m in self.crouch_models() if m not in out]
         if self.state == "target" and self.target_key is not None:
             out += sorted({t for a in self.legal() if self._key(a) == self.target_key
                            for t in action_targets(a) if t in ids and t not in out})
@@ -2763,6 +2863,26 @@ class PlayController(TableView):
             side = self.world.hitbox(who).side
             out += sorted(m for m in ids if m not in out and self.world.hitbox(m).side != side)
         return out
+
+    def initiative_lines(self) -> list[str]:
+        """The narration of the initiative rolls the turn order waits on (the last
+        run of initiative events), without their dice lines."""
+        run = []
+        for ev in reversed(self.game.events):
+            if ev.kind == "initiative":
+                run.append(ev)
+            elif ev.kind != "roll":
+                break
+        return [t.strip() for ev in reversed(run) for t in [self.say(ev)] if t]
+
+    def crouch_models(self) -> list[str]:
+        """The models the Crouched-as-a-Reaction window may crouch or stand up now (the
+        menu names them: they are ringed and kept in view, as the reactors are)."""
+        if self.pending_kind() != "crouch":
+            return []
+        ids = set(self.world.model_ids())
+        return sorted({m for a in self.legal() if action_kind(a) == "Crouch"
+                       for m, _ in getattr(a, "changes", ()) if m in ids})
 
     def step_key(self) -> tuple:
         """What makes a new step for the camera: another model active or acting, another
@@ -2919,10 +3039,12 @@ class AttractController(PlayController):
 
     def toggle_pause(self):
         self.paused = not getattr(self, "paused", False)
+        self.refresh()                    # the status says it (else a paused stand looked stuck)
         return "pause"
 
     show_menu = False
     KEEP_IN_VIEW = False              # the attract mode frames each step itself (``cinematic``)
+    REHOVER_ON_SELECT = False         # no verdict panel over the step for a mouse left on a model
 
     def refresh(self) -> None:
         """The hotseat's panels, trimmed for an organiser's big screen: the banner
@@ -2998,12 +3120,14 @@ class AttractController(PlayController):
             d = max(0.0, d - radius)
             if d <= within and (best is None or d < best[0]):
                 best = (d, t.id)
-        return re.sub(r"[-_]+", " ", best[1]) if best else None
+        return piece_words(best[1]) if best else None
 
     def hint(self) -> str:
         # one short line: the status panel stays small (the table shows between it and the banner)
         return (f"ATTRACT MODE: {game_title(self.game)}, game {getattr(self, 'games_played', 0) + 1} "
-                f"(seed {getattr(self, 'seed', 0)}) | Space pause | F12 dispute")
+                f"(seed {getattr(self, 'seed', 0)}) | "
+                + ("PAUSED: Space resumes" if getattr(self, "paused", False) else "Space pause")
+                + " | F12 dispute")
 
     def current_side(self) -> str | None:
         """The side whose decision it is (the pending decision's owner)."""
@@ -3100,6 +3224,11 @@ class AttractController(PlayController):
             tg = ", ".join(action_targets(action))
             text = f"{who}: {action.action}" + (f" with {action.weapon}" if action.weapon else "") + (
                 f" [{action.spell}]" if action.spell else "") + (f" at {tg}" if tg else "")
+            if action.action == "Nothing" and any(e.kind == "declare" and e.data.get("role") == "active"
+                                                  for e in events):
+                # the summary leaves Nothing after a move unsaid; "blue-warden: Nothing" told
+                # a crowd nothing
+                text = f"{who} takes no Action (Nothing): its activation ends"
         elif kind == "Activate":
             text = f"{who} activates"
         elif kind == "Turn":
