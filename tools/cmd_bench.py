@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--only", choices=AREAS, action="append", help="run only these areas")
+    p.add_argument("--only", choices=AREAS, action="append", help="run only this area (repeatable: --only sight --only motion)")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -97,14 +97,22 @@ def run(args) -> int:
     rows = [{"area": "machine", **bench_machine(args.quick), "verdict": ""}]
     if not args.json:
         _print_row(rows[-1])
-    for area in args.only or AREAS:
+    for area in dict.fromkeys(args.only or AREAS):      # an area named twice runs once
         for row in _area_rows(area, args.quick):
             rows.append({"area": area, **row, "verdict": _verdict(row)})
             if not args.json:
                 _print_row(rows[-1])
     if args.json:
-        print(json.dumps(rows, indent=2))
+        # JSON has no NaN: an area that could not run (its figure NaN) is null
+        print(json.dumps([{k: _json_number(v) for k, v in r.items()} for r in rows],
+                         indent=2, allow_nan=False))
     return 0
+
+
+def _json_number(value):
+    """``value``, with a NaN or infinite figure as None (JSON's null)."""
+    import math
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _print_row(row: dict) -> None:

@@ -70,7 +70,9 @@ def run(args) -> int:
     from tools.cmd_view import game_factory, game_name_for
     from tools.loading import counted, load_world
     from tools.cmd_view import check_frames
+    from tools.gameplay import check_seed
     check_frames(args.frames)
+    check_seed(args.seed)
     args.scene = demo_scene(args.scene)
     world = load_world(args.scene)
     name = game_name_for(world, args.game)

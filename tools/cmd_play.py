@@ -1,10 +1,11 @@
 """``eldfall play SCENE --bots``: a whole game, bot against bot, headless.
 
-Prints a readable turn-by-turn summary (``--rolls`` adds every die; the game's
+Prints which bot plays which side, then a readable turn-by-turn summary (``--rolls`` adds every die; the game's
 ``narrate.Summary`` where it has one: an Idle movement's own line, the AP a reaction
 leaves, the "may react to" line after the reactive side's crouch at the end of the
 Movement Step) and the outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
-after every event), which ``eldfall replay`` reads back. ``--models-dir DIR``: the
+after every event), which ``eldfall replay`` reads back; the log may not be the scene file,
+nor a party or mesh file the scene reads. ``--seed`` is 0 or more (the dice take -N as N). ``--models-dir DIR``: the
 scene's ``party#name`` profiles are in DIR (the log's header records it).
 
 An Attack with a Knockback weapon may name the push direction in its text form
@@ -24,7 +25,8 @@ from tools.loading import counted, file_argument
 def add_arguments(p) -> None:
     p.add_argument("scene", help="scene YAML file")
     p.add_argument("--bots", nargs="?", const="greedy", default=None, metavar="KIND[,KIND]",
-                   help="bot vs bot (default greedy; e.g. --bots random or --bots greedy,random)")
+                   help="bot vs bot (default greedy; e.g. --bots random, or --bots greedy,random: one per "
+                        "side: the summary's first line and the JSON's sides say which plays which)")
     p.add_argument("--seed", type=int, default=0, help="the game's dice seed (default 0)")
     p.add_argument("--log", metavar="FILE", help="write the event log here (JSON lines)")
     p.add_argument("--game", choices=("eldfall", "norova"), help="game system (default: the scene's)")
@@ -95,6 +97,34 @@ def status_lines(game) -> dict:
     return lines
 
 
+def read_file_clash(log: str, scene_path: str, game) -> str | None:
+    """Why ``--log`` may not be written: it is the scene file itself, or a party or mesh
+    file the scene reads (the log would overwrite it, and the game's own scene with it);
+    None when it is none of them."""
+    import os
+    if not os.path.exists(log):
+        return None
+    geo = getattr(game, "geo", None) or getattr(game, "geometry", None)
+    scene = getattr(getattr(geo, "world", None), "scene", None)
+    read = [(scene_path, "the scene file")]
+    if scene is not None:
+        base = os.path.dirname(os.path.abspath(scene_path))
+        for spec in list(scene.models) + list(getattr(scene, "reserves", ())):
+            prof = getattr(spec, "profile", None)
+            if prof is not None and prof.file:
+                read.append((prof.file, f"the party file of {spec.id}'s profile"))
+        for t in scene.terrain:
+            if getattr(t, "file", None):
+                read.append((os.path.join(base, t.file), f"the mesh file of terrain piece {t.id}"))
+    for path, what in read:
+        try:
+            if os.path.exists(path) and os.path.samefile(log, path):
+                return f"{log} is {what}: the log would overwrite it (give the log another name)"
+        except OSError:
+            continue
+    return None
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -104,6 +134,7 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "--bots",
                                  "only bot games can be played headless: add --bots"))
     file_argument(args.scene, "a scene file")
+    gameplay.check_seed(args.seed)
     if args.log is not None:
         file_argument(args.log, "a file name for the log", "--log")
     if not args.bots.strip():
@@ -113,6 +144,9 @@ def run(args) -> int:
     mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings,
                                   models_dir=args.models_dir, warnings=warnings)
     names = gameplay.bot_names(args.bots, mod, game)
+    clash = read_file_clash(args.log, args.scene, game) if args.log else None
+    if clash:
+        raise InputError(Problem("<command line>", None, "--log", clash))
     log = None
     if args.log:
         # only now that the game can start: a bad argument leaves an old log as it was
@@ -152,6 +186,10 @@ def run(args) -> int:
             if i in missed:
                 print(missed[i], file=out)
 
+    sides = gameplay.sides(game)
+    if not quiet:       # which bot plays which side: the text never said it
+        print(f"{game.game_name} game on {args.scene}, seed {args.seed}: "
+              + ", ".join(f"{side} {names[i % len(names)]} bot" for i, side in enumerate(sides)), file=out)
     show(None, game.events)
 
     try:
@@ -165,7 +203,8 @@ def run(args) -> int:
         for s in summary.close():
             print(s, file=out)
     if args.json:
-        print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names,
+        print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names, "sides": sides,
+                          "scene": args.scene, "settings": settings, "log": args.log,
                           "decisions": n, "events": len(game.events),
                           "outcome": game.outcome.to_dict(), "state_hash": game.state_hash()},
                          sort_keys=True))

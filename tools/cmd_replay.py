@@ -7,7 +7,10 @@ units and scene block must be what the scene file (and its profiles) gives now:
 a value edited by hand is one problem line each (``LOG:1: units[0] (id).stats.HP:
 the log has 9, the scene gives 2 ...``). The scene's profiles are read from the
 folder the header's ``scene.models_dir`` names (``eldfall play --models-dir``), or
-``--models-dir``. Prints the state (models, HP, AP, states, positions) and its hash.
+``--models-dir``. Prints the state (models, HP, AP, states, positions) and its hash;
+``--json``: the game, seed, ``to``, the log's and the replay's event counts, the state, its
+hash and the outcome (with ``--events``, ``narration``: ``[event number, line]`` pairs). An
+event no action of the log made (one added by hand) is refused at its line.
 """
 from __future__ import annotations
 
@@ -239,6 +242,23 @@ def header_problems(log: str, header: dict, scene, made: dict) -> list:
     return out
 
 
+def narration(game) -> list:
+    """``(event number, line)`` for the replayed events: the play summary's lines (an Idle
+    movement's own line, the AP a reaction leaves), each at the number of its event."""
+    from tools.cmd_play import _narrator, _summary
+    summary = _summary(game.game_name, True, None, reorder=False)
+    if summary is not None:
+        return [(game.events[i].seq, s) for i, s in summary.pairs(game.events)]
+    line, misses = _narrator(game.game_name)
+    missed = misses(game.events)
+    out = []
+    for i, ev in enumerate(game.events):
+        for s in (line(ev), missed.get(i)):
+            if s:
+                out.append((ev.seq, s))
+    return out
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -287,26 +307,19 @@ def run(args) -> int:
     if problems:
         raise InputError(problems)
     if args.json:
-        print(json.dumps({"events": len(game.events), "state_hash": game.state_hash(),
-                          "state": game.state_dict(),
-                          "outcome": None if game.outcome is None else game.outcome.to_dict()},
-                         sort_keys=True))
+        # what the text says too: the game and seed, the --to asked for, the events the log
+        # holds, and with --events the narration's lines at their event numbers
+        out = {"game": game.game_name, "seed": header["seed"], "to": args.to,
+               "logged_events": len(events), "events": len(game.events),
+               "state_hash": game.state_hash(), "state": game.state_dict(),
+               "outcome": None if game.outcome is None else game.outcome.to_dict()}
+        if args.events:
+            out["narration"] = [[seq, s] for seq, s in narration(game)]
+        print(json.dumps(out, sort_keys=True))
         return 0
     if args.events:
-        from tools.cmd_play import _narrator, _summary
-        summary = _summary(game.game_name, True, None, reorder=False)
-        if summary is not None:
-            # the play summary's lines (an Idle movement's own line, the AP a reaction
-            # leaves), each at the number of its event
-            for i, s in summary.pairs(game.events):
-                print(f"{game.events[i].seq:5d} {s}")
-        else:
-            line, misses = _narrator(game.game_name)
-            missed = misses(game.events)
-            for i, ev in enumerate(game.events):
-                for s in (line(ev), missed.get(i)):
-                    if s:
-                        print(f"{ev.seq:5d} {s}")
+        for seq, s in narration(game):
+            print(f"{seq:5d} {s}")
     print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())

@@ -100,7 +100,7 @@ def _play(table: Table, seed: int, bots: str, settings: dict | None) -> dict:
     return {"seed": seed, "winner": o.winner, "termination": o.termination.value,
             "scores": dict(sorted(o.scores.items())), "decisions": n,
             "events": len(game.events), "state_hash": game.state_hash(),
-            "game": game.game_name}
+            "game": game.game_name, "sides": gameplay.sides(game)}
 
 
 _WORKER: dict = {}
@@ -149,7 +149,10 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
                                  initargs=(scene, game_name, models_dir)) as pool:
             per_game = list(pool.map(_worker_play, [(s, bots, settings) for s in seeds]))
-    winners: Counter = Counter()
+    # every side has its count, 0 too, and "draw" its own: the keys are the same whatever
+    # the games' results, and the counts add up to the games
+    sides = list(dict.fromkeys(s for g in per_game for s in g["sides"]))
+    winners: Counter = Counter({s: 0 for s in sides + ["draw"]})
     reasons: Counter = Counter()
     vp: dict = {}
     for g in per_game:
@@ -160,7 +163,7 @@ def simulate(scene: str, games: int, seed: int, bots: str, game_name: str | None
     decisions = sum(g["decisions"] for g in per_game)
     name = per_game[-1]["game"] if per_game else None
     for g in per_game:
-        del g["game"]
+        del g["game"], g["sides"]
     return {"scene": scene, "games": games, "seed": seed, "bots": bots,
             "settings": dict(sorted((settings or {}).items())),
             "game": name,
@@ -182,6 +185,8 @@ def run(args) -> int:
         raise InputError(Problem("<command line>", None, "--jobs",
                                  f"at most {max_jobs()} ({JOBS_PER_CPU} per CPU here), got {args.jobs}"))
     file_argument(args.scene, "a scene file")
+    from tools.gameplay import check_seed
+    check_seed(args.seed)
     if not args.bots.strip():
         raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
     from tools import gameplay
@@ -205,9 +210,12 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(res, sort_keys=True, indent=1))
         return 0
-    print(f"{counted(res['games'], res['game'] + ' game')} on {args.scene}, bots {args.bots}, seeds "
-          f"{args.seed}..{args.seed + args.games - 1}")
-    print("wins: " + ", ".join(f"{k} {v}" for k, v in res["wins"].items()))
+    seeds = (f"seed {args.seed}" if args.games == 1
+             else f"seeds {args.seed}..{args.seed + args.games - 1}")
+    print(f"{counted(res['games'], res['game'] + ' game')} on {args.scene}, bots {args.bots}, {seeds}")
+    wins = {k: v for k, v in res["wins"].items() if k != "draw"}
+    print("wins: " + ", ".join(f"{k} {v}" for k, v in wins.items())
+          + f"; {counted(res['wins'].get('draw', 0), 'draw')}")
     print("endings: " + ", ".join(f"{k} {v}" for k, v in res["terminations"].items()))
     # the score the game keeps: Eldfall's VP, Legends of Norova's Vitality left (its turn-limit winner)
     score = "mean Vitality left" if res["game"] == "norova" else "mean VP"

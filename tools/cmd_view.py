@@ -206,6 +206,8 @@ def run(args) -> int:
     from engine.view.config import ViewConfig, has_display
     width, height = _size(args.size)
     check_frames(args.frames)
+    from tools.gameplay import check_seed
+    check_seed(args.seed)                   # seed -N would roll seed N's dice
     offscreen = args.offscreen or not has_display()
     _check_out_arg(args.out, args.frames if offscreen else None)
     if args.log:

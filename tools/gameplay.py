@@ -219,6 +219,16 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
     return mod, g
 
 
+def check_seed(seed: int) -> None:
+    """``--seed`` below 0 is refused (one line, InputError): Python's ``random.Random`` (the
+    dice) seeds with the absolute value, so seed -N would roll seed N's dice (a series over
+    -5..4 would play seeds 1..4 twice). ``play``, ``simulate``, ``view`` and ``demo``."""
+    if seed < 0:
+        raise InputError(Problem("<command line>", None, "--seed",
+                                 f"must be 0 or more, got {seed} (the dice take a seed -N as N: {seed} "
+                                 f"would roll the dice of seed {-seed})"))
+
+
 def bot_names(spec: str | None, mod, game=None) -> list[str]:
     """The bots of ``--bots KIND[,KIND]``: one for every side, or one per side of ``game``."""
     names = (spec or "greedy").split(",")

@@ -269,6 +269,15 @@ class Game:
             if check:
                 upto = min(len(game.events), len(evs))
                 _compare(game.events[ev.seq:upto], evs[ev.seq:upto])
+        if check and len(evs) > len(game.events) >= n_setup:
+            # every event comes of the setup or of an action: one that none made (a roll
+            # added after the game's end, an event after the last action's consequences)
+            # is an edited log, not the game
+            extra = evs[len(game.events)]
+            raise LogError(f"event {extra.seq}: the replay makes no such event (the game's "
+                           f"actions made {len(game.events)} events, numbered from 0; the log "
+                           f"goes on with {extra.kind} {dumps(extra.data)})",
+                           line=event_line(extra.seq), path="kind")
         return game
 
 

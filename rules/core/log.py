@@ -117,6 +117,9 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
         warnings.append(f"{path}:{len(lines)}: torn last line dropped "
                         f"({len(tail)} characters without a newline)")
     if not complete:
+        if tail.strip():        # the header itself was being written: nothing to replay
+            raise LogError(f"no whole line: the header line is torn ({len(tail)} characters "
+                           f"without a newline)", file=path, line=1)
         raise LogError("empty log: no header line", file=path, line=1)
     parsed: list[tuple[int, dict]] = []
     for i, line in enumerate(complete, start=1):
@@ -125,10 +128,11 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            if i == len(complete) and not tail.strip():
+            if i == len(complete) and not tail.strip() and i > 1:     # a torn header: nothing left
                 warnings.append(f"{path}:{i}: torn last line dropped (invalid JSON: {exc.msg})")
                 break
-            raise LogError(f"invalid JSON: {exc.msg}", file=path, line=i) from None
+            hint = " (is it a game log, from eldfall play --log?)" if i == 1 else ""
+            raise LogError(f"invalid JSON: {exc.msg} (column {exc.colno}){hint}", file=path, line=i) from None
         except (ValueError, RecursionError) as exc:
             # JSON that Python's reader cannot take: a whole number of over 4300 digits,
             # arrays nested thousands deep
@@ -143,7 +147,8 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
         raise LogError("no header line", file=path, line=1)
     i, header = parsed[0]
     if header.get("type") != "header":
-        raise LogError("the first line is not a header", file=path, line=i, path="type")
+        raise LogError("the first line is not a header (is it a game log, from eldfall play --log?)",
+                       file=path, line=i, path="type")
     if header.get("format") != FORMAT:
         raise LogError(f"unknown log format {header.get('format')!r} (expected {FORMAT})",
                        file=path, line=i, path="format")
