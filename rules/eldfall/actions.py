@@ -195,6 +195,9 @@ class Declare(Action):
     Knockback (X): "moved X\" away from the attacker, direction of the
     attacker's choice" (eldfall-facts.md, Movement); legal only within the
     table setting ``knockback_max_angle_deg`` of the directly-away line.
+    ``place``: for an Active Role Attack with a template on one named target, where
+    its template lies (a circle's centre, a spray's aim point; the attacker's choice
+    so long as the main target is fully covered); None: on the target's centre.
 
     >>> a = Declare("r1", "Melee Attack", weapon="Maul", targets=(("b1", 1),), knockback=405)
     >>> str(a)
@@ -212,6 +215,7 @@ class Declare(Action):
     attribute: str | None = None
     objective: str | None = None
     knockback: float | None = None
+    place: Point | None = None
     verb = "declare"
 
     def __post_init__(self):
@@ -223,6 +227,8 @@ class Declare(Action):
         object.__setattr__(self, "items", tuple(self.items))
         if self.point is not None:
             object.__setattr__(self, "point", _pt(self.point))
+        if self.place is not None:
+            object.__setattr__(self, "place", _pt(self.place))
 
     @property
     def target_ids(self) -> tuple[str, ...]:
@@ -250,15 +256,17 @@ class Declare(Action):
             t.append(f"objective={self.objective}")
         if self.knockback is not None:
             t.append(f"knockback={self.knockback!r}")
+        if self.place is not None:
+            t.append(f"place={fmt_point(self.place)}")
         return t
 
     @classmethod
     def from_tokens(cls, t):
         pos, kw = split_keywords(t)
         if len(pos) != 2:
-            raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z] [knockback=DEG]")
+            raise ValueError("declare MODEL 'ACTION NAME' [weapon=..] [spell=..] [targets=id:n,..] [at=x,y,z] [knockback=DEG] [place=x,y,z]")
         unknown = set(kw) - {"weapon", "spell", "targets", "at", "items", "attribute", "objective",
-                             "knockback"}
+                             "knockback", "place"}
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)}")
         targets = []
@@ -277,7 +285,8 @@ class Declare(Action):
         return cls(pos[0], pos[1], kw.get("weapon"), kw.get("spell"), tuple(targets),
                    parse_point(kw["at"]) if "at" in kw else None,
                    tuple(kw["items"].split("|")) if kw.get("items") else (),
-                   kw.get("attribute"), kw.get("objective"), kb)
+                   kw.get("attribute"), kw.get("objective"), kb,
+                   parse_point(kw["place"]) if "place" in kw else None)
 
 
 @dataclass(frozen=True)

@@ -182,21 +182,25 @@ def expected_wounds(game, d: Declare, role: str, with_cover: bool = True) -> flo
             if prof.get("template"):
                 # every model under the template is Hit (as ``resolution.resolve`` places
                 # it): the enemies' expected Wounds less the allies', the target's included
-                total += n * p_hit * _named_template_wounds(game, d.model, prof, t, n)
+                total += n * p_hit * _named_template_wounds(game, d.model, prof, t, n,
+                                                            d.place if role == "active" else None)
                 continue
             value = n * p_hit * _wound_chance(game, d.model, prof, t)
             total += value * (1.5 if tm.hp <= 1 else 1.0)
     return total
 
 
-def _named_template_wounds(game, user: str, prof: dict, target: str, n: int) -> float:
+def _named_template_wounds(game, user: str, prof: dict, target: str, n: int,
+                           place=None) -> float:
     """The Wounds one Hit of a template Attack at ``target`` is expected to deal: the
-    template placed as ``resolution.resolve`` places it (at the target, else its best
-    placement), every model under it but the user (the target always) weighed by
-    :func:`_template_sum`."""
+    template placed as ``resolution.resolve`` places it (where ``place`` lays it, else
+    at the target, else its best placement), every model under it but the user (the
+    target always) weighed by :func:`_template_sum`."""
     from rules.eldfall import spells as sp
+    from rules.eldfall.resolution import placed_template
     kind = sp.template_kind(prof["template"])
-    tc = game.geo.template(kind, user=user, target=target, count=n)
+    tc = placed_template(game, user, prof, target, place, count=n) if place is not None else \
+        game.geo.template(kind, user=user, target=target, count=n)
     if not tc.legal:
         tc = game.geo.best_template(kind, user=user, target=target)
     ids = [h.id for h in tc.affected if h.los_from_origin and h.in_band]
@@ -490,8 +494,9 @@ class GreedyBot:
         if d.action in ATTACKS:
             return expected_wounds(game, d, "active", with_cover=exact)
         if d.action == "Assist":
-            t = game.models[d.target_ids[0]]
-            return 0.6 if t.hp < t.unit.stat("HP", 1) else 0.15
+            # each model it targets (an Assist with STK > 1 takes several)
+            return sum(0.6 if t.hp < t.unit.stat("HP", 1) else 0.15
+                       for t in (game.models[x] for x in d.target_ids))
         if d.action == "Dodge":
             return 0.1 if game.models[model].engaged_by else 0.0
         return 0.0

@@ -259,8 +259,16 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
             yield from _attack_splits(game, model, "Spell Attack", foes, stk, spell=s["name"],
                                       role=role)
         if t in ("ally", "self", "any"):
-            for a in [model] + [x.id for x in game.allies(model)]:
+            friends = [model] + [x.id for x in game.allies(model)]
+            for a in friends:
                 yield Declare(model, "Assist", spell=s["name"], targets=((a, 1),))
+            # "STK determines number of targets (same as Attack)": an Active Role Assist
+            # with STK > 1 may take up to STK models at once, as an Attack shares its
+            # Strikes (the view's split entry and the bots need one such declaration)
+            stk = max(1, int(s.get("stk", 1)))
+            if role == "active" and t != "self" and stk > 1 and len(friends) > 1:
+                for combo in itertools.combinations(friends, min(stk, len(friends))):
+                    yield Declare(model, "Assist", spell=s["name"], targets=tuple((c, 1) for c in combo))
     if role == "active":
         for e in game.enemies(model):
             if "Incapacitated" in e.states:
@@ -270,11 +278,7 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
         yield Declare(model, "Uncover")
         for e in game.enemies(model):
             yield Declare(model, "Issue a Duel", targets=((e.id, 1),))
-        for a in game.allies(model):
-            if m.items:
-                yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(m.items))
-            if a.items:                  # an exchange: the ally's Items come to this model
-                yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(a.items))
+        yield from _trades(game, model)
     else:
         if mover and "Shrouded" in game.models[mover].states:
             yield Declare(model, "Perceive", targets=((mover, 1),))
@@ -282,11 +286,7 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
         if resolve(game.settings.get("table_settings")).trade_as_reaction:
             # the Reactions page's Trade row, when the table plays it (docs/rulings.md,
             # "Trade as a reaction"): offered as the Active Role offers it
-            for a in game.allies(model):
-                if m.items:
-                    yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(m.items))
-                if a.items:
-                    yield Declare(model, "Trade", targets=((a.id, 1),), items=tuple(a.items))
+            yield from _trades(game, model)
     for o in game.settings.get("objectives") or []:
         yield Declare(model, "Interact", objective=o["id"])
     from rules.eldfall import tokens as tk
@@ -295,6 +295,24 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
             yield Declare(model, "Perceive", targets=((tid, 1),))
         else:
             yield Declare(model, "Interact", objective=tid)
+
+
+def _trades(game, model: str) -> Iterator[Declare]:
+    """The Trades with each ally (each still checked by the caller): "May exchange any
+    number of acquired Items" (eldfall-actions.txt, Trade), so each Item alone either
+    way, all of this model's, all of the ally's (they come to this model), and both
+    sets swapped (a name the model does not hold comes from the partner:
+    ``resolution._trade_split``)."""
+    mine = tuple(game.models[model].items)
+    for a in game.allies(model):
+        theirs = tuple(a.items)
+        offers = [(it,) for it in dict.fromkeys(mine + theirs)]
+        offers += [mine, theirs, mine + theirs]
+        seen = set()
+        for items in offers:
+            if items and items not in seen:
+                seen.add(items)
+                yield Declare(model, "Trade", targets=((a.id, 1),), items=items)
 
 
 def ground_declarations(game, model: str) -> Iterator[Declare]:
@@ -339,6 +357,40 @@ def ground_declarations(game, model: str) -> Iterator[Declare]:
             yield Declare(model, action, weapon=weapon, spell=spell, point=p)
 
 
+def _placements(game, model, action, foes, stk, weapon=None, spell=None):
+    """A circle template's other placements on each target (``Declare.place``; the AoE
+    rules bind it only to cover the main target fully): its centre moved from the
+    target's toward each other enemy near enough to be caught, as far as the target stays
+    covered (a few candidates, not a search; ``eldfall aoe --best`` searches). A
+    Targetless template is left out: its Attack at the ground (``ground_declarations``)
+    already lays it between enemies."""
+    from rules.core.flat import TEMPLATES_MM
+    from rules.eldfall import spells as sp
+    from rules.eldfall.resolution import attack_profile, is_targetless
+    prof = attack_profile(game, Declare(model, action, weapon=weapon, spell=spell))
+    kind = sp.template_kind((prof or {}).get("template") or "")
+    if kind not in ("circle-s", "circle-l") or is_targetless(prof):
+        return
+    R = TEMPLATES_MM[kind] / 25.4 / 2
+    for f in foes:
+        if f is None or f not in game.models or not game.models[f].on_table:
+            continue
+        fx, fy, fz = game.geo.position(f)
+        slack = R - game.models[f].unit.base / 2 - 0.02
+        if slack <= 0:
+            continue
+        for e in game.enemies(model):
+            if e.id == f or not e.on_table:
+                continue
+            ex, ey, _ = game.geo.position(e.id)
+            dist = math.hypot(ex - fx, ey - fy)
+            if dist < 1e-6 or dist - slack > R + e.unit.base / 2:
+                continue                     # never under the template, however it lies
+            k = min(slack, dist) / dist
+            place = (round(fx + (ex - fx) * k, 3), round(fy + (ey - fy) * k, 3), fz)
+            yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk),), place=place)
+
+
 def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role="active"):
     """All Strikes on one target, one Strike on each of up to STK targets, and
     (reactive) the points of the path a ranged reaction may aim at."""
@@ -348,6 +400,8 @@ def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role
         yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk),))
         if stk > 1:
             yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, 1),))
+    if role == "active":
+        yield from _placements(game, model, action, foes, stk, weapon, spell)
     if role == "active" and stk > 1 and len(foes) > 1:
         for combo in itertools.combinations(foes, min(stk, len(foes))):
             if len(combo) > 1:

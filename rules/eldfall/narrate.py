@@ -149,6 +149,8 @@ def declared(text: str, moves: dict | None = None) -> str:
         s += f", {where}" if where else f", at the point {_pt(a.point)} of the mover's path"
     if getattr(a, "knockback", None) is not None:
         s += f", Knockback toward {a.knockback:g}\u00b0"
+    if getattr(a, "place", None) is not None:
+        s += f", its template laid at {_pt(a.place)}"
     return s
 
 
@@ -219,6 +221,19 @@ def line(ev) -> str | None:
         return "deployment: outside their zone: " + ", ".join(d["outside"])
     if k == "activate":
         return f"{d['model']} activates ({d['ap']} AP left)"
+    if k == "ap":
+        # the AP a rule sets outright (eldfall-actions.txt: a Duel accepted, "both dueling
+        # models' AP are restored to their Stamina value"; "No other models may activate or
+        # react during the duel"; Ritual: "The summoned creature immediately receives AP
+        # equal to its Stamina"); the everyday costs are told with the activation/reaction
+        why = d.get("why", "")
+        if why.startswith("Duel accepted"):
+            return f"    {d['model']}'s AP restored to its STA: {d['ap']} AP (Duel accepted)"
+        if why == "not in the duel":
+            return f"    {d['model']} loses its AP: no other model may activate or react during the Duel"
+        if why.startswith("summoned"):
+            return f"    {d['model']} receives AP equal to its STA: {d['ap']} AP (summoned)"
+        return None
     if k == "forced":
         return f"  {d['model']}: {d['reason']}"
     if k == "movement":
@@ -293,9 +308,13 @@ def line(ev) -> str | None:
                 f"{_dice(d['b_rolls'])}: {d['a']} keeps {_dice(d['a_hits']) or 'no success'}, "
                 f"{d['b']} keeps {_dice(d['b_hits']) or 'no success'}")
     if k == "dodge":
-        return (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
-                f"{d['stat']} {d['attribute']}{' (halved: no LoS during the move)' if d['halved'] else ''} -> "
-                f"{'success' if d['die']['success'] else 'fail'}")
+        s = (f"    {d['model']} dodges{' vs ' + d['against'] if d['against'] else ''}: "
+             f"{d['stat']} {d['attribute']}{' (halved: no LoS during the move)' if d['halved'] else ''} -> "
+             f"{'success' if d['die']['success'] else 'fail'}")
+        if d.get("undodgeable"):
+            # eldfall-actions.txt, Spell Types: an Enchantment "Cannot be Dodged"
+            s += f" ({', '.join(d['undodgeable'])}: an Enchantment cannot be Dodged)"
+        return s
     if k == "hit":
         return (f"    {d['attacker']} hits {d['model']} with {d['with']} (roll {d['roll']}"
                 f"{', critical' if d.get('critical') else ''})")

@@ -46,6 +46,8 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
             return f"no model {t!r} on the table"
     if d.knockback is not None and a not in ATTACKS:
         return f"{a} pushes nothing: knockback= is for an Attack with Knockback"
+    if d.place is not None and a not in ATTACKS:
+        return f"{a} lays no template: place= is for an Attack with a template"
     # a key the action has no use for is refused, not silently logged with it
     if d.spell is not None and a not in ATTACKS + ("Assist", "Ritual"):
         return f"{a} casts no Spell: spell= is for a Spell Attack, an Assist or a Ritual"
@@ -316,7 +318,13 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         # ruling "Spell Attack while Engaged": a melee-type spell within Reach only
         return f"{d.model} is Engaged: only a melee-type spell within Reach, not {prof.get('name', d.spell)}"
     if ground:
+        if d.place is not None:
+            return "an Attack at the ground lies where at= puts it: place= is for an Attack on a model"
         return _why_not_ground(game, d, prof, melee)
+    if d.place is not None:
+        r = _why_not_place(game, d, prof, role)
+        if r:
+            return r
     for t in d.target_ids:
         tm = game.models[t]
         if tm.side == m.side:
@@ -360,7 +368,11 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         if not targetless and not game.has_los(d.model, t) and \
                 not _aura_target(game, d, prof, role, t):
             return f"no LoS to {t}"
-        if prof.get("template"):
+        if prof.get("template") and d.place is not None:
+            tc = placed_template(game, d.model, prof, t, d.place)
+            if not tc.legal:
+                return f"the template cannot lie at {_xy(d.place)}: {tc.reason}"
+        elif prof.get("template"):
             tc = game.geo.best_template(sp.template_kind(prof["template"]), user=d.model, target=t)
             if not tc.legal:
                 return f"the template cannot cover {t}: {tc.reason}"
@@ -368,6 +380,44 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             # as the Assist refuses it: "Max 1 Enchantment of same name per model"
             return f"{t} already has the Enchantment {prof['name']} (max 1 of a name per model)"
     return None
+
+
+def _xy(p) -> str:
+    return f"({float(p[0]):.2f}, {float(p[1]):.2f})"
+
+
+def _why_not_place(game, d: Declare, prof: dict, role: str) -> str | None:
+    """``place=``: where the template of an Attack on a model lies. "The main target must
+    be fully covered by the template" (eldfall-actions.txt, AoE rules) is the only bound
+    the page puts on it: the attacker chooses the spot (a circle's centre, a spray's aim
+    point). Active Role, one target (one template), a template weapon or spell."""
+    name = prof.get("name") or d.weapon or d.spell
+    if not prof.get("template"):
+        return f"{name} has no template: place= lays a template"
+    if role != "active":
+        return ("a Reaction's template lies on the Activated model where the Reaction is aimed: "
+                "place= is for the Active Role")
+    if len(d.targets) != 1:
+        return "place= lays one template: name one main target"
+    if not all(math.isfinite(float(v)) for v in d.place):
+        return f"place= is a point x,y,z, not {d.place!r}"
+    x, y = float(d.place[0]), float(d.place[1])
+    w, dp = (float(v) for v in game.table[:2])
+    if not (0.0 <= x <= w and 0.0 <= y <= dp):
+        return f"the point ({x:g}, {y:g}) is off the {w:g}x{dp:g} table"
+    return None
+
+
+def placed_template(game, user: str, prof: dict, target: str, place, count: int = 1):
+    """The template of an Attack on ``target`` laid at ``place`` (``Declare.place``): a
+    circle centred there, a spray from the user's base aimed there (its height band the
+    attacker's choice, as for an Attack at the ground: down when the point lies below
+    the user's base, else up)."""
+    kind = sp.template_kind(prof["template"])
+    if kind.startswith("circle"):
+        return game.geo.template(kind, user=user, target=target, at=tuple(place), count=count)
+    band = "down" if float(place[2]) < float(game.geo.position(user)[2]) - 1e-6 else "up"
+    return game.geo.template(kind, user=user, target=target, aim=tuple(place), band=band, count=count)
 
 
 def is_ground_attack(d: Declare, role: str = "active") -> bool:
@@ -660,8 +710,12 @@ def resolve(game) -> None:
                 st = Strike(mid, t, d, role, prof, n)
                 _attack_attribute(game, st)
                 if prof.get("template") and not st.failed:
-                    tc = game.geo.template(sp.template_kind(prof["template"]), user=mid, target=t,
-                                           count=n)
+                    if d.place is not None and role == "active":
+                        # where the attacker laid it (checked legal at the declaration)
+                        tc = placed_template(game, mid, prof, t, d.place, count=n)
+                    else:
+                        tc = game.geo.template(sp.template_kind(prof["template"]), user=mid,
+                                               target=t, count=n)
                     if not tc.legal:
                         tc = game.geo.best_template(sp.template_kind(prof["template"]), user=mid,
                                                     target=t)
@@ -745,8 +799,20 @@ def resolve(game) -> None:
         m = game.models[mid]
         attackers = []
         for st in strikes:
-            if mid in st.victims and st.attacker not in attackers and not st.enchantment:
+            # an Attack that failed before its dice (out of range or Reach, no LoS) is no
+            # Attack to dodge: a roll against it would be a second chance (Immobilized)
+            if mid in st.victims and st.attacker not in attackers and not st.enchantment \
+                    and not st.failed:
                 attackers.append(st.attacker)
+        # "Enchantment ... Cannot be Dodged" (eldfall-actions.txt, Spell Types): the roll
+        # below is not made against it, and the narration says so (else a successful Dodge
+        # followed by the Enchantment's Hit reads as a contradiction)
+        undodgeable = []
+        for st in strikes:
+            if mid in st.victims and st.enchantment and not st.failed:
+                w = f"{st.attacker}'s {st.prof['name']}"
+                if w not in undodgeable:
+                    undodgeable.append(w)
         stat = d.attribute or "AG"
         halv = 0
         if role == "reactive" and not act.qualified.get(mid, {}).get("los", True):
@@ -757,7 +823,8 @@ def resolve(game) -> None:
             v = game.roll(f"Dodge: {mid} {stat}" + (f" vs {att}" if att else ""), model=mid)
             die = cb.judge(v, target)
             game.emit("dodge", {"model": mid, "against": att, "stat": stat, "attribute": target,
-                                "halved": bool(halv), "die": die.to_dict()})
+                                "halved": bool(halv), "die": die.to_dict(),
+                                **({"undodgeable": undodgeable} if undodgeable else {})})
             if att is not None:
                 dodged[(mid, att)] = die.success
             success_any = success_any or die.success

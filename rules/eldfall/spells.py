@@ -151,6 +151,12 @@ def why_not_assist(game, d, role: str) -> str | None:
         return f"{s['name']} targets enemies: cast it as a Spell Attack"
     if not d.targets:
         return "Assist needs a target (an ally or itself)"
+    many = next((t for t, n in d.targets if n > 1), None)
+    if many is not None:
+        # "STK determines number of targets": an Assist's STK counts models, each taken
+        # once (a second "Strike" on one ally would be logged but do nothing more)
+        return (f"an Assist takes each target once ({many}:{dict(d.targets)[many]}): its STK is "
+                "the number of models it targets")
     stk = max(1, int(s.get("stk", 1)))
     if d.strikes > stk or len(d.targets) > stk:
         return f"{s['name']} has STK {s.get('stk', 1)}: that many targets at most"
