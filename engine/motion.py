@@ -1064,7 +1064,7 @@ def _fly(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None
     end = tuple(float(v) for v in route.at(s_fin))
     legal, reason = True, "ok (Flying)"
     if total > allowance + 1e-9:
-        legal, reason = False, f"the route measures {total:.2f}\" and the allowance is {allowance:g}\" (Flying)"
+        legal, reason = False, f"the route measures {_over(total, allowance)}\" and the allowance is {allowance:g}\" (Flying)"
     else:
         end = (float(xy[-1, 0]), float(xy[-1, 1]), float(top[-1]))
         why = _end_problems(ctx, np.array(end))
@@ -1555,6 +1555,17 @@ def _narrow_blocks(world, R, h, res, st, ix, iy):
     return out
 
 
+def _over(value: float, limit: float) -> str:
+    """``value`` (more than ``limit``) with two decimals, or as many more (up to six) as it
+    takes to print it above the limit: a route costing 10.004" against 10" reads "10.004",
+    not "10.00" (which a player reads as within the allowance)."""
+    for d in range(2, 7):
+        text = f"{value:.{d}f}"
+        if float(text) > limit:
+            return text
+    return f"{value:.6f}"
+
+
 def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> MoveResult:
     st = ctx.st
     route, areas_touched = _area_costs(ctx, route)
@@ -1596,9 +1607,9 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         legal = False
         if blocked:       # the route was followed only up to what blocks it
             reason = (f"{blocked}; the allowance of {allowance:g}\" runs out even before that "
-                      f"(the route to there costs {route.c[-1]:.2f}\")")
+                      f"(the route to there costs {_over(route.c[-1], allowance)}\")")
         else:
-            reason = f"the route costs {route.c[-1]:.2f}\" and the allowance is {allowance:g}\""
+            reason = f"the route costs {_over(route.c[-1], allowance)}\" and the allowance is {allowance:g}\""
     elif truncated:
         reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:
@@ -3519,9 +3530,14 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
     if eng:
         # only directly toward an engaging enemy: the cells the line to it crosses,
         # each ending at the point of the line nearest its centre, checked by the
-        # path check along that straight line (its cost; its route is the line)
+        # path check along that straight line (its cost; its route is the line). The
+        # cell where the line meets the enemy's base ends there, in base contact (the
+        # Walk's purpose; its centre is inside the enemy's base, so the grid leaves it
+        # out), and the cell the model stands in ends where it stands (a Walk of 0", as
+        # `eldfall move` allows: a model already in contact can go no nearer)
         a = np.array(start[:2])
         exact = np.full(n, np.inf)
+        on_model = end_bad | alive_block
         for i in eng:
             u = ctx.centers[i, :2] - a
             u = u / (np.linalg.norm(u) or 1.0)
@@ -3529,10 +3545,37 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
             t = v @ u
             q = a[None, :] + np.maximum(t, 0.0)[:, None] * u[None, :]
             inside = np.all(np.abs(q - P[:, :2]) <= 0.5 * res + 1e-9, axis=1)
-            for nd in np.nonzero(inside & (t > 1e-6) & ok_nodes & ~np.isfinite(exact))[0]:
+            # the cell holding the point of base contact ends there (the nearest point of
+            # the line to its centre may fall short of the contact)
+            rc = check_path(world, model, [tuple(float(v) for v in ctx.centers[i, :2])], "walk",
+                            speed=speed, settings=settings)
+            if rc.legal and rc.stopped_by is not None:
+                # the path check finds the contact to 0.0001" (its end may overlap the
+                # enemy's base by that much, within the contact tolerance): the end offered
+                # is where the bases just touch, as a Walk declared to there ends
+                e_ = np.array(rc.end)
+                back = float(ctx.R + ctx.radii[i] - np.linalg.norm(e_[:2] - ctx.centers[i, :2]))
+                if back > 0:
+                    to2 = (float(e_[0] - u[0] * back), float(e_[1] - u[1] * back))
+                    r2 = check_path(world, model, [to2], "walk", speed=speed, settings=settings)
+                    if r2.legal and np.linalg.norm(np.array(r2.end[:2]) - np.array(to2)) <= 2e-4:
+                        rc, e_ = r2, np.array(r2.end)
+                # (every cell the point lies in: on a cell's edge, both, as with the line)
+                at_c = np.nonzero(np.all(np.abs(P[:, :2] - e_[:2]) <= 0.5 * res + 1e-9, axis=1)
+                                  & (np.abs(P[:, 2] - e_[2]) <= 0.3))[0]
+                for nd in at_c:
+                    if not np.isfinite(exact[nd]):
+                        exact[nd] = rc.distance
+                        ends[int(nd)] = tuple(float(c) for c in rc.end)
+            # (the cell the model stands in is the one its position falls in, as cost_at
+            # reads it; a cell behind the model that only touches it is not on the line)
+            ahead = (t > 1e-6) | (g.node_cell == sy * g.nx + sx)
+            for nd in np.nonzero(inside & ahead & (ok_nodes | on_model) & ~np.isfinite(exact))[0]:
                 to = (float(q[nd, 0]), float(q[nd, 1]), float(P[nd, 2]))
                 r = check_path(world, model, [to], "walk", speed=speed, settings=settings)
-                if r.legal and np.linalg.norm(np.array(r.end) - np.array(to)) <= 1e-6:
+                in_cell = bool(np.all(np.abs(np.array(r.end[:2]) - P[nd, :2]) <= 0.5 * res + 1e-9))
+                if r.legal and (np.linalg.norm(np.array(r.end) - np.array(to)) <= 1e-6
+                                or (r.stopped_by is not None and in_cell)):
                     exact[nd] = r.distance
                     ends[int(nd)] = tuple(float(c) for c in r.end)
         dist = np.concatenate([exact, [0.0]])
@@ -3541,7 +3584,7 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
         cost = np.full(shape, np.inf)
         flat = cost.reshape(kmax, -1)
         flat[g.node_slot, g.node_cell] = dist[:n]
-        ok_nodes &= np.isfinite(exact)
+        ok_nodes = np.isfinite(exact) & (exact <= allowance + 1e-9)
     end_ok_flat[g.node_slot, g.node_cell] = ok_nodes
     # where a base ending at each end node rests (as check_path ends a move there); a
     # Flying model lands on its highest support, as its move does

@@ -42,6 +42,14 @@ def positive(text: str, flag: str) -> float:
     return v
 
 
+def negative_points(parser) -> None:
+    """A point with a negative first coordinate (``--to -1,12``) is the option's value, not
+    an unknown option: argparse took it for an option and said "expected one argument"
+    (the point is then refused as off the table, in one line naming the flag)."""
+    import re
+    parser._negative_number_matcher = re.compile(r"^-\.?\d[\d.,eE+-]*$")
+
+
 def check_model(world, model: str, flag: str = "MODEL") -> None:
     if model not in world.model_ids():
         from tools.cmd_los import not_a_model
@@ -107,6 +115,7 @@ def engaged_line(by) -> str:
 def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the moving model's id")
+    negative_points(parser)
     parser.add_argument("--to", required=True, metavar="X,Y[,Z]", help="where the move ends")
     parser.add_argument("--via", action="append", default=[], metavar="X,Y[,Z]",
                         help="a waypoint on the way (repeat, in order)")

@@ -20,13 +20,15 @@ import zlib
 import numpy as np
 
 from engine.errors import InputError, Problem
-from tools.cmd_move import check_model, check_on_table, engaged_from_table, engaged_line, point, positive, speed_line
+from tools.cmd_move import (check_model, check_on_table, engaged_from_table, engaged_line, negative_points, point,
+                            positive, speed_line)
 from tools.loading import counted, eldfall_rules_note, load_world
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("scene", help="the scene file (YAML)")
     parser.add_argument("model", help="the model's id")
+    negative_points(parser)
     parser.add_argument("--mode", required=True, choices=("walk", "run"), help="the movement declared")
     parser.add_argument("--resolution", metavar="INCHES", help="grid cell (default 0.25)")
     parser.add_argument("--speed", metavar="SPD", help="effective SPD to use instead of the model's (states applied)")
