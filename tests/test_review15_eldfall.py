@@ -71,17 +71,25 @@ def test_a_blinded_model_has_no_los_to_its_engager_in_the_reaction_step():
     assert dodge.data["halved"] and dodge.data["attribute"] == 5, dodge.data      # AG 10 halved
 
 
-def _flying_reactor(reaction: str, weapon: str):
-    """b1 flies beside r1 (no one is Engaged); r1 activates Idle and b1 reacts with
-    ``reaction`` at it: r1's Action Step is next."""
+def _idle_beside_a_flyer(flyer: str, b1_skills=()):
+    """r1 and b1 face to face 1.5" apart, ``flyer`` Flying (no one is Engaged); r1 has
+    activated and stayed Idle: the Reaction Step is next."""
     g = setup([unit("r1", "red", 10, 10, weapons=[SWORD, BOW]),
-               unit("b1", "blue", 10, 11.5, facing=270, weapons=[SWORD, BOW])], [5] * 20)
-    g.add_state("b1", "Flying", "test")
+               unit("b1", "blue", 10, 11.5, facing=270, weapons=[SWORD, BOW], skills=list(b1_skills))],
+              [5] * 20)
+    g.add_state(flyer, "Flying", "test")
     g._update_engagement()
     g.apply(Activate("r1"))
     if g.pending[0] == "crouch":
         g.apply(Pass("blue"))
     g.apply(Move("r1", "idle"))
+    return g
+
+
+def _flying_reactor(reaction: str, weapon: str):
+    """b1 flies beside r1 (no one is Engaged); r1 activates Idle and b1 reacts with
+    ``reaction`` at it: r1's Action Step is next."""
+    g = _idle_beside_a_flyer("b1")
     g.apply(Declare("b1", reaction, weapon=weapon, targets=(("r1", 1),)))
     assert g.pending == ("action", "r1")
     return g
@@ -258,15 +266,7 @@ def test_trade_as_a_reaction_is_offered_when_the_table_plays_it():
 def _flyer_declares_at_a_foresight_model(action: Declare):
     """Flying r1 beside b1 (Foresight) activates Idle, b1 passes in the Reaction Step,
     r1 declares ``action``: b1's Foresight offer is next."""
-    g = setup([unit("r1", "red", 10, 10, weapons=[SWORD, BOW]),
-               unit("b1", "blue", 10, 11.5, facing=270, weapons=[SWORD, BOW], skills=["Foresight"])],
-              [5] * 20)
-    g.add_state("r1", "Flying", "test")
-    g._update_engagement()
-    g.apply(Activate("r1"))
-    if g.pending[0] == "crouch":
-        g.apply(Pass("blue"))
-    g.apply(Move("r1", "idle"))
+    g = _idle_beside_a_flyer("r1", ["Foresight"])
     g.apply(Pass("blue"))                                  # b1 keeps its Foresight
     g.apply(action)
     assert g.pending == ("reaction-late", "blue")
