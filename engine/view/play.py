@@ -135,6 +135,15 @@ def stratagem_reach(s: dict, side: str) -> str:
     return words + (" " + " and ".join(cond) if cond else "")
 
 
+def clicked_point(point) -> tuple[float, float, float]:
+    """A clicked point of a surface as a declaration names it: x and y to the hundredth, the
+    height rounded up to the hundredth (a point a hair under the surface would read as inside
+    the scenery), the pick's float noise (up to 0.0001") taken off first: a point picked
+    0.00002" above the table is at 0, not 0.01."""
+    x, y, z = (float(v) for v in point[:3])
+    return (round(x, 2), round(y, 2), math.ceil(z * 100.0 - 0.01) / 100.0)
+
+
 _COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west", "ne": "north-east", "nw": "north-west",
             "se": "south-east", "sw": "south-west"}
 
@@ -889,6 +898,7 @@ class PlayController(TableView):
         self.move_crouch_start = self.move_land = None
         self.split, self.aim_points, self.move_facing = None, [], None
         self.ground_aim = False
+        self.place, self.place_kind = None, None   # a template Attack's chosen spot (Declare.place)
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
         if getattr(self, "_hint_line", "") and hasattr(self, "hud"):
             self.target_hint(None)        # the target step's line under the verdict goes with it
@@ -1076,6 +1086,8 @@ class PlayController(TableView):
             return ("waypoint", self.waypoints[-1])
         if self.state == "target" and self.ground_aim and hit.point is not None and hit.kind != "model":
             return self.ground_click(hit.point)
+        if self.state == "target" and self.place_kind and hit.point is not None and hit.kind != "model":
+            return self.place_click(hit.point)
         if self.state == "target" and self.aim_points and hit.point is not None and hit.kind != "model":
             aim = self.aim_at(hit.point)
             if aim is not None:
@@ -1180,7 +1192,17 @@ class PlayController(TableView):
             return None
         if self.split is not None:
             return self.split_click(mid)
-        return self.apply(self.with_push(self.best_on(mid)))
+        decl = self.with_push(self.best_on(mid))
+        if self.place is not None and decl is not None:
+            import dataclasses
+            decl = dataclasses.replace(decl, place=self.place)
+            reason = self.game.why_illegal(decl)
+            if reason:
+                self.message = (f"{name} on {mid} with its template at {point_words(self.place)}: {reason} "
+                                "(click another point of the ground, or Esc)")
+                self.refresh()
+                return None
+        return self.apply(decl)
 
     def best_on(self, mid: str):
         """The legal declaration of the target step's action that a click on ``mid``
@@ -1735,6 +1757,10 @@ class PlayController(TableView):
                     "click a point of the ground"
                 self.message = (f"{key[0]}: {what} (Targetless: its template Hits every model under "
                                 f"it, allies too){self.push_hint()}; Esc cancels")
+        self.place_kind = None if (split or self.ground_aim) else self.place_template_kind(cands)
+        if self.place_kind:
+            self.message += ("\n(or click the ground first: its template is laid there, the target "
+                             "wholly under it)")
         self.aim_points = list(dict.fromkeys(tuple(a.point) for a in cands if getattr(a, "point", None) is not None))
         if self.aim_points:
             mover = self.pending_mover() or "the mover"
@@ -1953,6 +1979,40 @@ class PlayController(TableView):
         self.refresh()
         return self.push_aim
 
+    # ------------------------------------------------------------ where a template lies
+    def place_template_kind(self, cands) -> str | None:
+        """The template kind of the target step's Attack when the attacker may choose
+        where its template lies (Eldfall: ``Declare.place``, an Active Role Attack on one
+        named model with a template; a Targetless one is aimed at the ground instead),
+        else None."""
+        import dataclasses
+        from rules.eldfall.sequence import EldfallGame
+        if self.pending_kind() != "action" or not isinstance(self.game, EldfallGame):
+            return None
+        d = next((a for a in cands if dataclasses.is_dataclass(a)
+                  and "place" in {f.name for f in dataclasses.fields(a)}), None)
+        if d is None:
+            return None
+        from rules.eldfall import resolution as er
+        from rules.eldfall import spells as sp
+        prof = er.attack_profile(self.game, d)
+        if not prof or not prof.get("template") or er.is_targetless(prof):
+            return None
+        return sp.template_kind(prof["template"])
+
+    def place_click(self, point):
+        """A click on the ground in the target step of a template Attack on a model: its
+        template is laid there (a circle's centre, a spray's aim point) for the target
+        clicked next, and stays drawn; the rules judge it with the target (wholly under
+        it: eldfall-actions.txt, AoE rules)."""
+        self.place = clicked_point(point)
+        self._clear_template()
+        self.show_template(self.place_kind, self.place, self.active_model())
+        self.message = (f"{self.target_key[0]}: its template laid at {point_words(self.place)}: click its "
+                        "main target (wholly under it), another point of the ground, or Esc")
+        self.refresh()
+        return ("place", self.place)
+
     # ------------------------------------------------------------ an Attack at the ground
     def ground_keys(self) -> dict:
         """The target-step keys (action, weapon, spell) of the acting model's Attacks that
@@ -1991,11 +2051,7 @@ class PlayController(TableView):
         cands = self.ground_keys().get(self.target_key) if self.ground_aim else None
         if not cands:
             return None
-        x, y, z = (float(v) for v in point[:3])
-        # the height rounded up to the hundredth (a point a hair under the surface would read as
-        # inside the scenery), the pick's float noise (up to 0.0001") taken off first: a point
-        # picked 0.00002" above the table is at 0, not 0.01
-        return dataclasses.replace(cands[0], point=(round(x, 2), round(y, 2), math.ceil(z * 100.0 - 0.01) / 100.0))
+        return dataclasses.replace(cands[0], point=clicked_point(point))
 
     def ground_click(self, point):
         """A click on the ground in the target step of a Targetless template: the
@@ -2098,6 +2154,9 @@ class PlayController(TableView):
 
     def hover(self):
         mid = super().hover()
+        if self.state == "target" and self.place is not None and \
+                not any(c.getName() == "template-overlay" for c in self.live.getChildren()):
+            self.show_template(self.place_kind, self.place, self.active_model())   # the LoS overlay cleared it
         if self.state == "target" and self.ground_aim:
             if mid is None and self.hover_point is not None:
                 self.show_ground(self.hover_point)      # after the LoS verdict's overlays went
@@ -2151,6 +2210,8 @@ class PlayController(TableView):
             return None
         if self.state != "target" or hit is None or hit.point is None:
             return super().on_hover(hit)
+        if self.place is not None:
+            return None                      # the laid template stays where it was clicked
         if self.ground_aim:
             if hit.kind == "model":
                 self._clear_template()       # a model under the pointer: a click names it
