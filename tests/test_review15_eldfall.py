@@ -283,3 +283,14 @@ def test_a_foresight_reactor_may_strike_back_in_melee_at_a_flyer_that_attacked_i
     g = _flyer_declares_at_a_foresight_model(
         Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 1),)))
     assert "cannot be targeted by Melee Attacks" in g.why_illegal(back)
+
+
+def test_the_summary_names_no_active_side_before_the_turn_order():
+    # the game's first line read "round 0, - active, phase initiative" (the view's status
+    # and `eldfall replay` print it)
+    from rules.core.flat import FlatGeometry
+    from rules.eldfall.sequence import EldfallGame
+    g = EldfallGame([unit("r1", "red", 5, 5), unit("b1", "blue", 20, 5)], FlatGeometry((36.0, 36.0)), seed=0)
+    first = g.summary().splitlines()[0]
+    assert g.active_side is None and first.startswith("round ") and "active" not in first, first
+    assert "phase " in first and "VP red 0, blue 0" in first

@@ -2058,7 +2058,9 @@ class EldfallGame(Game):
 
     def summary(self) -> str:
         """One line per model: side, HP, AP, states, position."""
-        lines = [f"round {self.round}, {self.active_side or '-'} active, phase {self.phase}, "
+        # before any side is active (the turn order's choice): no "- active"
+        lines = [f"round {self.round}, " + (f"{self.active_side} active, " if self.active_side else "")
+                 + f"phase {self.phase}, "
                  f"VP " + ", ".join(f"{s} {v}" for s, v in self.vp.items())]
         models = [m for m in self.models.values() if not m.reserve]
         rows = [(m.side, m.id) for m in models] + [(t.side, t.id) for t in self.tokens.values()]
