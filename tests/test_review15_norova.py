@@ -361,3 +361,13 @@ def test_the_greedy_bot_takes_no_focus_with_no_attack_to_follow():
     g.apply(Move("A", "walk", ((6.0, 5.0, 0.0),)))
     assert g.active_model == "A" and g.why_illegal(Focus("A", "B")) is None
     assert GreedyBot(1).choose(g) == EndTurn("A")
+
+
+def test_a_side_named_by_a_plural_wins_in_the_plural():
+    # the arena's sides are "party" and "foes": the attract banner and `play` said "foes wins"
+    from rules.core.game import Outcome, Termination
+    from rules.core.text import side_wins
+    o = Outcome(Termination.TURN_LIMIT, "foes", {"foes": 88, "party": 75}, "4 rounds played")
+    assert str(o) == "foes win (turn limit: 4 rounds played) [foes 88, party 75]"
+    assert str(Outcome(Termination.ELIMINATION, "party")) == "party wins (elimination)"
+    assert [side_wins(s) for s in ("red", "Orcs", "Black Cross")] == ["red wins", "Orcs win", "Black Cross wins"]

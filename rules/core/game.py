@@ -64,7 +64,8 @@ class Outcome:
                 "scores": dict(self.scores), "detail": self.detail}
 
     def __str__(self) -> str:
-        who = f"{self.winner} wins" if self.winner else "draw"
+        from rules.core.text import side_wins
+        who = side_wins(self.winner) if self.winner else "draw"
         pts = ", ".join(f"{k} {v}" for k, v in sorted(self.scores.items()))
         return f"{who} ({self.termination.value}{': ' + self.detail if self.detail else ''})" + (
             f" [{pts}]" if pts else "")

@@ -28,3 +28,15 @@ def point_words(p, digits: int = 1) -> str:
     xy = "(" + ", ".join(f"{float(v):.{digits}f}" for v in p[:2]) + ")"
     z = float(p[2]) if len(p) > 2 else 0.0
     return xy + (f", {z:.2f}\" up" if round(z, 2) > 0 else "")
+
+
+def side_wins(side: str) -> str:
+    """"red wins", "foes win": a side named by a plural noun (Legends of Norova's "foes")
+    takes the plural verb.
+
+    >>> side_wins("red"), side_wins("foes"), side_wins("party"), side_wins("Black Cross")
+    ('red wins', 'foes win', 'party wins', 'Black Cross wins')
+    """
+    word = str(side).split()[-1] if str(side).split() else str(side)
+    plural = len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    return f"{side} {'win' if plural else 'wins'}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from rules.core.text import point_words
+from rules.core.text import point_words, side_wins
 
 _EPS = 1e-4           # a point of the path is on a leg, or at the end (as the rules compare)
 
@@ -448,7 +448,7 @@ def line(ev) -> str | None:
         toward = f" toward {d['direction']:g}\u00b0" if d.get("direction") is not None else ""
         return f"    {d['model']} cannot be knocked back{toward} by {d['attacker']}: the way is blocked"
     if k == "game_over":
-        who = f"{d['winner']} wins" if d["winner"] else "draw"
+        who = side_wins(d["winner"]) if d["winner"] else "draw"
         return f"== Game over: {who} ({d['termination']}: {d['detail']}); VP " + \
             ", ".join(f"{a} {b}" for a, b in sorted(d["scores"].items())) + " =="
     return None
