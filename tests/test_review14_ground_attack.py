@@ -154,11 +154,9 @@ _STATS = "{STA: 2, SPD: 5, ARM: 3, HP: 3, OFF: 12, DEF: 11, ACC: 10, INT: 10, AG
 
 def _view(view_app, tmp_path, states="[]"):
     """A hotseat controller at red-bomber's Action Step: a wall hides b1 and b2 from it."""
-    from engine.view.play import PlayController
-    from rules.eldfall.actions import Activate, ChooseOrder, Move, Pass
     from tests.scene_files import write
-    from tools.cmd_view import game_factory
     from tools.loading import load_world
+    from view_fixtures import at_action_step
     write(tmp_path, "models/grenadiers.yaml", _PARTY)
     scene = write(tmp_path, "scene.yaml", f"""table: [36, 36]
 terrain:
@@ -169,28 +167,12 @@ models:
   - {{id: b2, side: blue, size: M, at: [11.5, 14.5], facing: 270, states: {states}, stats: {_STATS}}}
 """)
     models = str(tmp_path / "models")
-    world = load_world(str(scene), models)
-    game, geo = game_factory(world, "eldfall", models)(3)
-    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
-    w = game.pending[1]
-    c.apply(ChooseOrder(w, w == "red"))
-    c.apply(Activate("red-bomber"))
-    for _ in range(8):                 # Idle; every Crouched window and reaction passed
-        if game.pending[0] == "action":
-            break
-        c.apply(Move("red-bomber", "idle") if game.pending[0] == "movement" else Pass(game.pending[1]))
-    assert game.pending == ("action", "red-bomber"), game.pending
-    view_app.step()
-    return c
+    return at_action_step(view_app, load_world(str(scene), models), models, tmp_path, "red-bomber")
 
 
 def _point_at(view_app, c, p):
-    """The pointer on the ground at ``p`` (not on a model drawn over it), a frame drawn."""
-    view_app.pointer = view_app.pixel_to_film(*view_app.project(p))
-    hit = c.pick_now()
-    assert hit is not None and hit.kind != "model" and abs(hit.point[0] - p[0]) < 0.05, hit
-    view_app.step()
+    from view_fixtures import point_at_ground
+    point_at_ground(view_app, c, p)
 
 
 def test_the_hotseat_aims_a_targetless_template_at_a_clicked_point_of_the_ground(view_app, tmp_path):

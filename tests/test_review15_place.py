@@ -24,25 +24,12 @@ models:
 
 
 def _at_action(view_app, tmp_path):
-    from engine.view.play import PlayController
-    from rules.eldfall.actions import Activate, ChooseOrder, Move, Pass
-    from tools.cmd_view import game_factory
     from tools.loading import load_world
+    from view_fixtures import at_action_step
     scene = tmp_path / "scene.yaml"
     scene.write_text(SCENE)
-    world = load_world(str(scene))
-    game, geo = game_factory(world, "eldfall", None)(3)
-    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
-    c.camera.top_view()
-    w = game.pending[1]
-    c.apply(ChooseOrder(w, w == "red"))
-    c.apply(Activate("red-mage"))
-    for _ in range(8):
-        if game.pending[0] == "action":
-            break
-        c.apply(Move("red-mage", "idle") if game.pending[0] == "movement" else Pass(game.pending[1]))
-    assert game.pending == ("action", "red-mage"), game.pending
-    game.models["red-mage"].mana = 2            # Flame Burst's cost (mana comes from Active AP)
+    c = at_action_step(view_app, load_world(str(scene)), None, tmp_path, "red-mage")
+    c.game.models["red-mage"].mana = 2          # Flame Burst's cost (mana comes from Active AP)
     c._invalidate()
     c.refresh()
     view_app.step()
@@ -51,10 +38,9 @@ def _at_action(view_app, tmp_path):
 
 def _ground_click(view_app, c, xy):
     """A click on the ground at ``xy`` (not on a model drawn over it)."""
+    from view_fixtures import point_at_ground
     p = (xy[0], xy[1], 0.0)
-    view_app.pointer = view_app.pixel_to_film(*view_app.project(p))
-    hit = c.pick_now()
-    assert hit is not None and hit.kind != "model" and abs(hit.point[0] - p[0]) < 0.05, hit
+    point_at_ground(view_app, c, p)
     return press(view_app, "mouse1", pixel=view_app.project(p))
 
 

@@ -68,6 +68,36 @@ def open_controller(view_app, world, game, geo, tmp_path):
     return c
 
 
+def at_action_step(view_app, world, models_dir, tmp_path, mid: str):
+    """A hotseat controller (top view) on a new Eldfall game of ``world`` (seed 3), red's
+    ``mid`` activated and Idle, every Crouched window and reaction passed: its Action
+    Step is next."""
+    from engine.view.play import PlayController
+    from rules.eldfall.actions import Activate, ChooseOrder, Move, Pass
+    from tools.cmd_view import game_factory
+    game, geo = game_factory(world, "eldfall", models_dir)(3)
+    c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
+    c.camera.top_view()
+    w = game.pending[1]
+    c.apply(ChooseOrder(w, w == "red"))
+    c.apply(Activate(mid))
+    for _ in range(8):                 # Idle; every Crouched window and reaction passed
+        if game.pending[0] == "action":
+            break
+        c.apply(Move(mid, "idle") if game.pending[0] == "movement" else Pass(game.pending[1]))
+    assert game.pending == ("action", mid), game.pending
+    view_app.step()
+    return c
+
+
+def point_at_ground(view_app, c, p):
+    """The pointer on the ground at ``p`` (not on a model drawn over it), a frame drawn."""
+    view_app.pointer = view_app.pixel_to_film(*view_app.project(p))
+    hit = c.pick_now()
+    assert hit is not None and hit.kind != "model" and abs(hit.point[0] - p[0]) < 0.05, hit
+    view_app.step()
+
+
 def open_scene(view_app, tmp_path, scene: str, game_name: str = "eldfall", seed: int = 3):
     """``open_controller`` on a scene file (a path, or YAML text written to tmp_path)
     with its game as ``eldfall view`` builds it."""
