@@ -922,10 +922,12 @@ class PlayController(TableView):
         return am if isinstance(am, str) else None
 
     # ------------------------------------------------------------ applying
-    def apply(self, action):
+    def apply(self, action, refused=None):
+        """Apply ``action``; an illegal one is not applied and the status says the rules'
+        reason (``refused``: the reason in the step's own words, ``reason -> text``)."""
         reason = self.game.why_illegal(action)
         if reason:
-            self.message = f"not allowed: {reason}"
+            self.message = refused(reason) if refused else f"not allowed: {reason}"
             self.refresh()
             return None
         before = self.active_model()
@@ -1195,13 +1197,9 @@ class PlayController(TableView):
         decl = self.with_push(self.best_on(mid))
         if self.place is not None and decl is not None:
             import dataclasses
-            decl = dataclasses.replace(decl, place=self.place)
-            reason = self.game.why_illegal(decl)
-            if reason:
-                self.message = (f"{name} on {mid} with its template at {point_words(self.place)}: {reason} "
-                                "(click another point of the ground, or Esc)")
-                self.refresh()
-                return None
+            return self.apply(dataclasses.replace(decl, place=self.place), refused=lambda reason: (
+                f"{name} on {mid} with its template at {point_words(self.place)}: {reason} "
+                "(click another point of the ground, or Esc)"))
         return self.apply(decl)
 
     def best_on(self, mid: str):
@@ -2059,13 +2057,9 @@ class PlayController(TableView):
         d = self.ground_decl(point)
         if d is None:
             return None
-        reason = self.game.why_illegal(d)
-        if reason:
-            self.message = (f"{self.target_key[0]} at the ground at {point_words(d.point)}: {reason} "
-                            "(click another point or a target; Esc cancels)")
-            self.refresh()
-            return None
-        return self.apply(d)
+        return self.apply(d, refused=lambda reason: (
+            f"{self.target_key[0]} at the ground at {point_words(d.point)}: {reason} "
+            "(click another point or a target; Esc cancels)"))
 
     def show_ground(self, point):
         """The template of the target step's Attack aimed at ``point`` of the ground, laid
