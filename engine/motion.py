@@ -718,7 +718,7 @@ class _Route:
     def __init__(self, pts, costs, kinds, support):
         self.pts = np.asarray(pts, dtype=float).reshape(-1, 3)
         self.costs = np.asarray(costs, dtype=float)
-        self.kinds = list(kinds)          # per segment: "move" | "ladder" | "climb" | "jump"
+        self.kinds = list(kinds)          # per segment: "move" | "ladder" | "climb" | "under" | "jump"
         self.support = list(support)      # per point: piece index or -1
         seg = np.linalg.norm(np.diff(self.pts, axis=0), axis=1) if len(self.pts) > 1 else np.zeros(0)
         self.s = np.concatenate([[0.0], np.cumsum(seg)])
@@ -759,7 +759,7 @@ class _Route:
         i = int(np.searchsorted(self.s, s, side="right")) - 1
         if i < 0 or i >= len(self.kinds):
             return False
-        if self.kinds[i] not in ("ladder", "climb"):
+        if self.kinds[i] not in ("ladder", "climb", "under"):
             return False
         return self.s[i] + 1e-6 < s < self.s[i + 1] - 1e-6
 
@@ -1178,6 +1178,166 @@ def _level_edge(ctx, a, b, z, keep: bool) -> float:
     return lo if keep else hi
 
 
+# A Climb goes along the scenery's faces (rulings "Climb down an overhang"): a base whose
+# rim is within _FACE_TOUCH of solid at its own height touches a face; the face under an
+# overhang that carries a climb is at most the base's width (2 R) in from its edge.
+_FACE_TOUCH = 0.03
+
+
+def _face_gaps(ctx, P, z_lo: float, z_hi: float) -> list:
+    """[(a, b)]: the heights between z_lo and z_hi where a base at plan point P touches no
+    solid at its height (its rim within ``_FACE_TOUCH``): in the air, on no face."""
+    ring = getattr(ctx, "face_ring", None)
+    if ring is None:
+        r = ctx.R + _FACE_TOUCH
+        k = max(24, int(math.ceil(2 * math.pi * r / 0.02)))
+        ang = np.arange(k) * (2 * math.pi / k)
+        ring = ctx.face_ring = np.vstack([r * np.column_stack([np.cos(ang), np.sin(ang)]), ctx.pattern])
+    lo, hi, _, _ = ctx.cols.probe(np.asarray(P, dtype=float)[None, :2] + ring)
+    ok = np.isfinite(hi)
+    iv = sorted(zip((lo[ok] - _FACE_TOUCH).tolist(), (hi[ok] + _FACE_TOUCH).tolist()))
+    gaps, cur = [], z_lo
+    for a, b in iv:
+        if cur >= z_hi:
+            break
+        if a > cur:
+            gaps.append((cur, min(a, z_hi)))
+        cur = max(cur, b)
+    if cur < z_hi:
+        gaps.append((cur, z_hi))
+    return [(a, b) for a, b in gaps if b - a > 1e-4]
+
+
+def _ledge_piece(ctx, P, z: float) -> str:
+    """The piece whose top at height z is nearest a base at plan point P (within 0.1" of
+    its rim: the ledge it climbs down from), or "scenery"."""
+    pts = np.asarray(P, dtype=float)[None, :2] + _disc_pattern(ctx.R + 0.1, float(ctx.st["disc_step"]))
+    lo, hi, _, piece = ctx.cols.probe(pts)
+    at = (np.abs(hi - z) <= _EPS) & (piece >= 0)
+    if not at.any():
+        return "scenery"
+    d = np.hypot(pts[:, 0] - P[0], pts[:, 1] - P[1])[:, None] + np.zeros(hi.shape)
+    k = np.unravel_index(np.argmin(np.where(at, d, np.inf)), hi.shape)
+    return ctx.world.pieces[int(piece[k])].id
+
+
+def _in_the_air(ctx, p) -> bool:
+    """A base at p (3,) off any support touches no steep face of a solid piece: a scene
+    could not place it there (``engine.validate.steep_face_near``, the scene's rule for a
+    model hanging on a vertical surface)."""
+    try:
+        from engine.validate import steep_face_near
+        return steep_face_near(ctx.world, float(p[0]), float(p[1]), float(p[2]), ctx.R) is None
+    except (AttributeError, TypeError, ValueError):  # a World without triangles: trust the route
+        return False
+
+
+def _overhang_z(ctx, p) -> float:
+    """The top of the ledge above a base hanging at p: the top of the layer whose bottom is
+    nearest above it within a base width (the overhang), else p's own height."""
+    pts = np.asarray(p[:2], dtype=float)[None, :] + _disc_pattern(ctx.R + 0.6, float(ctx.st["disc_step"]))
+    lo, hi, _, _ = ctx.cols.probe(pts)
+    above = np.isfinite(lo) & (lo > float(p[2]) + _EPS)
+    if not above.any():
+        return float(p[2])
+    k = np.unravel_index(np.argmin(np.where(above, lo, np.inf)), lo.shape)
+    return float(hi[k])
+
+
+def _piece_above(ctx, P, z: float) -> str:
+    """The piece whose bottom is the nearest above a base at (P, z) (over its disc), or
+    "scenery"."""
+    lo, _, _, _, piece = ctx.layers(np.asarray(P, dtype=float)[None, :2])
+    above = np.isfinite(lo[0]) & (lo[0] > z + _EPS) & (piece[0] >= 0)
+    if not above.any():
+        return "scenery"
+    return ctx.world.pieces[int(piece[0][np.argmin(np.where(above, lo[0], np.inf))])].id
+
+
+def _overhang_down(ctx, P, u, z_top: float, z_bot: float):
+    """A Climb down at plan point P from z_top to z_bot where the base would hang in the air
+    (the face under the edge is set back: an overhang) follows the faces: down the edge to
+    where the hitbox's top meets the overhang's underside, back under it (along ``u``, the
+    route's way back) to the face that carries it, and down that face.
+
+    Returns None when the straight descent touches a face all the way; else (F, zt): the
+    face's foot F (plan) and the height zt of the crossing under the overhang; else the
+    refusal (str): no face under the overhang."""
+    if not _face_gaps(ctx, P, z_bot, z_top):
+        return None
+    P = np.asarray(P, dtype=float)[:2]
+    edge = _ledge_piece(ctx, P, z_top)
+    reach = 2.0 * ctx.R
+    nope = (f"below the edge of {edge} at ({P[0]:.2f}, {P[1]:.2f}, {z_top:.2f}) no face carries a Climb down "
+            f"(none under it within the base's width, {reach:.2f}\", of the edge; a Climb goes along "
+            f"scenery, never through the air): Jump down instead")
+    step = 0.05
+    ts = np.append(np.arange(0.0, reach, step), reach + 1e-6)
+    Q = P[None, :] + ts[:, None] * np.asarray(u, dtype=float)[None, :]
+    lo, hi, std, nrm, piece = ctx.layers(Q)
+    stn = _stances(lo, hi, std, ctx.h, 4)
+    with np.errstate(invalid="ignore"):
+        rests = np.nanmin(np.where(np.isfinite(stn), np.abs(stn - z_bot), np.inf), axis=1) <= _EPS
+    k = int(np.argmin(rests)) if not rests.all() else len(ts)
+    if k >= len(ts) or k == 0:
+        return nope               # open under the overhang, or its face farther in
+    te = _level_edge(ctx, Q[k - 1], Q[k], z_bot, keep=True)
+    F = Q[k - 1] + te * (Q[k] - Q[k - 1])
+    # the underside over the way back under the overhang (from just past its edge to F)
+    l2, _, _, _, _ = ctx.layers(np.vstack([Q[1:k], F[None, :]]))
+    ceil = np.min(np.where(np.isfinite(l2) & (l2 > z_bot + _EPS), l2, np.inf), axis=1)
+    if not np.all(np.isfinite(ceil)):
+        return nope
+    zt = min(float(np.min(ceil)) - ctx.h, z_top)
+    if zt < z_bot - _EPS or _face_gaps(ctx, F, z_bot, zt):
+        return nope
+    return F, max(zt, z_bot)
+
+
+def _overhang_up(ctx, a, b, z: float, z_up: float):
+    """A Climb from level z at plan point a up to level z_up at b, where the face met is under
+    an overhang (no room to climb straight up where the base meets it): up the face until the
+    hitbox's top meets the underside, out under the overhang (away from b) to its edge, and
+    up the edge. Returns (W, E, zt): W where the base meets the face, E past the overhang's
+    edge, zt the height of the crossing; or None (no such way: the face is not a wall the
+    base touches, or the overhang is too low or too deep)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = a - b
+    nd = float(np.hypot(*d))
+    if nd <= 1e-9:
+        return None
+    u = d / nd
+    te = _level_edge(ctx, a, b, z, keep=True)
+    W = a + te * (b - a)
+    lo, hi, _, _, _ = ctx.layers(W[None, :])
+    above = np.isfinite(lo) & (lo > z + _EPS)
+    if not above.any():
+        return None
+    zt = float(np.min(lo[above])) - ctx.h
+    if zt < z - _EPS or zt >= z_up - _EPS or _face_gaps(ctx, W, z, zt):
+        return None
+    zt = max(zt, z)
+    step = 0.05
+    ts = np.append(np.arange(0.0, 2.0 * ctx.R, step), 2.0 * ctx.R + 1e-6)    # out at most the base's width
+    Q = W[None, :] + ts[:, None] * u[None, :]
+    lo, hi, _, _, _ = ctx.layers(Q)
+    n = len(ts)
+    crossing = _free(lo, hi, np.full(n, zt), np.full(n, zt + ctx.h))
+    clear = _free(lo, hi, np.full(n, zt), np.full(n, z_up + ctx.h))
+    if not clear.any():
+        return None
+    k = int(np.argmax(clear))
+    if k == 0 or not crossing[:k].all():
+        return None
+
+    def out(t):
+        q = W + t * u
+        l2, h2, _, _, _ = ctx.layers(q[None, :])
+        return bool(_free(l2, h2, np.array([zt]), np.array([z_up + ctx.h]))[0])
+    t = _bisect(out, float(ts[k - 1]), float(ts[k]), float(ctx.st["bisection_tolerance"]))
+    return W, W + t * u, zt
+
+
 def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None) -> MoveResult:
     st = ctx.st
     xy = _kept(_xy_samples([start[:2]] + [p[:2] for p in pts], float(st["path_step"])), keep)
@@ -1276,6 +1436,25 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
             # a model hanging on a face cannot Walk or Run off it, not even down a drop no
             # taller than its hitbox (the rest of a taller climb); `reach` says the same
             allowed = np.zeros_like(allowed)
+        if climb and not allowed.any() and up.any() and not hanging:
+            # up a face under an overhang: along the faces (rulings "Climb down an overhang")
+            kk = int(np.argmin(np.where(up, dz, np.inf)))
+            up_det = _overhang_up(ctx, xy[i - 1], xy[i], z, float(cand[kk]))
+            if up_det is not None:
+                W, E, zt = up_det
+                znew = float(cand[kk])
+                _, pb = ctx.support(hi[i:i + 1], nrm[i:i + 1], piece[i:i + 1], np.array([znew]))
+                dW = float(np.hypot(*(W - xy[i - 1])))
+                dE = float(np.hypot(*(E - W)))
+                for q, c, kd in (((W[0], W[1], z), dW, "move"), ((W[0], W[1], zt), zt - z, "climb"),
+                                 ((E[0], E[1], zt), dE, "under"), ((E[0], E[1], znew), znew - zt, "climb"),
+                                 ((xy[i, 0], xy[i, 1], znew), float(np.hypot(*(xy[i] - E))), "move")):
+                    route_pts.append(tuple(float(v) for v in q))
+                    costs.append(float(c))
+                    kinds.append(kd)
+                support.extend([support[-1], -1, -1, -1, int(pb[0])])
+                z = znew
+                continue
         if not allowed.any():
             if hanging and not climb:
                 blocked = (f"the model hangs on a vertical surface at z {z:.2f}: only a Climb (or a Jump) "
@@ -1301,6 +1480,11 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                               if wo else ""))
             else:
                 blocked = f"the base cannot pass at ({E[0]:.2f}, {E[1]:.2f})"
+                if climb and up.any():
+                    # a face to climb, under scenery that leaves the hitbox no way up
+                    over = _piece_above(ctx, xy[i - 1], z)
+                    blocked += (f": {over} overhangs the face there, too deep (more than the base's width, "
+                                f"{2 * ctx.R:.2f}\") or too low for the hitbox to climb round it")
             break
         j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
         znew = float(cand[j])
@@ -1331,6 +1515,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
             # made at the level's edge (where the base meets the face, or leaves the
             # ledge), not at a sample up to 0.05" from it: first across to there
             te = _level_edge(ctx, xy[i - 1], xy[i], z if dzj > 0 else znew, keep=dzj > 0)
+            if climb and dzj < 0 and 0.0 < te < 1.0:
+                # under an overhang the level below is free before the base is off the
+                # ledge: down only once it is off (its hitbox would cut the ledge)
+                te = max(te, _level_edge(ctx, xy[i - 1], xy[i], z, keep=True))
             if 0.0 < te < 1.0:
                 xy_prev, at_edge = xy[i - 1] + te * (xy[i] - xy[i - 1]), True
                 route_pts.append((float(xy_prev[0]), float(xy_prev[1]), z))
@@ -1341,7 +1529,37 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
         if vertical:
             kind = "ladder" if lad[j] >= 0 else "climb"
             v_cost = abs(dzj) * (float(st["ladder_cost"]) if kind == "ladder" else 1.0)
-            if dzj > 0 or down_here or at_edge:
+            det = None
+            if kind == "climb" and dzj < 0:
+                # down where the face under the edge is set back (an overhang): along the
+                # faces, or refused (rulings "Climb down an overhang")
+                P = np.asarray(xy_prev if (down_here or at_edge) else xy[i], dtype=float)
+                back = np.asarray(xy[i - 1] - xy[i], dtype=float)
+                nb = float(np.hypot(*back))
+                det = _overhang_down(ctx, P, back / nb if nb > 0 else back, z, znew)
+                if isinstance(det, str):
+                    blocked = det
+                    break
+            if det is not None:
+                F, zt = det
+                h_rest = h_cost
+                if not (down_here or at_edge):
+                    route_pts.append((xy[i, 0], xy[i, 1], z))
+                    costs.append(h_cost)
+                    kinds.append("move")
+                    support.append(-1)
+                    h_rest = 0.0
+                dF = float(np.hypot(*(F - P)))
+                # down the edge until the hitbox's top meets the underside, back under the
+                # overhang to the face, down that face, and across to where the route goes on
+                for q, c, kd in (((P[0], P[1], zt), z - zt, "climb"), ((F[0], F[1], zt), dF, "under"),
+                                 ((F[0], F[1], znew), zt - znew, "climb"),
+                                 ((xy[i, 0], xy[i, 1], znew), h_rest + dF, "move")):
+                    route_pts.append(tuple(float(v) for v in q))
+                    costs.append(float(c))
+                    kinds.append(kd)
+                support.extend([-1, -1, -1])
+            elif dzj > 0 or down_here or at_edge:
                 # up (or down from a hanging start, or off a ledge's edge) where it
                 # stands, then across
                 route_pts.append((float(xy_prev[0]), float(xy_prev[1]), znew))
@@ -1610,6 +1828,14 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
                       f"(the route to there costs {_over(route.c[-1], allowance)}\")")
         else:
             reason = f"the route costs {_over(route.c[-1], allowance)}\" and the allowance is {allowance:g}\""
+    elif truncated and _in_the_air(ctx, end):
+        # cut short where no face holds the base (hanging from an overhang's edge by its
+        # hitbox): a scene could not place it there (rulings "Climb down an overhang")
+        legal = False
+        reason = (f"the allowance of {allowance:g}\" runs out at ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}), "
+                  f"under the overhang of {_ledge_piece(ctx, end[:2], _overhang_z(ctx, end))}, where the base "
+                  f"touches no face (a Climb may end on a vertical surface, not in the air; the route "
+                  f"costs {_over(route.c[-1], allowance)}\"): end the Climb before the edge, or Jump down")
     elif truncated:
         reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:
@@ -1687,6 +1913,9 @@ def _legs(route, s_fin) -> list[dict]:
         rise = float(b[2] - a[2])
         if kind in ("climb", "ladder"):
             label, length = f"{kind} {'up' if rise > 0 else 'down'}", abs(rise)
+        elif kind == "under":
+            # hanging under an overhang, from its edge back to the face under it
+            label, length = "across under the overhang", plan
         else:
             # a slope costs at most 2 per inch of plan (60 degrees); an area or a narrow
             # surface doubles that
@@ -1994,6 +2223,17 @@ def _jump(ctx, model, start, pts, spd, allowance) -> MoveResult:
         pts_path.append(tuple(map(float, landed)))
     r2 = _Route(np.array(pts_path), np.zeros(len(pts_path) - 1), ["jump"] * (len(pts_path) - 1), [-1] * len(pts_path))
     why = _end_problems(ctx, landed, allow_enemy_contact=stopped_by is not None)
+    if why and falls and len(ctx.ids):
+        # a fall that would come down on a model: onto it, not onto the surface under it
+        ov = np.nonzero(_overlap(landed[None, :], R, h, ctx.centers, ctx.radii, ctx.heights,
+                                 tol=float(st["contact_tolerance"])))[0]
+        if len(ov):
+            k = int(ov[0])
+            what = "Dead model" if ctx.dead[k] else ("enemy" if ctx.enemy[k] else "ally")
+            falls = [f._replace(onto=ctx.ids[k]) for f in falls]
+            why = (f"it would fall {falls[0].height:.2f}\" onto {what} {ctx.ids[k]}"
+                   + (f" ({reason.split(' and falls')[0]})" if reason.startswith("hits ") else "")
+                   + f": the hitbox would end inside {ctx.ids[k]}'s")
     if not why and not _climbs(ctx):
         # into an unscalable area: where the base flies and falls (a jump high over an
         # area's strip does not touch it); onto an unscalable piece (up, by a pull-up or a

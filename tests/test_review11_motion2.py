@@ -123,8 +123,10 @@ def test_a_walk_refused_at_a_drop_does_not_say_it_ends_on_a_vertical_surface(cap
     assert "NOT LEGAL (a drop of 6.30\"" in out
     assert "vertical surface" not in out
     assert "stops at (11.13, 8.00, 6.30)" in out
-    # a Climb that runs out on a face still says so
-    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "blue-warden", "--to", "24,15,0", "--mode", "climb")
+    # a Climb that runs out on a face still says so (the cliff's face; the bridge deck has
+    # no face under its side: review 16 refuses that Climb)
+    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "blue-marksman", "--to", "30,25,0", "--mode", "climb",
+                           "--speed", "8")
     assert rc == 0, err
     assert "legal (allowance spent" in out and "on a vertical surface: any action but Nothing makes it fall" in out
 
@@ -161,12 +163,14 @@ def test_the_reachable_area_offers_no_place_where_a_turned_box_corner_pokes_unde
 
 # --------------------------------------------------------------------------- the route in parts
 def test_move_tells_the_route_in_the_parts_a_player_measures(capsys):
-    # Before, `move` gave only the total: a Climb down from the bridge said "distance 3.00"
-    # of 3"" with no way to follow it with a ruler (across to the edge, then down).
+    # Before, `move` gave only the total: a Climb down from the cliff said "distance 4.00"
+    # of 4"" with no way to follow it with a ruler (across to the edge, then down). (The
+    # bridge deck of this test's first version has no face under its side: review 16.)
     from tests.cli_run import run_cli
-    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "blue-warden", "--to", "24,15,0", "--mode", "climb")
+    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "blue-marksman", "--to", "30,25,0", "--mode", "climb",
+                           "--speed", "8")
     assert rc == 0, err
-    assert "route: 2.10\" across (2.10\"), 0.90\" climb down (0.90\")" in out
+    assert "route: 3.63\" across (3.63\"), 0.37\" climb down (0.37\")" in out
     # a walk into difficult ground: the part at 2 per inch from where the base touches it
     rc, out, err = run_cli(capsys, "move", "scenes/skirmish.yaml", "red-champion", "--to", "14,10", "--mode", "walk")
     assert rc == 0, err

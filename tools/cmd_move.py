@@ -155,7 +155,9 @@ def describe(r) -> str:
     for a in getattr(r, "dangerous", ()):
         lines.append(f"  touches the Dangerous area {a}: a Dodge (AG) roll, 1 Wound if it fails")
     for f in r.falls:
-        lines.append(f"  falls {f.height:.2f}\" onto {f.onto or 'nothing'}: {f.rolls} AG roll{'s' if f.rolls != 1 else ''}")
+        # a refused move is not made: its fall is only what would happen
+        lines.append(f"  {'falls' if r.legal else 'would fall'} {f.height:.2f}\" onto {f.onto or 'nothing'}: "
+                     f"{f.rolls} AG roll{'s' if f.rolls != 1 else ''}")
     for p in r.opportunity_points:
         lines.append(f"  enters {p.enemy}'s melee reach at ({p.at[0]:.2f}, {p.at[1]:.2f}, {p.at[2]:.2f})"
                      " (attack of opportunity)")

@@ -101,13 +101,23 @@ def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
                             "darkest: no room for the base; north (+y) up")
 
 
-def route_line(grid, summary, path, target) -> str:
+def route_line(grid, summary, path, target, beyond=None) -> str:
     """The shortest route to ``target`` in words: its cost and the grid cell it ends in (the
-    route runs between cell centres, so it ends at the centre of the cell holding the point)."""
+    route runs between cell centres, so it ends at the centre of the cell holding the point).
+    With no route: ``beyond`` is what the shortest one costs with no allowance (out of reach),
+    None when no route of any length gets there (or it was not asked)."""
     at = ", ".join(f"{v:g}" for v in target)
     if not path:
-        return (f"  shortest route to ({at}): none: no {summary['mode']} of {summary['allowance']:g}\" "
-                "reaches it (out of reach, blocked, or no room for the base there)")
+        m, a = summary["mode"], summary["allowance"]
+        if summary.get("reason"):
+            why = f"the model cannot {m}"
+        elif beyond is not None:
+            why = f"out of reach (the shortest {m} there is {beyond:.2f}\")"
+        else:
+            why = (f"none of any length gets there (scenery in the way, a rise or drop taller than the "
+                   f"hitbox, or no room for the base there): a Climb or a Jump may "
+                   f"(`eldfall move --mode climb` or `--mode jump`)")
+        return f"  shortest route to ({at}): none: no {m} of {a:g}\" reaches it: {why}"
     end = path[-1]
     cost = grid.cost_at(*target)
     where = f"{cost:.2f}\"" if math.isfinite(cost) else "?"
@@ -125,7 +135,7 @@ def route_line(grid, summary, path, target) -> str:
             + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
 
 
-def describe(grid, summary, path=None, target=None) -> str:
+def describe(grid, summary, path=None, target=None, beyond=None) -> str:
     s = summary
     lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {counted(s['cells'], 'end cell')} of "
              f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\""]
@@ -139,7 +149,7 @@ def describe(grid, summary, path=None, target=None) -> str:
                  f"query {s['query_ms']:.0f} ms)")
     if path is not None:
         if target is not None:
-            lines.append(route_line(grid, summary, path, target))
+            lines.append(route_line(grid, summary, path, target, beyond))
         elif path:
             lines.append("  shortest route: " + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
         else:
@@ -202,6 +212,14 @@ def run(args) -> int:
         # ``eldfall move`` does, with why it cannot use it
         summary["allowance"] = real_allowance(world, args.model, args.mode, speed)
     route = grid.shortest_path(target) if target is not None else None
+    beyond = None
+    if target is not None and not route and not summary.get("reason"):
+        # no route within the allowance: is the point out of reach, or cut off for this
+        # movement whatever its length? (the same grid, no limit: one more query)
+        W, D = world.table
+        far = reachable(world, args.model, args.mode, resolution=res, speed=4.0 * (W + D))
+        if far.shortest_path(target) and math.isfinite(far.cost_at(*target)):
+            beyond = float(far.cost_at(*target))
     pictures = []
     if args.picture:
         pictures.append(write_png(os.path.join(args.picture, "reach-top.png"),
@@ -222,11 +240,14 @@ def run(args) -> int:
             out["shortest_path"] = [[round(v, 4) for v in p] for p in route]
             cost = grid.cost_at(*target) if route else math.inf
             out["shortest_path_cost"] = round(cost, 4) if math.isfinite(cost) else None
+            if not route:
+                # what the shortest route costs with no allowance (null: none of any length)
+                out["shortest_path_cost_unlimited"] = round(beyond, 4) if beyond is not None else None
         if pictures:
             out["pictures"] = pictures
         print(json.dumps(out, indent=2))
     else:
-        print(describe(grid, summary, route, target))
+        print(describe(grid, summary, route, target, beyond))
         spd = speed_line(world, args.model, args.mode, speed)
         if spd:
             print(spd)
