@@ -54,6 +54,17 @@ _EFFECT_HEAL = re.compile(r"regains?\s+(\d+)\s*HP", re.I)
 MAX_EFFECT = 20
 
 _CACHE: dict[tuple[str, str], dict[str, Profile]] = {}
+_CACHE_WARNINGS: dict[tuple[str, str], tuple[Problem, ...]] = {}
+# the warnings of the party file last loaded under each shown name (party_warnings)
+_WARNINGS: dict[str, tuple[Problem, ...]] = {}
+
+# the traits (and the skill Foresight) the referee's rules read, by these exact names
+# (eldfall-facts.md "Traits the core rules name"; rules/eldfall/combat.py has_trait); a
+# number after one ("Knockback (2)", "Knockback 2") is its value
+RULES_TRAITS = ("Knockback", "Knockdown", "Surprise Attack", "Unkeen", "Poison I", "Poison II",
+                "Armor-Piercing", "Ignore Armor", "Targetless", "Vigilance", "Acute Senses",
+                "Watchful", "Foresight")
+_TRAIT_VALUE = re.compile(r"\s*\(?\s*\d+(?:\.\d+)?\s*\)?\s*$")
 
 
 def _display(path: Path) -> str:
@@ -95,12 +106,16 @@ def load_party(name: str, models_dir: str | Path | None = None) -> dict[str, Pro
     if key not in _CACHE:
         if len(_CACHE) > 64:
             _CACHE.clear()
+            _CACHE_WARNINGS.clear()
         try:
-            _CACHE[key] = _read_party(path, file, name, data)
+            found: list[Problem] = []
+            _CACHE[key] = _read_party(path, file, name, data, found)
+            _CACHE_WARNINGS[key] = tuple(found)
         except InputError:
             raise
         except Exception as exc:
             raise InputError(Problem(file, None, "", f"internal error while loading: {type(exc).__name__}: {exc}")) from None
+    _WARNINGS[file] = _CACHE_WARNINGS.get(key, ())
     return dict(_CACHE[key])
 
 
@@ -135,6 +150,11 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
         hint = f"; did you mean '{guess}'?" if guess else (f" (known: {', '.join(known)})" if known else "")
         if guess is None and Path(models_dir).resolve() == default_models_dir().resolve():
             hint += "; a party file of your own: --models-dir DIR"
+        other = next((folder / f"{party}{ext}" for ext in (".yml", ".YAML", ".YML", ".yaml.txt")
+                      if (folder / f"{party}{ext}").is_file()), None)
+        if other is not None:
+            # `mine.yml` beside the scene's `mine#fighter`: only NAME.yaml is read
+            hint += f"; {_display(other)} is there, but a party file is named {party}.yaml"
         return None, f"no party '{party}' in {_display(Path(models_dir))}/{hint}", []
     try:
         profiles = load_party(party, models_dir)
@@ -155,7 +175,8 @@ def resolve_ref(ref: str, models_dir: Path) -> tuple[Profile | None, str | None,
 
 
 # --------------------------------------------------------------------------- #
-def _read_party(path: Path, file: str, party: str, data: bytes) -> dict[str, Profile]:
+def _read_party(path: Path, file: str, party: str, data: bytes,
+                warnings: list | None = None) -> dict[str, Profile]:
     from engine.units import size_table
     from engine.validate import Checker, read_yaml
 
@@ -188,6 +209,8 @@ def _read_party(path: Path, file: str, party: str, data: bytes) -> dict[str, Pro
     if profs is not None and not profs:
         ck.error(("profiles",), "no profiles")
     ck.raise_if_any()
+    if warnings is not None:
+        warnings.extend(ck.warnings)
     return out
 
 
@@ -218,6 +241,8 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
     lists = {}
     for key in ("classes", "traits", "skills", "affinities"):
         lists[key] = ck.strings(d[key], p + (key,)) if key in d else ()
+    for key in ("traits", "skills"):
+        _trait_spelling(ck, lists[key], p + (key,))
     weapons: list[Weapon] = []
     gear: list[str] = []
     shield = False
@@ -275,6 +300,37 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
                    weapons=tuple(weapons), spells=tuple(spells), leader=bool(leader), extra=extra,
                    shield=shield, gear=tuple(gear), party=party_title, file=file,
                    line=ck.lines.of(p) or 0)
+
+
+def _trait_spelling(ck, traits, p) -> None:
+    """A warning for each trait written unlike the name the rules read but close to it
+    (``armor-piercing``, ``Armour-Piercing``, ``Acute Sense``): the rules match trait
+    names exactly, so the model would play without it. A trait far from all of them is
+    one of the book's the referee does not model, and is left alone."""
+    import difflib
+    lower = {t.casefold(): t for t in RULES_TRAITS}
+    for j, t in enumerate(traits or ()):
+        if not isinstance(t, str):
+            continue
+        name = " ".join(t.split())
+        # as the rules read it (rules/eldfall/combat.py trait_name): "Poison (II)" is Poison II
+        base = (_TRAIT_VALUE.sub("", name) if not name.startswith("Poison")
+                else " ".join(name.replace("(", " ").replace(")", " ").split()))
+        if name in RULES_TRAITS or base in RULES_TRAITS:
+            continue
+        guess = lower.get(base.casefold())
+        if guess is None:
+            hits = difflib.get_close_matches(base.casefold(), list(lower), n=1, cutoff=0.85)
+            guess = lower[hits[0]] if hits else None
+        if guess is not None:
+            ck.warn(p + (j,), f"{t!r} is not spelt as the rules read it: did you mean {guess!r}? (the rules "
+                              f"match the name exactly: as written, the game may play the model without it)")
+
+
+def party_warnings(file: str) -> tuple[Problem, ...]:
+    """The warnings of the party file shown as ``file`` (``Profile.file``), as it was last
+    loaded: a trait spelt unlike the one the rules read."""
+    return _WARNINGS.get(file, ())
 
 
 def _describe(v) -> str:
@@ -342,6 +398,7 @@ def _item(ck, it, p):
     ck.keys(d, p, ITEM_KEYS[kind], required=ITEM_REQUIRED[kind], what=f"a {kind} item")
     name = ck.string(d["name"], p + ("name",)) if "name" in d else None
     traits = ck.strings(d["traits"], p + ("traits",)) if "traits" in d else ()
+    _trait_spelling(ck, traits, p + ("traits",))
     hands = ck.number(d["hands"], p + ("hands",), integer=True, lo=0, hi=2) if "hands" in d else (
         0 if kind == "gear" else 1)
     if kind in ("shield", "gear"):
@@ -380,6 +437,7 @@ def _spell(ck, s, p, affinities) -> Spell | None:
         "ally" if stype == "Healing" else ("self" if stype in ("Conjuration", "Transmutation") else "enemy"))
     bands = _bands(ck, d["bands"], p + ("bands",)) if "bands" in d else ()
     traits = ck.strings(d["traits"], p + ("traits",)) if "traits" in d else ()
+    _trait_spelling(ck, traits, p + ("traits",))
     effect = ck.string(d["effect"], p + ("effect",), allow_empty=True, lines=True) if "effect" in d else ""
     if effect:
         _effect_numbers(ck, effect, p + ("effect",))

@@ -283,12 +283,30 @@ def load_scene(path: str | Path, models_dir: str | Path | None = None) -> Scene:
         raise InputError(Problem(file, None, "", f"internal error while loading: {type(exc).__name__}: {exc}")) from None
 
 
+def _is_game_log(data: bytes) -> bool:
+    """Whether ``data`` opens as a game log does: a first line that is a JSON header."""
+    import json
+    first = data.split(b"\n", 1)[0].strip()
+    if not first.startswith((b"{", b"\xef\xbb\xbf{")):
+        return False
+    try:
+        head = json.loads(first.decode("utf-8-sig"))
+    except (ValueError, UnicodeError, RecursionError):
+        return False
+    return isinstance(head, dict) and head.get("type") == "header" and "game" in head
+
+
 def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
     import hashlib
 
-    from engine.validate import Checker, read_yaml
+    from engine.validate import Checker, read_input_file, read_yaml
 
-    value, lines, raw = read_yaml(path, display=file)
+    data = read_input_file(path, file)
+    if _is_game_log(data):
+        # not "YAML syntax error: did not find expected <document start>" at line 2
+        raise InputError(Problem(file, None, "", "this is a game log (eldfall play --log writes it, eldfall "
+                                                 "replay reads it), not a scene"))
+    value, lines, raw = read_yaml(path, display=file, data=data)
     ck = Checker(file, lines)
     doc = ck.mapping(value, (), "a mapping with table, terrain and models")
     if doc is None:
@@ -370,6 +388,13 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
                 refused_sides.add(item["side"])
     for prob in sorted(party_problems, key=lambda p: (p.file, p.line or 0, p.path, p.message)):
         ck.problems.append(prob)
+    from engine.profiles import party_warnings
+    told: set[str] = set()
+    for spec in models + reserves:      # a party file's warnings (a misspelt trait), once
+        pfile = getattr(spec.profile, "file", "") if spec.profile is not None else ""
+        if pfile and pfile not in told:
+            told.add(pfile)
+            ck.warnings.extend(party_warnings(pfile))
 
     extra: dict[str, Any] = {}
     for game in SCENE_GAME_BLOCKS:
@@ -425,6 +450,15 @@ def _load_scene(path: Path, file: str, models_dir: str | Path | None) -> Scene:
                 ck.warn(("models", m.index, "side"), f"'{m.id}' is the only model on side '{side}'; "
                                                      f"did you mean '{guess}'?",
                         line=m.key_lines.get("side") or m.line)
+    owners = set(by_side) | {r.side for r in reserves} | set(refused_sides)
+    for tok in tokens:
+        # an item token of a side with no model (`side: rde`): every side is its enemy
+        if owners and tok.side not in owners:
+            from engine.validate import suggest
+            guess = suggest(tok.side, owners - set(refused_sides))
+            ck.warn(("tokens", tok.index, "side"),
+                    f"no model is on side '{tok.side}', the token's owner"
+                    + (f"; did you mean '{guess}'?" if guess else f" (sides: {', '.join(sorted(by_side))})"))
 
     # -- stratagems (Eldfall): side -> [Stratagem] ---------------------------- #
     if "stratagems" in doc and doc["stratagems"] is not None:
@@ -878,18 +912,55 @@ def _terrain(ck, item, p, index: int, scene_path: Path, table, claim_id) -> Terr
     if table is not None:
         # millimetres written as inches: a 76" wall on a 36" table (the table's own check
         # catches a table in millimetres, not a piece)
+        longest = max(table)
         for k, names in (("size", ("width", "depth", "height")), ("radius", ("radius",)),
                          ("height", ("height",))):
             vals = kw.get(k)
             vals = (vals,) if isinstance(vals, float) else (vals or ())
             for j, v in enumerate(vals):
-                if v > max(table):
+                # a cylinder is its radius twice across: a radius of 20" spans 40"
+                across = 2 * v if k == "radius" else v
+                if across > longest:
+                    span = f" ({across:g}\" across)" if k == "radius" else ""
                     ck.warn(p + ((k, j) if k == "size" else (k,)),
-                            f"a {names[j]} of {v:g}\" is more than the {max(table):g}\" table: lengths are "
+                            f"a {names[j]} of {v:g}\"{span} is more than the {longest:g}\" table: lengths are "
                             "in inches (millimetres only in keys ending in _mm)")
                     break
+        _warn_long_piece(ck, p, kw, longest)
     return TerrainSpec(id=ident, shape=shape, at=tuple(at), turn=float(turn), cover=cover,
                        tags=frozenset(tags), line=line, index=index, **kw)
+
+
+def _warn_long_piece(ck, p, kw: dict, longest: float) -> None:
+    """The lengths a piece gives otherwise than as a size (a prism's corners, a heightfield's
+    heights, a mesh's own extent after ``scale``) that are more than the table's longer side
+    (``longest``): a warning, millimetres written as inches (an STL made for a printer is in
+    millimetres, so a 100 mm ruin would stand 100" tall)."""
+    pts = kw.get("points")
+    if pts:
+        for axis, name in ((0, "x"), (1, "y")):
+            span = max(q[axis] for q in pts) - min(q[axis] for q in pts)
+            if span > longest:
+                ck.warn(p + ("points",), f"the corners span {span:g}\" along {name}, more than the "
+                        f"{longest:g}\" table: lengths are in inches (millimetres only in keys ending in _mm)")
+                break
+    grid = kw.get("heights")
+    if grid:
+        top = max((max(row) for row in grid if row), default=0.0)
+        if top > longest:
+            ck.warn(p + ("heights",), f"a height of {top:g}\" is more than the {longest:g}\" table: lengths "
+                    "are in inches (millimetres only in keys ending in _mm)")
+    if kw.get("file"):
+        mesh = cached_mesh(kw["file"])
+        extent = mesh.metadata.get(_EXTENT) if mesh is not None else None
+        scale = float(kw.get("scale") or 1.0)
+        if extent is not None and mesh is not None:
+            dims = [float(v) * scale for v in mesh.extents]
+            if max(dims) > longest:
+                size = " x ".join(f"{v:.3g}" for v in dims)
+                ck.warn(p + ("file",), f"the mesh is {size}\" after scale {scale:g}, more than the "
+                        f"{longest:g}\" table: meshes are in inches; one made in millimetres needs "
+                        f"scale: {scale / 25.4:.6g} (the scale divided by 25.4)")
 
 
 def _points(ck, value, p):
@@ -971,19 +1042,28 @@ def _grid(ck, value, p):
     return tuple(out)
 
 
-def unknown_size(value, sizes: dict) -> str:
+def unknown_size(value, sizes: dict, mm_key: bool = False) -> str:
     """The problem of a size that is not a code of the size table, with a
-    "did you mean" for a lower-case code or a size's name (``medium``)."""
+    "did you mean" for a lower-case code or a size's name (``medium``); ``mm_key``: the
+    mapping takes ``base_mm`` (a scene's model), which a number in millimetres is for."""
     guess = None
+    mm_hint = ""
+    text = value.strip().lower().removesuffix("mm").strip() if isinstance(value, str) else ""
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if number is None and text.replace(".", "", 1).isdigit():
+        number = float(text)
+    if mm_key and number is not None and MIN_MM <= number <= 2000:
+        # `size: 32` or `size: 32mm`: the base's millimetres, which a base_mm key takes
+        mm_hint = f" (a base of {number:g} mm is written base_mm: {number:g}, with height_mm)"
     if not isinstance(value, str):          # (not "unknown size a list of 1")
-        return f"expected a size code ({', '.join(sizes)}), got {describe_value(value)}"
+        return f"expected a size code ({', '.join(sizes)}), got {describe_value(value)}{mm_hint}"
     if isinstance(value, str):
         word = value.strip().lower()
         guess = next((code for code, row in sizes.items()
                       if word and (word == code.lower() or word == str(row.get("name", "")).lower())), None)
     if guess:
         return f"unknown size {describe_value(value)}; did you mean '{guess}'? (allowed: {', '.join(sizes)})"
-    return f"unknown size {describe_value(value)}; allowed: {', '.join(sizes)}"
+    return f"unknown size {describe_value(value)}; allowed: {', '.join(sizes)}{mm_hint}"
 
 
 def describe_value(value) -> str:
@@ -1443,7 +1523,7 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
     if "size" in d:
         size = d["size"]
         if not isinstance(size, str) or size not in sizes:
-            ck.error(p + ("size",), unknown_size(size, sizes))
+            ck.error(p + ("size",), unknown_size(size, sizes, mm_key=True))
             size = None
             size_bad = True
         else:
@@ -1475,6 +1555,10 @@ def _model(ck, item, p, index, table, claim_id, models_dir: Path, party_problems
             ck.error(p + ("at",), (
                 f"model '{ident or d.get('id')}' is off the table: its base spans x {x - r:.2f}..{x + r:.2f}, "
                 f"y {y - r:.2f}..{y + r:.2f}; the table is {table[0]:g} x {table[1]:g}"))
+        elif len(at) == 3 and at[2] > max(table):
+            # a Flying model may be given any z (it floats legally): 50 mm up written as 50"
+            ck.warn(p + ("at",), f"z {at[2]:g}\" is more than the {max(table):g}\" table: lengths are "
+                                 "in inches (millimetres only in keys ending in _mm)")
     if len(ck.problems) != before or None in (ident, side, at, facing, states, base_mm, height_mm,
                                               reserve, tier, mounted, dismounted) \
             or ("profile" in d and profile is None):

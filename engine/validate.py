@@ -188,6 +188,13 @@ def output_folder(path: str | Path, flag: str = "--picture", create: bool = Fals
     return text
 
 
+# a no-break space where YAML's syntax needs a space: in a line's indent, after a list's
+# dash, or right after a plain key's colon (U+00A0 inside a text is the text's own)
+# (an indent of them before a list's dash or a key: a line of free text may begin with one)
+_NBSP_RE = re.compile(r"^[ \u00a0]*\u00a0[ \u00a0]*(?:-|[A-Za-z0-9_.+-]+:)(?:[ \u00a0]|$)"
+                      r"|^[ \u00a0]*-\u00a0|^[ ]*(?:- +)*[A-Za-z0-9_.+-]+:\u00a0", re.MULTILINE)
+
+
 def read_yaml(path: str | Path, display: str | None = None, data: bytes | None = None
               ) -> tuple[Any, Lines, bytes]:
     """Read ``path``; return ``(value, lines, raw_bytes)``.
@@ -214,6 +221,13 @@ def read_yaml(path: str | Path, display: str | None = None, data: bytes | None =
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise InputError(Problem(file, line, "", "not a text file (contains a NUL byte)"))
+    nbsp = _NBSP_RE.search(text)
+    if nbsp is not None:
+        # YAML takes U+00A0 for a letter: `table:<NBSP>[36, 36]` is one text, an indent
+        # of them no indent at all; said as such, not as what the text then reads as
+        line = text[: nbsp.start()].count("\n") + 1
+        raise InputError(Problem(file, line, "", "a no-break space (U+00A0, as a web page or a word "
+                                                 "processor gives) where YAML needs a plain space"))
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

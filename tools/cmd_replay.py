@@ -259,6 +259,15 @@ def narration(game) -> list:
     return out
 
 
+def warning_line(text: str) -> str:
+    """A warning of the log reader (``LOG:LINE: what``) as every command prints a warning,
+    ``LOG:LINE: warning: what`` (not ``warning: LOG:LINE: ...``, which an editor's or a
+    script's ``file:line:`` reader would not find)."""
+    import re
+    m = re.match(r"^(.*?:\d+): (.*)$", text, re.S)
+    return f"{m.group(1)}: warning: {m.group(2)}" if m else f"warning: {text}"
+
+
 def run(args) -> int:
     from engine.errors import InputError, Problem
     from rules.core.errors import LogError
@@ -266,10 +275,16 @@ def run(args) -> int:
     file_argument(args.log, "a game log")
     header, events, warnings = read_game_log(args.log)
     for w in warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        print(warning_line(w), file=sys.stderr)
     if header["game"] not in gameplay.GAMES:
         raise InputError(Problem(args.log, 1, "game",
                                  f"unknown game {header['game']!r} ({', '.join(gameplay.GAMES)})"))
+    seed = header.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed < 0:
+        # eldfall play takes no seed below 0 (the dice would roll seed -N as N): an edited
+        # header, said at its line, not as the first die that then differs
+        raise InputError(Problem(args.log, 1, "seed",
+                                 f"must be 0 or more, got {seed} (eldfall play logs no other: an edited log?)"))
     scene = header.get("scene") or {}
     path = scene_file(args.log, scene)
     sha = _sha256(path)

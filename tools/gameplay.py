@@ -66,6 +66,11 @@ def parse_settings(pairs) -> dict:
         key, sep, value = p.partition("=")
         if not sep or not key:
             raise InputError(Problem("<command line>", None, "--set", f"expected KEY=VALUE, not {p!r}"))
+        if key.strip() in out:
+            # as a scene's repeated key: one of the two would be dropped without a word
+            first = next(q for q in pairs if q.partition("=")[0].strip() == key.strip())
+            raise InputError(Problem("<command line>", None, f"--set {key.strip()}",
+                                     f"given twice ({first}, then {p}): give it once"))
         try:
             out[key.strip()] = yaml.safe_load(value)
             node = yaml.compose(value, Loader=yaml.SafeLoader)
@@ -194,6 +199,27 @@ def objective_problem(scene, objectives) -> Problem | None:
     return None
 
 
+def table_setting_problem(scene, settings) -> Problem | None:
+    """``--set table=[W, D]`` on a scene whose ``table`` is another size: the game is played
+    on the scene's table (its size comes with the scene), so the setting would be taken
+    without a word and do nothing (its JSON would still echo it). None when it is absent
+    or the scene's own size."""
+    t = (settings or {}).get("table")
+    if t is None or not isinstance(t, (list, tuple)) or len(t) != 2:
+        return None
+    try:
+        same = all(abs(float(a) - float(b)) < 1e-9 for a, b in zip(t, scene.table))
+    except (TypeError, ValueError):
+        return None
+    if same:
+        return None
+    size = " x ".join(f"{float(v):g}" for v in scene.table)
+    return Problem("<command line>", None, "--set table",
+                   f"the game is played on the scene's table ({size} in {scene.path or 'the scene'}), "
+                   f"not {' x '.join(f'{float(v):g}' for v in t)}: change the scene's table: instead "
+                   f"(the setting is for a game made without a scene)")
+
+
 def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None,
              models_dir: str | None = None, warnings: list | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events.
@@ -214,6 +240,9 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
     lost = objective_problem(scene, (settings or {}).get("objectives")) if name == "eldfall" else None
     if lost:
         raise InputError(lost)
+    other = table_setting_problem(scene, settings)
+    if other:
+        raise InputError(other)
     if log is not None:
         g.start_log(log)
     return mod, g
