@@ -460,6 +460,21 @@ def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
     return float(u.max() - u.min())
 
 
+def face_on_width(mesh, above_z: float) -> float:
+    """The length of the part of the piece above ``above_z``, as a ruler laid along it reads
+    it (a wall's length, what it is wide seen face on): its extent along the direction square
+    to its thinnest (the extents along 720 directions; a box's exactly)."""
+    import trimesh
+    m = trimesh.intersections.slice_mesh_plane(mesh, (0, 0, 1), (0, 0, above_z), cap=False)
+    if m is None or len(m.faces) == 0:
+        return 0.0
+    a = np.radians(np.arange(0.0, 360.0, 0.5))
+    u = np.asarray(m.vertices)[:, :2] @ np.vstack([np.cos(a), np.sin(a)])
+    ext = u.max(axis=0) - u.min(axis=0)
+    k = int(np.argmin(ext))
+    return float(ext[(k + 180) % len(ext)])             # 90 degrees on
+
+
 def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: np.ndarray,
                  skip: set[int]) -> tuple[float, list[str]]:
     """Width across the line of sight of piece ``pidx`` joined with the pieces that touch it
@@ -752,6 +767,11 @@ def cover(world, attacker: str, target: str, los_result=None,
         tall_h = th.full_height if by_size else th.height
         tall_what = "hitbox of its size (standing)" if by_size else "hitbox"
         found, rejected = [], []
+        # every piece that hides part of it, with its share and a word on what it gives: the
+        # reason says the others beside the cover piece, so that the shares add up ("42%
+        # visible", "hides 28%" and the underside's 14% left 16% said nowhere, hidden by a
+        # second piece or a model)
+        hiders: list[tuple[str, float, str]] = []
         cands = np.unique(piece_idx[piece_idx >= 0])
         blo, bhi = piece_bounds(world)
         # a piece whose box is beyond the cover distance of the hitbox cannot give cover
@@ -779,6 +799,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                         far = (inches_vs(edge, s.cover_within_in) + "\"" if edge is not None
                                else f"more than {s.cover_within_in:g}\"")
                         rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
+                        hiders.append((piece.id, lshare, f"the surface it stands on, its edge {far} from the base: no cover"))
                     else:
                         level = "light" if piece.cover == "auto" else piece.cover
                         why = (f"the edge of its own ledge {piece.id} hides {percent(lshare)} of its hitbox from "
@@ -786,7 +807,8 @@ def cover(world, attacker: str, target: str, los_result=None,
                                f"{attacker})")
                         if piece.cover != "auto":
                             why += f"; the piece's cover tag says {piece.cover}"
-                        found.append((level, piece.id, why, lshare))
+                        found.append((level, piece.id, why, lshare, len(hiders)))
+                        hiders.append((piece.id, lshare, f"its own ledge: {level}"))
                 if not rise.any():
                     continue
                 mine = rise
@@ -795,14 +817,17 @@ def cover(world, attacker: str, target: str, los_result=None,
                 # the exact distance is only needed if the reason ends up listing it
                 rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is " + inches_vs(
                     piece_distance(piece.mesh, th), s.cover_within_in) + "\" away")
+                hiders.append((piece.id, share, f"more than {s.cover_within_in:g}\" away: no cover"))
                 continue
             dist_p = piece_distance(piece.mesh, th)
             if dist_p > s.cover_within_in + WITHIN_TOL:
                 rejected.append(f"{piece.id} hides part of it but is {inches_vs(dist_p, s.cover_within_in)}\" away")
+                hiders.append((piece.id, share, f"{inches_vs(dist_p, s.cover_within_in)}\" away: no cover"))
                 continue
             top = local_top(piece.mesh, th, s.cover_within_in + WITHIN_TOL)
             if top <= base_top + 1e-9:
                 rejected.append(f"{piece.id} is not higher than its base")
+                hiders.append((piece.id, share, "not higher than its base: no cover"))
                 continue
             width = apparent_width(piece.mesh, base_top, los_dir)
             taller = top >= th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9
@@ -827,22 +852,33 @@ def cover(world, attacker: str, target: str, los_result=None,
             level = auto if piece.cover == "auto" else piece.cover
             top_s, tall_s = side_by_side(top - th.z, tall_h)
             width_s, base_s = side_by_side(width, 2 * th.radius)
-            why = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
-                   f"its top is {top_s}\" above the base ({_tall_words(top - th.z, tall_h, taller, s, hangs)} the "
-                   f"{tall_s}\" {tall_what}) and it is {width_s}\" wide"
-                   f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
-                   f"({'wider' if wider else 'not wider'} than the {base_s}\" base)")
-            if piece.cover != "auto":
-                why += f"; the piece's cover tag says {piece.cover} (automatic: {auto})"
-            found.append((level, piece.id, why, share))
+            head = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
+                    f"its top is {top_s}\" above the base ({_tall_words(top - th.z, tall_h, taller, s, hangs)} the "
+                    f"{tall_s}\" {tall_what}) and it is {width_s}\" wide"
+                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
+                    f"({'wider' if wider else 'not wider'} than the {base_s}\" base")
+            tag = f"; the piece's cover tag says {piece.cover} (automatic: {auto})" if piece.cover != "auto" else ""
+
+            def why(head=head, tag=tag, mesh=piece.mesh, width=width, joined=joined):
+                # the width is across the line of sight: a 3" wall seen at an angle is 2.71" wide,
+                # and a player's ruler laid along it reads 3" (said when the two print differently;
+                # built only when the reason is read)
+                face = 0.0 if joined else face_on_width(mesh, base_top)
+                slant = (f"; across the line of sight from {attacker}: it is {face:.2f}\" long, seen at an angle"
+                         if f"{face:.2f}" != f"{width:.2f}" and face > width else "")
+                return head + slant + ")" + tag
+            found.append((level, piece.id, _once(why), share, len(hiders)))
+            hiders.append((piece.id, share, level + (" from it" if level != "none" else ": its cover tag")))
+        chosen = None
         if found:
             found.sort(key=lambda f: (LEVELS.index(f[0]), f[3]), reverse=True)
-            lv, pid, why, _ = found[0]
+            lv, pid, why, _, hidx = found[0]
             if LEVELS.index(lv) >= LEVELS.index(best[0]) and lv != "none":
-                best = (lv, pid, why + (f"; also {base_reason}" if base_reason else ""))
+                best = (lv, pid, _once(lambda why=why: _text(why) + (f"; also {base_reason}" if base_reason else "")))
+                chosen = hidx
             elif lv == "none" and best[0] == "none":
                 # a piece tagged `cover: none` hides it: no cover, and no piece gives it
-                best = ("none", None, "no cover: " + why)
+                best = ("none", None, _once(lambda why=why: "no cover: " + _text(why)))
         # what else hides part of it (models, a Forest's area), said where nothing gives cover:
         # "no scenery within 1\" hides part of its hitbox" beside "blocking: wood, wood2" read
         # as a contradiction (neither is scenery that gives cover)
@@ -861,10 +897,52 @@ def cover(world, attacker: str, target: str, los_result=None,
                     f"{', '.join(sunk)}{', the ground it stands on' if sunk_under else ''} "
                     f"(no attacker anywhere sees it, as none sees the bottom of a base)"
                     + ("" if buried.all() else "; models give no cover"))
+        if best[0] != "none":
+            rest = _rest_hidden(world, los_result, hiders, chosen, ~hit, buried,
+                                np.where(hit, world.tri_piece[np.maximum(tri, 0)], -1), n_points)
+            if rest:
+                best = (best[0], best[1], _once(lambda prev=best[2], rest=rest: _text(prev) + rest))
     level, pid, why = best
     if level == "none" and not why:
         why = f"no scenery within {s.cover_within_in:g}\" hides part of its hitbox from {attacker}"
     return CoverResult(level, pid, why)
+
+
+def _text(v) -> str:
+    """A reason given as text or as a function that builds it."""
+    return v() if callable(v) else v
+
+
+def _rest_hidden(world, r, hiders, chosen, free, buried, piece_idx_all, n_points) -> str:
+    """The unseen share of the hitbox beside the cover piece's (and the underside's, said on
+    the visible line), each part with what hides it: "; the other 16% unseen: window-hi
+    hides 16% (light from it)". Empty when the cover piece hides all that is hidden."""
+    parts = [(pid, share, note) for k, (pid, share, note) in enumerate(hiders) if k != chosen and share > 0]
+    total = sum(share for _, share, _ in parts)
+    n = max(n_points, 1)
+    sunk = buried.sum() / n
+    if sunk > 0:
+        where = ", ".join(world.pieces[int(k)].id for k in np.unique(piece_idx_all[buried]))
+        parts.append(("", sunk, f"sunk in {where} (no attacker anywhere sees it)"))
+        total += sunk
+    # no scenery between such a point and the attacker's eye: a model or an area hides it
+    by_others = (free & ~buried).sum() / n
+    if by_others > 0:
+        ids = [b for b in (r.blocking or ()) if b in world.models
+               or any(p.id == b and not p.solid for p in world.pieces)]
+        models = [b for b in ids if b in world.models]
+        note = ("a model gives no cover" if len(models) == len(ids) == 1 else "models give no cover"
+                if ids and len(models) == len(ids) else "an area is not scenery" if len(ids) == 1 and not models
+                else "models and areas give no cover")
+        parts.append((", ".join(ids) or "models or areas", by_others, note))
+        total += by_others
+    if not parts or total <= 0:
+        return ""
+    def pct(v):                 # one decimal, as the visible line's (so the parts add up as printed)
+        return "under 0.1%" if v < 0.0005 else f"{v:.1%}"
+    words = [f"{pid} {'hide' if ', ' in pid else 'hides'} {pct(share)} ({note})" if pid
+             else f"{pct(share)} is {note}" for pid, share, note in parts]
+    return f"; the other {pct(total)} unseen: " + ", ".join(words)
 
 
 def _others_hiding(world, r) -> list[str]:

@@ -911,6 +911,9 @@ class TemplateHit:
     los_from_origin: bool
     count: int                   # how many templates hit it
     templates: tuple[int, ...] = ()
+    # per template of ``templates``: (the share of its base under it, its whole base under it);
+    # "full 100.0% x2" said of the largest share alone read as fully under both
+    each: tuple[tuple[float, bool], ...] = ()
 
     @property
     def partial(self) -> bool:
@@ -923,7 +926,11 @@ class TemplateHit:
                 "coverage": "full" if self.full else ("partial" if self.covered_fraction > 0 else "touching"),
                 "in_band": self.in_band,
                 "los_from_origin": self.los_from_origin, "count": self.count,
-                "templates": list(self.templates)}
+                "templates": list(self.templates),
+                **({"per_template": [{"template": k, "covered_fraction": f, "coverage": "full" if full else
+                                      ("partial" if f > 0 else "touching")}
+                                     for k, (f, full) in zip(self.templates, self.each)]}
+                   if len(self.each) > 1 else {})}
 
 
 @dataclass(frozen=True)
@@ -1131,6 +1138,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
     n_hits = {m: [] for m in ids}
     best_frac = {m: 0.0 for m in ids}
     full_any = {m: False for m in ids}
+    each = {m: [] for m in ids}          # per template that hits it: (share of its base, whole base)
     last: dict[str, tuple] = {}
     target_full: bool | None = None if target is None else True
     if target is not None and target != user and world.hitbox(target).states & _GONE_STATES:
@@ -1159,7 +1167,10 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                     where = (f"none of its base is under the template, its nearest edge is "
                              f"{_fmt(a.sdf[i] - r_t, tol)} outside and its far edge {_fmt(a.sdf[i] + r_t, tol)}")
                 reasons.append(f"{tag}main target {target} is not fully covered: {where}")
-            elif not a.in_band[i]:
+            # out of the band is said too when it is not fully covered: a spray from a tower with
+            # the band up said only "99% of its base is under the template", and moved 0.03" it
+            # was still refused, for the band
+            if not a.in_band[i]:
                 target_full = False
                 tz = float(_measured_z(world, [target], world.hitbox(target).center[None])[0])
                 lo, hi = pl.band
@@ -1174,7 +1185,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                         hint = f"; the band {other} reaches it (--band {other})"
                 reasons.append(f"{tag}main target {target} is out of the template's height band "
                                f"({_fmt(a.gap[i], tol)} beyond it, {where} band z {lo:.2f} to {hi:.2f}){hint}")
-            elif target != user and not a.los.get(target, False):
+            elif a.full[i] and target != user and not a.los.get(target, False):
                 source = "the template's centre" if pl.kind == "circle" else pl.user
                 reasons.append(f"{tag}main target {target} has no LoS from {source}"
                                + _blocked(world, pl, target, settings))
@@ -1186,6 +1197,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
                 n_hits[mid].append(k)
                 best_frac[mid] = max(best_frac[mid], float(a.fraction[i]))
                 full_any[mid] = full_any[mid] or bool(a.full[i])
+                each[mid].append((round(float(a.fraction[i]), 4), bool(a.full[i])))
             last.setdefault(mid, [])
             last[mid].append((a, i, pl))
     affected, missed = [], []
@@ -1199,7 +1211,7 @@ def evaluate(world, placements: Placement | Sequence[Placement], *, target: str 
             continue
         if n_hits[mid]:
             affected.append(TemplateHit(mid, side[mid], best_frac[mid], full_any[mid], True, True,
-                                        len(n_hits[mid]), tuple(n_hits[mid])))
+                                        len(n_hits[mid]), tuple(n_hits[mid]), tuple(each[mid])))
             continue
         # the reason from the template that came closest
         blocked = ""

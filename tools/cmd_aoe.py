@@ -59,6 +59,28 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--picture", metavar="DIR", help="write aoe.png into DIR")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+    _negative_points(parser)
+
+
+def _negative_points(parser) -> None:
+    """``--aim -3,12`` (a spray aimed past the table's left edge) and ``--at -0.5,12`` are taken
+    as the option's value, as ``--aim=-3,12`` is: argparse reads "-3,12" as an option (it is
+    no plain negative number) and answered "--aim: expected one argument"."""
+    import re
+    plain = parser.parse_known_args
+    number = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(,|$)")
+
+    def parse_known_args(args=None, namespace=None):
+        if args is not None:
+            args, out = list(args), []
+            while args:
+                a = args.pop(0)
+                if a in ("--at", "--aim") and args and number.match(args[0]):
+                    a = f"{a}={args.pop(0)}"
+                out.append(a)
+            args = out
+        return plain(args, namespace)
+    parser.parse_known_args = parse_known_args
 
 
 def _point(text: str, what: str, dims=(2, 3)) -> tuple[float, ...]:
@@ -699,6 +721,19 @@ def _which(h) -> str:
     return ("template " if len(nums) == 1 else "templates ") + ", ".join(str(k) for k in nums)
 
 
+def _each(h) -> str:
+    """How much of a model's base each of the two or more templates that hit it covers, in
+    their order ("each: full, 34.7%"); "" under one. The row's share is the largest: "full
+    100.0% x2" alone read as wholly under both."""
+    each = getattr(h, "each", ())
+    if len(each) < 2:
+        return ""
+
+    def one(f, full):
+        return "full" if full else "touching" if f <= 0 else "<0.1%" if f < 5e-4 else f"{100 * f:.1f}%"
+    return "each: " + ", ".join(one(*e) for e in each)
+
+
 def _affected_text(res, world, picture: bool, which: bool = False, legal: bool | None = None) -> list[str]:
     """The affected models (with how many templates hit each, and with ``which`` the
     templates' numbers) and the models not affected with the reason."""
@@ -723,6 +758,7 @@ def _affected_text(res, world, picture: bool, which: bool = False, legal: bool |
                         + (f" ({_which(h)})" if which else ""))
         else:
             hits.append(f"    {h.id:<{width}}  {cover:<8} {pct:>6}"
+                        + (f" ({_each(h)})" if _each(h) else "")
                         + "".join(f"  {x}" for x in (times, who.ljust(5) if which and who else who,
                                                      _which(h) if which else "") if x))
     lines += [head + ": " + ", ".join(hits)] if picture and hits else [head + (":" if hits else "")] + hits

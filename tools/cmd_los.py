@@ -272,6 +272,28 @@ def dark_line(r, dark: dict) -> str:
             f"{r.viewer}'s Awareness of {dark['awareness']:g}\", so the lines decide as anywhere else")
 
 
+def changed_settings(s) -> list[str]:
+    """The settings that differ from the shipped defaults (engine/data/sight.yaml), each as
+    its key in a settings file and its value: ``--settings`` that stops models blocking or
+    moves the cover distance changes the answer, and the summary line names neither."""
+    from engine.sight_settings import _KEYS, default_settings
+    d = default_settings()
+    out = []
+    for keys, name in _KEYS.items():
+        v = getattr(s, name)
+        if v != getattr(d, name):
+            v = ("[" + ", ".join(map(str, v)) + "]" if isinstance(v, (tuple, list))
+                 else str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v))
+            out.append(f"{'.'.join(keys)} {v}")
+    return out
+
+
+def changed_words(s) -> str:
+    """``changed_settings`` for the end of a settings line ("" when none is changed)."""
+    ch = changed_settings(s)
+    return f"; changed from the defaults: {', '.join(ch)}" if ch else ""
+
+
 def verdict(r, world=None) -> str:
     """The one-line verdict (``world``: to name the Forest areas in the way as such)."""
     dist, hd = r.distance, r.height_difference
@@ -308,6 +330,9 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                not r.in_front_arc else f"  front arc: {'yes' if r.in_front_arc else 'no'} ({where})")
         seen = (f"  visible: {share_text(r.visible_fraction)} of {len(r.target_points)} sample points of "
                 f"{r.target}'s hitbox ({r.visible_area_mm2:.0f} mm2){'' if r.fraction_exact else ' (at least; yes/no only)'}")
+        if by_state(r):
+            # no line was looked at: "0.0% of 1184 sample points" read as a measured share
+            seen = f"  visible: none looked at ({len(r.target_points)} sample points of {r.target}'s hitbox; see why)"
         back = behind_arc(r)
         if back > 0 and not by_state(r) and r.in_front_arc:
             # a share nothing blocks: without this, "51% visible, blocking: nothing" reads as a fault
@@ -352,7 +377,7 @@ def details(r, sha: str, flying: tuple[str, ...] = (), all_round: str | None = N
                      f"shapes of what lies between the hitboxes (or of nothing there), without a ray")
     lines.append(f"  settings: lattice {s.patch_mm:g} mm patches, front arc unless moving/"
                  f"{'/'.join(s.three_sixty_states)}, minimum visible area {s.min_visible_area_mm2:g} mm2, "
-                 f"forest limit {s.forest_limit}, Dark applies to {s.dark_applies}")
+                 f"forest limit {s.forest_limit}, Dark applies to {s.dark_applies}" + changed_words(s))
     lines.append(f"  scene sha256: {sha}")
     return "\n".join(lines)
 
@@ -430,6 +455,8 @@ def run(args) -> int:
                               "cover": {a: {b: cov.get((a, b)) for b in ids} for a in ids}}, indent=2))
             return 0
         print(matrix_text(world, ids, m, cov))
+        if changed_settings(settings):
+            print(f"  settings: {changed_words(settings)[2:]}")
         print(f"  scene sha256: {sha}")
         return 0
     if not args.viewer or not args.target:

@@ -198,5 +198,8 @@ def run(args) -> int:
         note = eldfall_rules_note(world, "measure")
         if note:
             print(note)
+        from tools.cmd_los import changed_words
+        if changed_words(settings):     # --settings that changes the LoS or engagement said
+            print(f"  settings: {changed_words(settings)[2:]}")
         print(f"  scene sha256: {world.scene.sha256}")
     return 0
