@@ -13,6 +13,8 @@ second the acting character::
     skill A1 hide               skill A1 second_wind
     cast A1 firebolt B2 aid=A3/frost_shard       cast A1 flame_burst -
     perceive A1 B2
+    aoo B2 A1 main skill=power_strike     (the blow of an Attack of Opportunity that hit:
+                                           B2's choice, plain or with a skill)
 """
 from __future__ import annotations
 
@@ -227,8 +229,23 @@ class Perceive(Action):
         return f"perceive {self.actor} {self.target}"
 
 
+@dataclass(frozen=True)
+class AooAttack(Action):
+    """The blow of an Attack of Opportunity whose hit check succeeded, chosen by the
+    attacking character (the defending side): plain or with an attack skill (seed
+    "Attack of Opportunity": "Skills can be used in an Attack of Opportunity but not
+    spells"). It takes none of the attacker's action slots."""
+    target: str = ""
+    hand: str = "main"
+    skill: str | None = None
+    word: ClassVar[str] = "aoo"
+
+    def __str__(self) -> str:
+        return f"aoo {self.actor} {self.target} {self.hand}" + (f" skill={self.skill}" if self.skill else "")
+
+
 ACTION_TYPES = {c.word: c for c in (Wait, EndTurn, Move, Turn, Stand, Attack, ThrowPotion, UsePotion,
-                                    Equip, Reload, Focus, UseSkill, Cast, Perceive)}
+                                    Equip, Reload, Focus, UseSkill, Cast, Perceive, AooAttack)}
 
 
 def _no_extra(kw: dict, allowed: tuple[str, ...], word: str) -> None:
@@ -283,6 +300,12 @@ def parse(text: str) -> Action:
                 items.append(Aid(bits[0], bits[1], _unopt(bits[2])))
             aid = tuple(items)
         return Attack(actor, pos[0], pos[1], kw.get("skill"), aid)
+    if cls is AooAttack:
+        need(2)
+        _no_extra(kw, ("skill",), word)
+        if pos[1] not in HANDS:
+            raise ValueError(f"aoo: unknown hand {pos[1]!r} (known: {', '.join(HANDS)})")
+        return AooAttack(actor, pos[0], pos[1], kw.get("skill"))
     if cls is ThrowPotion:
         need(2)
         _no_extra(kw, (), word)

@@ -2,7 +2,10 @@
 
 * :class:`RandomBot` picks uniformly among the legal actions (ending the turn
   is one of them), from its own seeded generator.
-* :class:`GreedyBot` drinks a potion when badly hurt, tries to spot a hidden
+* :class:`GreedyBot` strikes the blow of an Attack of Opportunity that hit with the
+  best expected outcome (plain, or a skill it can pay for without a save: its damage
+  times the chance its success roll lets it strike, a kill counting extra), drinks a
+  potion when badly hurt, tries to spot a hidden
   enemy in sight (Perceive), casts its best damage
   spell, attacks the target it hurts most (with its best hand and skill, and
   the allies' aids that add to it: none past what kills),
@@ -59,6 +62,46 @@ def _expected_part(game, mid: str, hand: str, skill: str | None) -> float:
         sk = game.data.skills[skill]
         total = (total + sk.get("damage", 0)) * sk.get("strikes", 1)
     return total
+
+
+def skill_chance(game, mid: str, skill: str) -> float:
+    """The chance that ``mid``'s success roll of ``skill`` lets it strike (seed "Using
+    Skills and Spells", "Criticals"): a natural 20, a natural 2-19 that makes the
+    difficulty, or a natural 1 whose d6 says it works anyway."""
+    sk = game.data.skills[skill]
+    target = game.data.difficulty(sk["difficulty"])
+    bonus = game.f(mid).sheet.trait(sk["trait"])
+    made = sum(1 for nat in range(2, 20) if nat + bonus >= target) + 1
+    fumble = game.data.criticals["skill_fumble_d6"]
+    anyway = sum(1 for d6 in range(1, 7) if fumble.get(d6) == "works_anyway") / 6.0
+    return (made + anyway) / 20.0
+
+
+def aoo_blow(game):
+    """The greedy choice of the waiting Attack of Opportunity's blow (``game.aoo_options``):
+    the best expected outcome against the mover, each option's damage (``_expected_part``)
+    times the chance it lands (a skill's success roll), up to the mover's Vitality, and a
+    kill worth 5 more (as for an attack); a skill whose cost needs a save is no option
+    (no gamble), and of two alike the plain one (no Power spent)."""
+    options = game.aoo_options()
+    p = game.aoo_pending
+    left = max(1, game.f(p["mover"]).vitality)
+    best = None
+    for a in options:
+        if a.skill is not None:
+            cost = game.data.skills[a.skill].get("cost", {})
+            if not all(getattr(game.f(a.actor), pool) >= n for pool, n in cost.items()):
+                continue
+            chance = skill_chance(game, a.actor, a.skill)
+        else:
+            chance = 1.0
+        dmg = _expected_part(game, a.actor, a.hand, a.skill)
+        value = chance * (min(dmg, left) + (5.0 if dmg >= left else 0.0))
+        spent = 0.01 * sum((game.data.skills[a.skill].get("cost") or {}).values()) if a.skill else 0.0
+        key = (value - spent, a.skill is None)
+        if best is None or key > best[0]:
+            best = (key, a)
+    return best[1]
 
 
 _WALK_MAPS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -193,6 +236,8 @@ class GreedyBot:
         """The first good action, trying the kinds in order of priority; the
         legality of each kind is checked only when it is considered (line of
         sight is the costly question)."""
+        if game.aoo_pending is not None:
+            return aoo_blow(game)
         mid = game.active_model
         f = game.f(mid)
         cands: dict[type, list] = {}

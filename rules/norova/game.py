@@ -22,7 +22,7 @@ from typing import Iterator
 
 from rules.core import Dice, Game, Outcome, Termination, Unit
 from rules.norova import mechanics as mx
-from rules.norova.actions import (Action, Aid, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
+from rules.norova.actions import (Action, Aid, AooAttack, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
                                   Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait, parse)
 from rules.norova.data import NorovaDataError, RuleData
 from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
@@ -139,6 +139,9 @@ class NorovaGame(Game):
         self.round = 0
         self.clock = 0              # counts turn starts and fights (the Attack of Opportunity's memory)
         self.queue: list[str] = []
+        # an Attack of Opportunity that hit, its blow waiting for the attacker's choice (plain
+        # or with a skill): {"model", "mover", "hand", "skills"}; None: no choice waits
+        self.aoo_pending: dict | None = None
         self.emit("setup", {"game": self.game_name, "characters": [
             {"id": f.id, "side": f.side, "vitality": f.vitality, "soul": f.soul, "power": f.power}
             for f in self.fighters.values()]})
@@ -166,6 +169,10 @@ class NorovaGame(Game):
 
     @property
     def active_model(self) -> str | None:
+        """The character who decides now: the one whose active turn it is, or, while an
+        Attack of Opportunity's blow waits for its choice, the attacking character."""
+        if self.aoo_pending is not None and not self.is_over:
+            return self.aoo_pending["model"]
         return self.queue[0] if self.queue and not self.is_over else None
 
     @property
@@ -596,11 +603,20 @@ class NorovaGame(Game):
             return f"not a Norova action: {action!r}"
         if not self.is_over and not self.queue:
             return "no character is active"
+        p = self.aoo_pending
+        if p is not None and not isinstance(action, AooAttack):
+            return (f"{p['model']}'s Attack of Opportunity has hit {p['mover']}: {p['model']} first "
+                    "chooses its blow (a plain attack or a skill)")
+        if p is None and isinstance(action, AooAttack):
+            return "no Attack of Opportunity waits for its blow"
         return None
 
     def check_actor(self, action) -> str | None:
         if action.actor not in self.fighters:
             return f"no character {action.actor!r}"
+        if isinstance(action, AooAttack):
+            who = self.aoo_pending["model"]
+            return None if action.actor == who else f"it is {who}'s Attack of Opportunity, not {action.actor}'s"
         if action.actor != self.queue[0]:
             return f"it is {self.queue[0]}'s active turn, not {action.actor}'s"
         return None
@@ -613,15 +629,22 @@ class NorovaGame(Game):
         return method(action, f)
 
     def perform(self, action) -> None:
-        f = self.fighters[action.actor]
-        if not isinstance(action, (Wait, EndTurn)):
-            f.acted = True
-        if action.slot is not None:
-            f.slots[action.slot] = True
-        getattr(self, f"_do_{type(action).__name__.lower()}")(action, f)
+        if isinstance(action, AooAttack):
+            # the blow out of the mover's turn: the attacker acts in none of its own slots;
+            # then the mover's turn goes on
+            f = self.fighters[self.aoo_pending["mover"]]
+            self.aoo_pending = None
+            self._aoo_blow(action.actor, f.id, action.hand, action.skill, chosen=True)
+        else:
+            f = self.fighters[action.actor]
+            if not isinstance(action, (Wait, EndTurn)):
+                f.acted = True
+            if action.slot is not None:
+                f.slots[action.slot] = True
+            getattr(self, f"_do_{type(action).__name__.lower()}")(action, f)
         self._check_end()
-        if self.is_over:
-            return
+        if self.is_over or self.aoo_pending is not None:
+            return                # (a blow to choose: the mover's turn waits for it)
         if self.queue and self.queue[0] == f.id and (not f.able or all(f.slots.values())):
             self._end_turn(f, "no actions left" if f.able else f.status)
         if not self.queue or self.queue[0] != f.id or not f.able:
@@ -836,13 +859,15 @@ class NorovaGame(Game):
                 at = p
             if self._attack_of_opportunity(f, e, p, why, along, face):
                 self._settle_move(f, a, tuple(self.pos(f.id)), face, allowance, stop=True, legs=legs)
-                self._strike_sequence(e, f.id, [self._plain_part(e, hand, f.id)], allow_evade=bool(
-                    self.r["attack_of_opportunity"]["allows_evade"]), why="attack of opportunity")
-                self._note_fought(e, f.id)
-                ef = self.fighters[e]
-                if ef.hidden:         # it attacked (seed: hidden ends when it attacks)
-                    ef.hidden = False
-                    self.emit("hidden", {"model": e, "hidden": False, "why": "attacked"})
+                skills = self.aoo_skills(e, hand)
+                if skills:
+                    # "Skills can be used in an Attack of Opportunity but not spells": the
+                    # attacker's side chooses the blow (an ``aoo`` action) before the mover's
+                    # turn goes on; with no skill it could use, the plain blow, at once
+                    self.aoo_pending = {"model": e, "mover": f.id, "hand": hand, "skills": skills}
+                    self.emit("aoo_choice", {"model": e, "mover": f.id, "hand": hand, "skills": list(skills)})
+                    return
+                self._aoo_blow(e, f.id, hand, None)
                 return
         if fall_until(math.inf):
             return
@@ -993,6 +1018,49 @@ class NorovaGame(Game):
             self.geometry.place(mover.id, here, face)
             self._sync_states(mover)
         return bool(s.los) and not self._covered(s)
+
+    def aoo_skills(self, e: str, hand: str) -> list[str]:
+        """The attack skills ``e`` could use in the blow of its Attack of Opportunity with
+        ``hand`` (as in an attack: known, an attack skill, for the hand's weapons, its cost
+        payable), in its sheet's order; never a spell."""
+        f = self.fighters[e]
+        return [s for s in f.sheet.skills if self.data.skills.get(s, {}).get("type") == "offensive"
+                and self._why_way(e, hand, s) is None]
+
+    def aoo_options(self) -> list[AooAttack]:
+        """The blows the waiting Attack of Opportunity may be struck with: the plain attack,
+        then each usable skill (none when no blow waits)."""
+        p = self.aoo_pending
+        if p is None or self.is_over:
+            return []
+        return [AooAttack(p["model"], p["mover"], p["hand"], sk) for sk in (None, *p["skills"])]
+
+    def _why_aooattack(self, a: AooAttack, f: Fighter) -> str | None:
+        p = self.aoo_pending
+        if a.target != p["mover"]:
+            return f"{f.id}'s Attack of Opportunity is on {p['mover']}, not {a.target}"
+        if a.hand != p["hand"]:
+            return f"{f.id}'s Attack of Opportunity is made with its {p['hand']} hand, not its {a.hand}"
+        if a.skill is not None:
+            if a.skill in self.data.spells and a.skill not in self.data.skills:
+                return f"{a.skill} is a spell: an Attack of Opportunity takes skills but not spells"
+            why = self._why_way(f.id, a.hand, a.skill)
+            if why:
+                return why
+        return None
+
+    def _aoo_blow(self, e: str, mover: str, hand: str, skill: str | None, chosen: bool = False) -> None:
+        """The blow of ``e``'s Attack of Opportunity on ``mover`` (its hit check succeeded):
+        ``chosen``: after the attacker's choice (an ``aoo`` action), which the events say."""
+        if chosen:
+            self.emit("aoo_strike", {"model": e, "target": mover, "hand": hand, "skill": skill})
+        self._strike_sequence(e, mover, [self._plain_part(e, hand, mover, skill)], allow_evade=bool(
+            self.r["attack_of_opportunity"]["allows_evade"]), why="attack of opportunity")
+        self._note_fought(e, mover)
+        ef = self.fighters[e]
+        if ef.hidden:         # it attacked (seed: hidden ends when it attacks)
+            ef.hidden = False
+            self.emit("hidden", {"model": e, "hidden": False, "why": "attacked"})
 
     def _attack_of_opportunity(self, mover: Fighter, e: str, p, why: str, along: float, face: float) -> bool:
         """Enemy ``e``'s hit check at point ``p``; True: the mover stops there (put on the
@@ -1796,6 +1864,9 @@ class NorovaGame(Game):
         """Every legal action of the active character (moves: a sample of useful routes)."""
         if self.is_over or not self.queue:
             return
+        if self.aoo_pending is not None:
+            yield from self.aoo_options()
+            return
         mid = self.queue[0]
         for a in dict.fromkeys(self.candidate_actions(mid, moves)):
             if isinstance(a, Move) or self.why_illegal(a) is None:
@@ -2107,6 +2178,10 @@ class NorovaGame(Game):
         elif self.queue:
             lines.append(f"Active: {self.queue[0]} ({self.fighters[self.queue[0]].side})"
                          + (f"; then {', '.join(self.queue[1:4])}" if len(self.queue) > 1 else ""))
+            if self.aoo_pending is not None:
+                p = self.aoo_pending
+                lines.append(f"Attack of Opportunity: {p['model']} chooses its blow on {p['mover']} "
+                             f"(plain or {', '.join(k.replace('_', ' ') for k in p['skills'])})")
         # the state of the fight for a passer-by: the characters still standing per side
         standing = {side: [0, 0] for side in self.sides}
         for c in self.fighters.values():
@@ -2162,10 +2237,13 @@ class NorovaGame(Game):
         return "\n".join(out)
 
     def state_dict(self) -> dict:
-        return {"round": self.round, "queue": list(self.queue), "order": list(self.order),
-                "fighters": [f.to_dict() for f in self.fighters.values()],
-                "positions": {m: [round(v, 6) for v in self.pos(m)] for m in self.fighters},
-                "facings": {m: round(self.geometry.facing(m), 6) for m in self.fighters}}
+        out = {"round": self.round, "queue": list(self.queue), "order": list(self.order),
+               "fighters": [f.to_dict() for f in self.fighters.values()],
+               "positions": {m: [round(v, 6) for v in self.pos(m)] for m in self.fighters},
+               "facings": {m: round(self.geometry.facing(m), 6) for m in self.fighters}}
+        if self.aoo_pending is not None:          # (only then: the hashes of other states stay)
+            out["aoo_pending"] = {**self.aoo_pending, "skills": list(self.aoo_pending["skills"])}
+        return out
 
 
 def _along_route(route, p) -> float:

@@ -230,6 +230,14 @@ def _line(k: str, d: dict) -> str | None:
     if k == "aoo":
         where = f", {d['along']:.1f}\" into its move" if d.get("along") is not None else f" at {_pt(d['at'])}"
         return f"   Attack of Opportunity: {d['model']} on {d['mover']}{where} ({d['why']})"
+    if k == "aoo_choice":
+        # the hit check succeeded and the attacker has attack skills it could use: its choice
+        ways = ["a plain attack"] + [_key(s) for s in d.get("skills") or ()]
+        return (f"   {d['model']} chooses its blow on {d['mover']} ({_HAND.get(d['hand'], d['hand'])}): "
+                f"{', '.join(ways[:-1])} or {ways[-1]}")
+    if k == "aoo_strike":
+        how = f"using {_key(d['skill'])}" if d.get("skill") else "a plain attack"
+        return f"   {d['model']} strikes {d['target']} back ({_HAND.get(d['hand'], d['hand'])}), {how}"
     if k == "attack":
         aid = f" aided by {', '.join(_aid_ways(d))}" if d["aid"] else ""
         sk = f" with {_key(d['skill'])}" if d["skill"] else ""
