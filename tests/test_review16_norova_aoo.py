@@ -247,3 +247,12 @@ def test_the_narration_says_the_choice_and_the_skill_used():
     assert "   B strikes A back (main hand), a plain attack" in said
     assert any(ln.startswith("Attack of Opportunity: B chooses its blow on A")
                for ln in paused()[0].hud_lines())
+
+
+def test_replay_says_a_blow_waits_and_an_eldfall_stand_up_in_words():
+    from tools.cmd_replay import waiting_line
+    g, _ = paused()
+    assert waiting_line(getattr(g, "pending", None) or g.aoo_pending) == (
+        "next: waiting for B to choose its blow on A (Attack of Opportunity: the plain attack or a skill)")
+    assert waiting_line(("stand-up", "b1")) == (
+        "next: waiting for b1 to stand up or stay Crouched (its Incapacitated State has ended)")

@@ -69,12 +69,17 @@ WAITING = {
     "duel-answer": "{who} to accept or refuse the Duel",
     "turn-on-hit": "{who} to turn when Hit, or keep its facing",
     "dodge-move": "{who} to make its Dodge move",
+    "stand-up": "{who} to stand up or stay Crouched (its Incapacitated State has ended)",
 }
 
 
 def waiting_line(pending) -> str | None:
     """What the game waits for, in words ("next: blue to activate a model ..."); None when
-    the game has no pending decision (over, or a game without one: Legends of Norova)."""
+    the game has no pending decision (over, or a Legends of Norova game with no blow of an
+    Attack of Opportunity waiting: its ``aoo_pending``)."""
+    if isinstance(pending, dict) and "mover" in pending:     # Legends of Norova's waiting blow
+        return (f"next: waiting for {pending['model']} to choose its blow on {pending['mover']} "
+                "(Attack of Opportunity: the plain attack or a skill)")
     if not pending or not isinstance(pending, (tuple, list)) or len(pending) != 2:
         return None
     kind, who = pending
@@ -338,7 +343,7 @@ def run(args) -> int:
     print(replayed_line(game.game_name, header["seed"], args.to, len(game.events), len(events)))
     if hasattr(game, "summary"):
         print(game.summary())
-    waiting = waiting_line(getattr(game, "pending", None))
+    waiting = waiting_line(getattr(game, "pending", None) or getattr(game, "aoo_pending", None))
     if waiting and game.outcome is None:
         print(waiting)
     if game.outcome is not None:
