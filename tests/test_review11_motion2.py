@@ -113,16 +113,16 @@ def test_a_step_down_off_a_crate_into_mud_is_paid_as_mud_in_the_reachable_area()
 
 # --------------------------------------------------------------------------- the text of a refused walk
 def test_a_walk_refused_at_a_drop_does_not_say_it_ends_on_a_vertical_surface(capsys):
-    # heights.yaml: red-archer on the 6.3" tower roof walks off its edge. The walk is
-    # refused; before, the text also said "ends at (11.13, 8.00, 6.30); on a vertical
+    # heights.yaml: red-archer on the 6.3" tower roof walks off its north edge (the east
+    # edge has the ladder). The walk is refused; before, the text also said "ends at (11.13, 8.00, 6.30); on a vertical
     # surface: any action but Nothing makes it fall", as if the model were left hanging
     # there (only a Climb may end on a vertical surface).
     from tests.cli_run import run_cli
-    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "red-archer", "--to", "12,8", "--mode", "walk")
+    rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "red-archer", "--to", "8,12", "--mode", "walk")
     assert rc == 0, err
     assert "NOT LEGAL (a drop of 6.30\"" in out
     assert "vertical surface" not in out
-    assert "stops at (11.13, 8.00, 6.30)" in out
+    assert "stops at (8.00, 11.13, 6.30)" in out
     # a Climb that runs out on a face still says so (the cliff's face; the bridge deck has
     # no face under its side: review 16 refuses that Climb)
     rc, out, err = run_cli(capsys, "move", "scenes/heights.yaml", "blue-marksman", "--to", "30,25,0", "--mode", "climb",

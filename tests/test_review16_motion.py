@@ -158,8 +158,9 @@ def test_reach_path_to_says_whether_a_point_is_out_of_reach_or_cut_off(capsys):
     rc, out, err = run_cli(capsys, "reach", "scenes/open.yaml", "red-archer", "--mode", "walk", "--path-to", "30,12",
                            "--json")
     assert json.loads(out)["shortest_path_cost_unlimited"] == pytest.approx(24.55, abs=0.01)
-    # the archer on the tower's roof: no walk leaves it (a drop of 6.3"), however long
-    rc, out, err = run_cli(capsys, "reach", "scenes/heights.yaml", "red-archer", "--mode", "walk", "--path-to", "3,8")
+    # the bridge deck's top (3.4" up on its pillars, no ramp): no walk gets onto it, however long
+    rc, out, err = run_cli(capsys, "reach", "scenes/heights.yaml", "red-champion", "--mode", "walk",
+                           "--path-to", "24,12,3.4")
     assert rc == 0, err
     assert "none: no walk of 5\" reaches it: none of any length gets there" in out and "--mode climb" in out
 
