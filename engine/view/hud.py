@@ -158,31 +158,62 @@ class Hud:
         n = self.banner.tn.getNumRows() if text else 0
         self.banner.np.setZ(-0.93 + 0.05 * self.banner.tn.getLineHeight() * max(0, n - 1))
 
-    def show_log(self, events, narrator=None) -> None:
+    def show_log(self, events, narrator=None, misses=None) -> None:
+        """The newest events as the rules narrate them (a game's narration leaves the
+        dice to the dice panel); ``misses`` as in :meth:`show_dice`: a missed attack says
+        so after its dice (the rules emit no event for it). Narrated oldest first, as the
+        game told them: a narration remembers what it told (the initiative roll-off, the
+        moves a reaction names), and told backwards the log gave red's initiative roll
+        the words "blue wins the initiative" and blue's none."""
+        evs = list(events)
+        span = 8 * self.log_lines
+        while True:
+            start = max(0, len(evs) - span)
+            while start > 0 and getattr(evs[start], "kind", "") != "action":
+                start -= 1                   # from a decision on (a miss needs its attack)
+            lines = self._narrated(evs[start:], narrator, misses)
+            if len(lines) >= self.log_lines or start == 0:
+                break
+            span *= 4
+        lines = lines[-self.log_lines:]
+        self._log_lines = lines
+        self.log.set("Event log\n" + "\n".join(lines) if lines else "")
+        self.fit_log()
+
+    @staticmethod
+    def _narrated(evs, narrator=None, misses=None) -> list[str]:
+        """One log line per event worth one (70 characters at most), in order, each
+        miss after its attack's last die."""
+        missed: dict = {}
+        if misses is not None:
+            try:
+                missed = dict(misses(evs))
+            except Exception:
+                missed = {}
         lines = []
-        for e in reversed(list(events)):
+        for j, e in enumerate(evs):
             if narrator is not None and getattr(e, "kind", "") == "roll":
-                continue
-            text = None
-            if narrator is not None:
+                text = None
+            elif narrator is not None:
                 try:
                     text = narrator(e)
                 except Exception:
                     text = event_line(e)
             else:
                 text = event_line(e)
-            if text:
-                lines.append(text if len(text) <= 70 else text[:67] + "...")
-            if len(lines) >= self.log_lines:
-                break
-        lines.reverse()
-        self._log_lines = lines
-        self.log.set("Event log\n" + "\n".join(lines) if lines else "")
-        self.fit_log()
+            for t in (text, missed.get(j)):
+                if t:
+                    lines.append(t if len(t) <= 70 else t[:67] + "...")
+        return lines
 
-    def show_dice(self, events, narrator=None) -> None:
+    #: the most lines of the dice panel (the oldest go first)
+    DICE_LINES = 12
+
+    def show_dice(self, events, narrator=None, misses=None) -> None:
         """The last action that rolled dice: its dice and the confrontation,
-        as the rules narrate them (else the raw events)."""
+        as the rules narrate them (else the raw events); ``misses`` (events ->
+        {index: line}, the game's narration of the attacks that hit nothing, for
+        which the rules emit no event) adds each miss after its last die."""
         evs = list(events)
         if narrator is None:
             text = explain_rolls(evs[-60:])
@@ -198,14 +229,20 @@ class Hud:
         start = max((i for i, e in enumerate(evs[:last_roll + 1]) if getattr(e, "kind", "") == "action"), default=0)
         end = next((i for i in range(last_roll + 1, len(evs)) if getattr(evs[i], "kind", "") == "action"), len(evs))
         lines = []
-        for e in evs[start:end]:
+        try:
+            missed = dict(misses(evs[start:end])) if misses is not None else {}
+        except Exception:
+            missed = {}
+        for i, e in enumerate(evs[start:end]):
             try:
                 t = narrator(e)
             except Exception:
                 t = event_line(e)
             if t:
                 lines.append(t)         # whole: the panel wraps it (cut, "35: blue wi..." lost the winner)
-        self.dice.set("Dice and confrontation\n" + "\n".join(lines[-9:]))
+            if missed.get(i):
+                lines.append(missed[i])
+        self.dice.set("Dice and confrontation\n" + "\n".join(lines[-self.DICE_LINES:]))
         self.place_right()
 
     def place_right(self) -> None:

@@ -300,7 +300,10 @@ class TableView:
         self.selected = mid
         if mid:
             self.table.highlight(mid, SELECT)
-        self._verdict_key = None
+        if self._verdict_key is not None:
+            # the shown verdict is asked again (None read as "none shown": the pointer
+            # then left its model and its rays stayed, drawn for the table as it was)
+            self._verdict_key = ("stale",)
         if changed and not self.measuring:
             # the live verdict was the old selection's: its rays, band and words go now
             # (else Esc, Tab or G left them on the table), and the live tools answer for
@@ -309,6 +312,7 @@ class TableView:
                 self.verdict = None
                 self._clear_live()
                 self.hud.verdict.set("")
+                self._verdict_key = None
             if self.REHOVER_ON_SELECT:
                 self._last_pointer = None
         self.refresh()
@@ -899,13 +903,15 @@ class PlayController(TableView):
         self.split, self.aim_points, self.move_facing = None, [], None
         self.ground_aim = False
         self.place, self.place_kind = None, None   # a template Attack's chosen spot (Declare.place)
+        self.token_place = False          # the target step lays a Transmutation's token at a ground click
         self.push_mode, self.push_target, self.knockback, self.push_aim = False, None, None, None
         if getattr(self, "_hint_line", "") and hasattr(self, "hud"):
             self.target_hint(None)        # the target step's line under the verdict goes with it
 
     #: the pending decisions that are one model's: that model is the menu's (turn-on-hit:
-    #: the hit model turns, not the attacker whose activation it is)
-    MODEL_DECISIONS = ("movement", "action", "dodge-move", "turn-on-hit")
+    #: the hit model turns, not the attacker whose activation it is; stand-up: the model
+    #: whose Incapacitated State ended stands up or stays Crouched)
+    MODEL_DECISIONS = ("movement", "action", "dodge-move", "turn-on-hit", "stand-up")
 
     def active_model(self) -> str | None:
         if self.pending_kind() in self.MODEL_DECISIONS and self.pending_who() in self.world.models:
@@ -939,8 +945,8 @@ class PlayController(TableView):
         self._clear_play()
         self.message = self.explain(action, events)
         actor = action_actor(action)
-        if self.pending_kind() == "turn-on-hit":     # a Hit: the hit model's turn to decide
-            actor = self.pending_who()
+        if self.pending_kind() in ("turn-on-hit", "stand-up"):   # a Hit, an Incapacitated State
+            actor = self.pending_who()                          # ended: that model's player decides
         elif actor is not None and actor == before and self.active_model() not in (None, actor):
             actor = self.active_model()              # its turn ended and another model's began (Norova)
         if actor and actor in self.world.model_ids():
@@ -956,6 +962,12 @@ class PlayController(TableView):
         self.table.sync(force=True)
         self.sync_tokens()
         self.forget_gone()
+        # the live verdict was drawn on the table as it was: the next frame asks the
+        # pointer's model again, on the table as it is now (Ctrl+Z put a walked model
+        # back, and its rays still left from where the walk had ended); only a verdict
+        # shown, and not in the attract mode, which waits for the visitor's mouse
+        if self.REHOVER_ON_SELECT and self._verdict_key is not None:
+            self._last_pointer = None
 
     def forget_gone(self) -> None:
         """Models that left the table (removed, a summoned creature undone)
@@ -967,7 +979,10 @@ class PlayController(TableView):
         if self.hovered is not None and self.hovered not in ids:
             self.hovered = None
         self.hover_trail = [m for m in self.hover_trail if m in ids]
-        self._verdict_key = None
+        if self._verdict_key is not None:
+            # drawn for the table as it was: the next hover draws it again, or takes it
+            # away when no pair is left (None here read as "none shown": its rays stayed)
+            self._verdict_key = ("stale",)
 
     def game_tokens(self) -> list:
         """The game's tokens (Eldfall: ``game.tokens``); none for a game without them."""
@@ -1039,8 +1054,9 @@ class PlayController(TableView):
         lines = [] if self.narrator is not None else [str(action)]
         # an attack that hit nothing says so after its last die (the rules emit no event for a miss)
         missed = self.miss_lines(events) if self.narrator is not None else {}
-        said = [(ev.kind, line) for i, ev in enumerate(events) if i
-                for line in [self.say(ev), missed.get(i)] if line]
+        # a miss line is the outcome, not a die: it stays when the dice lines go
+        said = [(kind, line) for i, ev in enumerate(events) if i
+                for kind, line in [(ev.kind, self.say(ev)), ("miss", missed.get(i))] if line]
         n = self.EXPLAIN_LINES - len(lines)
         if len(said) > n:
             said = [ks for ks in said if ks[0] != "roll"]
@@ -1064,6 +1080,8 @@ class PlayController(TableView):
     def handle_click(self, hit):
         if self.state == "target" and self.push_mode:
             return self.push_click(hit)
+        if self.state == "target" and getattr(self, "token_place", False):
+            return self.token_place_click(hit)
         if self.state in ("target", "idle") and not self.ground_aim:
             tid = self.token_under_pointer()
             if tid is not None:
@@ -2011,6 +2029,35 @@ class PlayController(TableView):
         self.refresh()
         return ("place", self.place)
 
+    # ------------------------------------------------------------ a Transmutation's token
+    def start_token_place(self, key):
+        """The target step of a Transmutation (Eldfall: an Assist that names no model, its
+        token at ``Declare.place``): the next click on the ground lays it there."""
+        self._clear_play()
+        self._reset_step()
+        self.state, self.target_key, self.token_place = "target", key, True
+        self.message = (f"{key[0]} [{key[2]}]: click the ground where its token lies (no range: "
+                        "in Base Contact, toward the click); Esc cancels")
+        self.refresh()
+        return "target"
+
+    def token_place_click(self, hit):
+        """A click in a Transmutation's target step: on the ground, the token is laid
+        where the rules put a click (``spells.place_for_click``: a spell with no range in
+        Base Contact with the caster toward it); the rules judge the spot."""
+        import dataclasses
+        from rules.eldfall import spells as sp
+        sample = next((a for a in self.legal() if self._key(a) == self.target_key), None)
+        if sample is None or hit is None or hit.point is None or hit.kind == "model":
+            self.message = f"{self.target_key[0]}: click the ground where its token lies (Esc cancels)"
+            self.refresh()
+            return None
+        spell = self.game.spell(sample.model, sample.spell)
+        place = sp.place_for_click(self.game, sample.model, spell, hit.point)
+        return self.apply(dataclasses.replace(sample, place=place), refused=lambda reason: (
+            f"{sample.spell}: its token at {point_words(place)}: {reason} "
+            "(click another point of the ground, or Esc)"))
+
     # ------------------------------------------------------------ an Attack at the ground
     def ground_keys(self) -> dict:
         """The target-step keys (action, weapon, spell) of the acting model's Attacks that
@@ -2521,6 +2568,11 @@ class PlayController(TableView):
             aid = "".join(f", aided by {p.ally} ({self._wielded(p.ally, p.hand or 'main', False)}"
                           + (f", {_thing(p.skill)}" if p.skill else "") + ")" for p in a.aid)
             return f"attack{on} {self._wielded(mid, a.hand)}{skill}{aid}"
+        if kind == "AooAttack":
+            # the blow of an Attack of Opportunity that hit (the defender's choice):
+            # "strike walker back with the longsword using power strike (2 Power)"
+            skill = f" using {_thing(a.skill)}{self._cost(a.skill)}" if a.skill else " (plain attack)"
+            return f"strike{on} back {self._wielded(mid, a.hand)}{skill}"
         if kind == "Cast":
             sp = self._norova_data("spells", a.spell)
             area = f" ({sp['area']} area around {mid})" if sp.get("area") and a.target is None else ""
@@ -2637,6 +2689,10 @@ class PlayController(TableView):
                     if self.can_split(key):
                         menu.append((label + f" -> split the {n} Strikes: click a target per Strike",
                                      (lambda key=key: self.start_target(key, split=True))))
+                elif getattr(a, "place", None) is not None:
+                    # a Transmutation names no model: its token lies where the ground is clicked
+                    menu.append((label + " -> click the ground",
+                                 (lambda key=key: self.start_token_place(key))))
                 else:
                     menu.append((label, a))
             elif kind == "Crouch":
@@ -2696,6 +2752,10 @@ class PlayController(TableView):
             return f"{a} ({first}'s turn comes first)"
         if kind == "Pass" and self.pending_kind() in self.REACTION_STEPS:
             return f"Pass: no (more) Reactions of {side} (P)"
+        if kind == "StandUp":         # Incapacitated ended: "may voluntarily cancel the Crouched State"
+            return f"{a.model}: stand up" if a.up else f"{a.model}: stay Crouched"
+        if kind == "Pass" and self.pending_kind() == "stand-up":
+            return f"Pass: {self.pending_who()} stays Crouched (P)"
         if kind == "DuelAnswer":
             ch, tgt = (getattr(self.game, "duel", None) or {}).get("models", ("the challenger", "the challenged"))
             return (f"Duel: {tgt} accepts the Duel with {ch}" if a.accept else
@@ -2746,6 +2806,7 @@ class PlayController(TableView):
             return f"{a.side} passes" + (": no (more) Reactions" if pk in self.REACTION_STEPS else
                                          ": no Crouched change" if pk == "crouch" else
                                          f": {self.pending_who()} keeps its facing" if pk == "turn-on-hit" else
+                                         f": {self.pending_who()} stays Crouched" if pk == "stand-up" else
                                          ": no (more) Stratagems" if self.stratagem_side() else "")
         return self.plain_words(a)
 
@@ -2828,7 +2889,15 @@ class PlayController(TableView):
             if active:
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
             if self.pending_kind() in self.REACTION_STEPS and self.show_menu:
-                status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
+                sel = self.selected
+                if sel in self.world.models and sel != active and self.world.hitbox(sel).side == g.reactive_side \
+                        and any(action_actor(a) == sel for a in self.legal()):
+                    # a reactor clicked: its Reactions are the menu's now (the line still
+                    # asked for the click the player had just made)
+                    status.append(f"Reaction step: {sel} reacts with a menu entry (number keys); "
+                                  "click another highlighted model, or P to pass")
+                else:
+                    status.append(f"Reaction step: {g.reactive_side} clicks a highlighted model, or P to pass")
             if self.pending_kind() == "dodge-move" and self.show_menu:
                 status.append(f"Dodge: {self.pending_who()} may make its Dodge move (number keys; "
                               "a move: click the path)")
@@ -2848,6 +2917,9 @@ class PlayController(TableView):
             if self.pending_kind() == "turn-on-hit" and self.show_menu:
                 status.append(f"Turning when Hit: {self.pending_who()} may turn (number keys, F faces the "
                               "pointer, P keeps its facing)")
+            if self.pending_kind() == "stand-up" and self.show_menu:
+                status.append(f"Incapacitated has ended: {self.pending_who()} may stand up or stay Crouched "
+                              "(number keys, P stays)")
             if self.show_menu and self.state == "idle":
                 ringed = sorted({self.world.hitbox(action_actor(a)).side for a in self.legal()
                                  if action_kind(a) == "Activate" and action_actor(a) in self.world.models})
@@ -2880,8 +2952,9 @@ class PlayController(TableView):
                               ("" if g.is_over else f"no legal action for {who}; click an active model"))
         else:
             self.hud.set_menu("")
-        self.hud.show_log(g.events, self.narrator)
-        self.hud.show_dice(g.events, self.narrator)
+        misses = self.miss_lines if self.narrator is not None else None
+        self.hud.show_log(g.events, self.narrator, misses)
+        self.hud.show_dice(g.events, self.narrator, misses)
         self.keep_step_in_view()
 
     # ------------------------------------------------------------ the step's models in view
@@ -2910,6 +2983,11 @@ class PlayController(TableView):
                            and self.world.hitbox(m).side == reactive})
         if self.state == "idle":
             out += [m for m in self.crouch_models() if m not in out]
+        if self.state == "idle" and self.pending_kind() == "tactical":
+            # "click a ringed model to activate it": the ringed models (one stood under
+            # the event log, its ring half hidden, another at the frame's top edge)
+            out += sorted({m for a in self.legal() if action_kind(a) == "Activate"
+                           for m in [action_actor(a)] if m in ids and m not in out})
         if self.state == "target" and self.target_key is not None:
             out += sorted({t for a in self.legal() if self._key(a) == self.target_key
                            for t in action_targets(a) if t in ids and t not in out})
@@ -3272,6 +3350,7 @@ class AttractController(PlayController):
         text = short_text(action)
         kind = action_kind(action)
         who = action_actor(action)          # Eldfall's ``model``, Legends of Norova's ``actor``
+        nothing = False                     # the active model's Nothing (its Action step's frame)
         if kind == "Move" and getattr(action, "path", ()):
             p = action.path[-1]
             text = f"{who} {action.mode}s to {point_words(p)}"
@@ -3284,6 +3363,7 @@ class AttractController(PlayController):
                 # the summary leaves Nothing after a move unsaid; "blue-warden: Nothing" told
                 # a crowd nothing
                 text = f"{who} takes no Action (Nothing): its activation ends"
+                nothing = True
         elif kind == "Activate":
             text = f"{who} activates"
         elif kind == "Turn":
@@ -3308,6 +3388,12 @@ class AttractController(PlayController):
         elif kind == "Pass" and said and said[0].startswith("may react to "):
             # the crouch window passed, then who may react (the summary's order): both told
             said = [text] + said
+        if nothing and said and not any(ln.startswith(f"{who} ") and "nothing" in ln.lower() for ln in said):
+            # the Reactions declared against it resolve now: without this line the frame of
+            # blue-ogre's Action step told only red's shots at it, as if they were the step
+            said = [f"{who} takes no Action (Nothing): "
+                    + ("the Reactions against it resolve" if any(e.kind == "attack" for e in events)
+                       else "its activation ends")] + said
         if said and self.narrator is not None:
             # the outcome comes last (damage, wounds): never cut it off
             if len(said) > 8:

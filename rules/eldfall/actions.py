@@ -197,7 +197,8 @@ class Declare(Action):
     table setting ``knockback_max_angle_deg`` of the directly-away line.
     ``place``: for an Active Role Attack with a template on one named target, where
     its template lies (a circle's centre, a spray's aim point; the attacker's choice
-    so long as the main target is fully covered); None: on the target's centre.
+    so long as the main target is fully covered); None: on the target's centre. For an
+    Assist casting a Transmutation (no target): where its token lies, on the surface.
 
     >>> a = Declare("r1", "Melee Attack", weapon="Maul", targets=(("b1", 1),), knockback=405)
     >>> str(a)
@@ -463,5 +464,29 @@ class UseStratagem(Action):
         return cls(pos[0], pos[1], kw.get("target"))
 
 
+@dataclass(frozen=True)
+class StandUp(Action):
+    """When a model's Incapacitated State ends, its player may cancel the Crouched
+    State it kept (eldfall-states.txt, Incapacitated: "When canceled, the model may
+    voluntarily cancel the Crouched State"): ``up`` True stands it up, False keeps
+    it Crouched.
+
+    >>> str(StandUp("r1")), str(StandUp("r1", False))
+    ('stand r1 up', 'stand r1 stay')
+    """
+    model: str
+    up: bool = True
+    verb = "stand"
+
+    def tokens(self):
+        return ["stand", self.model, "up" if self.up else "stay"]
+
+    @classmethod
+    def from_tokens(cls, t):
+        if len(t) != 2 or t[1] not in ("up", "stay"):
+            raise ValueError("stand MODEL up|stay")
+        return cls(t[0], t[1] == "up")
+
+
 VERBS = {c.verb: c for c in (ChooseOrder, Activate, Move, Declare, Pass, Crouch, DodgeMove, DuelAnswer,
-                             EndTurn, UseStratagem, Turn)}
+                             EndTurn, UseStratagem, Turn, StandUp)}

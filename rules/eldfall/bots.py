@@ -8,8 +8,10 @@
   lands a Flying model; the move after a Dodge likewise: stay,
   change Crouched, or a random reachable point), so that not every sampled
   point has to be checked. Turning when Hit is drawn among the listed facings
-  from a generator of its own. An Attack at the ground (a Targetless template aimed
-  at a point: under an enemy, or between two) is one more choice per weapon or spell.
+  from a generator of its own, and so is standing up (or staying Crouched) when
+  a model's Incapacitated State ends. An Attack at the ground (a Targetless template aimed
+  at a point: under an enemy, or between two) is one more choice per weapon or spell,
+  and so are the placements of a Transmutation's token.
 * :class:`GreedyBot` prefers the attack with the best expected Wounds (a template's:
   every model under it, enemies less allies), stays where it can attack well, else
   moves to where it can attack best and takes Cover on the way, and closes on the
@@ -18,10 +20,13 @@
   model hit from outside its Front arc to face its nearest attacker. With a
   Knockback weapon it picks the push direction that throws the target off a
   ledge when a few tried directions find one (else directly away). It keeps a
-  Flying model in the air (double SPD, out of reach of grounded melee). A
-  Targetless template is also weighed aimed at the ground (under each enemy and
+  Flying model in the air (double SPD, out of reach of grounded melee). A model
+  whose Incapacitated State ends stands up, unless crouching hides it from an enemy
+  that could shoot it. A Targetless template is also weighed aimed at the ground (under each enemy and
   between two near ones: the enemies under it less the allies), so it is thrown
-  there when that catches more, or catches enemies no named target would.
+  there when that catches more, or catches enemies no named target would. A
+  Transmutation's token is worth a little (0.04: below any Attack worth making)
+  while its caster has none of that spell on the field, nothing after.
 """
 from __future__ import annotations
 
@@ -32,7 +37,7 @@ import random
 from rules.eldfall import combat as cb
 from rules.eldfall import legal
 from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Declare, DodgeMove, DuelAnswer,
-                                   EndTurn, Move, Pass, Turn)
+                                   EndTurn, Move, Pass, StandUp, Turn)
 
 
 class RandomBot:
@@ -52,6 +57,8 @@ class RandomBot:
             return self._dodge_move(game, who)
         if kind == "turn-on-hit":
             return self._turn(game, who)
+        if kind == "stand-up":
+            return self._stand_up(game, who)
         options = game.legal_actions().list()
         if not options:
             raise RuntimeError(f"no legal action in {game.pending}")
@@ -69,6 +76,14 @@ class RandomBot:
                 per[(d.action, d.weapon, d.spell)] = per.get((d.action, d.weapon, d.spell), 0) + 1
             options = options + ground
             weights += [1.0 / per[(d.action, d.weapon, d.spell)] for d in ground]
+            # a Transmutation's placements (spells.placements): drawn together as often
+            # as one other choice, as the points of an Attack at the ground
+            spots = {}
+            for d in options:
+                if isinstance(d, Declare) and d.action == "Assist" and d.place is not None:
+                    spots[d.spell] = spots.get(d.spell, 0) + 1
+            weights = [w / spots[d.spell] if isinstance(d, Declare) and d.action == "Assist"
+                       and d.place is not None else w for w, d in zip(weights, options)]
         return self.rng.choices(options, weights=weights, k=1)[0]
 
     def _turn(self, game, model):
@@ -79,6 +94,15 @@ class RandomBot:
             self.turn_rng = random.Random(getattr(self, "_seed", 0) * 7919 + 17)
         options = [a for a in game.legal_actions().list() if isinstance(a, Turn)]
         return options[self.turn_rng.randrange(len(options))]
+
+    def _stand_up(self, game, model):
+        """Incapacitated has ended: stand up or stay Crouched, an even draw from a
+        generator of its own (the bot's other draws do not depend on how many of its
+        models recovered)."""
+        if not hasattr(self, "stand_rng"):
+            self.stand_rng = random.Random(getattr(self, "_seed", 0) * 6007 + 29)
+        options = [a for a in game.legal_actions().list() if isinstance(a, StandUp)]
+        return options[self.stand_rng.randrange(len(options))]
 
     def _movement(self, game, model):
         """A random movement without listing every sampled end point: a random
@@ -350,6 +374,8 @@ class GreedyBot:
             # Crouched as a Reaction halves SPD and ARM: the greedy bot keeps its
             # models standing (it takes cover by moving)
             return Pass(who)
+        if kind == "stand-up":
+            return self._stand_up(game, who)
         options = game.legal_actions().list()
         return options[self.rng.randrange(len(options))]
 
@@ -412,6 +438,24 @@ class GreedyBot:
                         return a
             return next((a for a in walks if going(a)), best)
         return best
+
+    @staticmethod
+    def _stand_up(game, model):
+        """Incapacitated has ended: stand up (SPD, ARM and STK back in full), unless
+        crouching hides it from an enemy that could shoot it standing (the Cover it
+        wants: a Crouched hitbox shrinks to its base, behind a low wall it is unseen)."""
+        up, stay = StandUp(model, True), StandUp(model, False)
+        if game.why_illegal(up) is not None:
+            return stay
+        shooters = [e.id for e in game.enemies(model) if not e.out and (
+            game.weapons(e.id, "ranged") or any(s.get("target") == "enemy" and not s.get("melee")
+                                                for s in e.unit.spells))]
+        if not shooters:
+            return up
+        seen_crouched = {e for e in shooters if game.has_los(e, model)}
+        with game.states_for_geometry(model, game.models[model].states - {"Crouched"}):
+            seen_standing = {e for e in shooters if game.has_los(e, model)}
+        return stay if seen_standing - seen_crouched else up
 
     @staticmethod
     def _turn(game, model):
@@ -493,6 +537,12 @@ class GreedyBot:
     def _action_value(game, model, d, exact):
         if d.action in ATTACKS:
             return expected_wounds(game, d, "active", with_cover=exact)
+        if d.action == "Assist" and d.place is not None:
+            # a Transmutation's token: it does nothing to a model (not modelled), so a
+            # little, below any Attack worth making, and only while the caster has
+            # none of that spell on the field
+            return 0.0 if any(t.on_field and t.caster == model and t.spell == d.spell
+                              for t in game.tokens.values()) else 0.04
         if d.action == "Assist":
             # each model it targets (an Assist with STK > 1 takes several)
             return sum(0.6 if t.hp < t.unit.stat("HP", 1) else 0.15

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from rules.eldfall import availability as av
 from rules.eldfall.actions import (ATTACKS, Activate, ChooseOrder, Crouch, Declare, DodgeMove,
-                                   DuelAnswer, EndTurn, Move, Pass, Turn, UseStratagem)
+                                   DuelAnswer, EndTurn, Move, Pass, StandUp, Turn, UseStratagem)
 from rules.eldfall import combat as cb
 
 
@@ -69,6 +69,11 @@ def generate(game) -> Iterator:
     elif kind == "stratagem":
         yield Pass(who)
         yield from stratagem_options(game, who)
+    elif kind == "stand-up":
+        # Incapacitated has ended: stand up or stay Crouched; last a Pass, which stays
+        # too (a front end that knows only Pass)
+        yield from _ok(game, [StandUp(who, True), StandUp(who, False)])
+        yield Pass(game.models[who].side)
 
 
 def stratagem_options(game, side: str) -> Iterator:
@@ -253,6 +258,12 @@ def declarations(game, model: str, role: str) -> Iterator[Declare]:
         if s.get("type") == "Conjuration":
             if role == "active":
                 yield Declare(model, "Ritual", spell=s["name"])
+            continue
+        if s.get("type") == "Transmutation":
+            # its token placed on the field (spells.placements; Active Role only)
+            if role == "active":
+                from rules.eldfall import spells as sp
+                yield from sp.placements(game, model, s)
             continue
         if t in ("enemy", "any"):
             stk = 1 if role == "reactive" else max(1, int(s.get("stk", 1)))

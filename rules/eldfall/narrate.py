@@ -27,8 +27,10 @@ _INITIATIVE: list = []
 
 # The reactive models the present offer names (the Reaction Step's qualified models, a
 # Foresight offer, a change to an Attack) that have not answered it yet, and the
-# Reactions declared in this Activation Sequence: a pass ("reactions_done") then names
-# who did not react (the event names only the side).
+# Reactions declared in this Activation Sequence: a pass ("reactions_done") of a log
+# whose event names only the side then names who did not react. The rules' own event
+# names them (``models``, ``kept``): that one is told as the game has it, whatever the
+# narration saw before (an undo, a log panel narrated backwards).
 _OFFER: dict = {"kind": None, "models": [], "reactions": {}, "active": None}
 
 
@@ -56,16 +58,19 @@ def _remember(k: str, d: dict) -> None:
             _OFFER["reactions"][d.get("model")] = what
 
 
-def _did_not_react() -> str | None:
-    """The line of a pass that closes an offer: who did not take it."""
-    rest, kind = list(_OFFER["models"]), _OFFER["kind"]
+def _did_not_react(d: dict | None = None) -> str | None:
+    """The line of a pass (``d``: its "reactions_done" event's data) that closes an
+    offer: who did not take it."""
+    rest, kind, kept = list(_OFFER["models"]), _OFFER["kind"], _OFFER["reactions"]
     _OFFER["models"] = []
+    if d and "models" in d:
+        rest, kind, kept = list(d["models"]), d.get("offer"), d.get("kept") or {}
     if not rest:
         return None
     if kind == "change":
         return "  " + "; ".join(
-            f"{m} keeps its reaction" + (f" ({declared(_OFFER['reactions'][m], _MOVES)})"
-                                         if m in _OFFER["reactions"] else "") for m in rest)
+            f"{m} keeps its reaction" + (f" ({declared(kept[m], _MOVES)})"
+                                         if m in kept else "") for m in rest)
     who = ", ".join(rest)
     verb = "does" if len(rest) == 1 else "do"
     if kind == "late":
@@ -150,7 +155,8 @@ def declared(text: str, moves: dict | None = None) -> str:
     if getattr(a, "knockback", None) is not None:
         s += f", Knockback toward {a.knockback:g}\u00b0"
     if getattr(a, "place", None) is not None:
-        s += f", its template laid at {_pt(a.place)}"
+        # an Assist's place= is where a Transmutation's token lies (no template)
+        s += f", its {'token' if a.action == 'Assist' else 'template'} laid at {_pt(a.place)}"
     return s
 
 
@@ -269,11 +275,13 @@ def line(ev) -> str | None:
         return s
     if k == "reaction_step":
         who = ", ".join(f"{m} ({'LoS' if q['los'] else 'no LoS, in its Awareness'}"
-                        f"{', Attack of Opportunity' if q.get('opportunity') else ''})"
+                        # no Attack without LoS ("needs LoS to the Activated model at
+                        # some point of its movement"): no Attack of Opportunity either
+                        f"{', Attack of Opportunity' if q.get('opportunity') and q['los'] else ''})"
                         for m, q in d["qualified"].items())
         return f"  may react to {d['mover']}: {who}"
     if k == "reactions_done":
-        return _did_not_react()
+        return _did_not_react(d)
     if k == "late_reaction_offered":
         return f"  {', '.join(d['models'])} may react now (Foresight), after {declared(d['after'])}"
     if k == "reaction_change_offered":
@@ -364,6 +372,10 @@ def line(ev) -> str | None:
             return None
         ch = ", ".join(f"{m} {'crouches' if on else 'stands up'}" for m, on in d["changes"].items())
         return f"  {d['side']} at the {d['window']} of {d['mover']}'s Movement Step: {ch}"
+    if k == "stand_up":
+        # eldfall-states.txt, Incapacitated: "When canceled, the model may voluntarily
+        # cancel the Crouched State"
+        return f"  {d['model']} {'stands up' if d['up'] else 'stays Crouched'} as its Incapacitated State ends"
     if k == "stratagem":
         return (f"  {d['side']}'s Leader {d['leader']} uses the Stratagem {d['name']}"
                 f"{' on ' + ', '.join(d['targets']) if d['targets'] else ''}: "
@@ -380,6 +392,8 @@ def line(ev) -> str | None:
         s = f"    {d.get('kind', 'the')} token {d['token']}{' (' + what + ')' if what else ''} {d['event']}"
         if d.get("by"):
             s += f" by {d['by']}" + (f"'s {d['how']}" if d.get("how") in ("Perceive", "Uncover") else "")
+        if d.get("event") == "placed":        # a Transmutation's (spells.resolve_transmutation)
+            s += f" at {_pt(d['at'])}" + (", hidden" if d.get("hidden") else "")
         return s
     if k == "place":
         return f"    {d['model']} is moved to {_pt(d['at'])} ({d['why']})"

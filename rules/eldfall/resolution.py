@@ -46,8 +46,10 @@ def why_not_declaration(game, d: Declare, role: str) -> str | None:
             return f"no model {t!r} on the table"
     if d.knockback is not None and a not in ATTACKS:
         return f"{a} pushes nothing: knockback= is for an Attack with Knockback"
-    if d.place is not None and a not in ATTACKS:
-        return f"{a} lays no template: place= is for an Attack with a template"
+    if d.place is not None and a not in ATTACKS and not (
+            a == "Assist" and sp.is_transmutation(game.spell(d.model, d.spell))):
+        return (f"{a} lays no template: place= is for an Attack with a template "
+                "(or where a Transmutation's token lies)")
     # a key the action has no use for is refused, not silently logged with it
     if d.spell is not None and a not in ATTACKS + ("Assist", "Ritual"):
         return f"{a} casts no Spell: spell= is for a Spell Attack, an Assist or a Ritual"
@@ -283,6 +285,10 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
         if s.get("target", "enemy") not in ("enemy", "any"):
             whom = "only its caster" if s.get("target") == "self" else "allies"
             return f"{s['name']} targets {whom}: cast it as an Assist"
+        if sp.is_transmutation(s):
+            # "Affects the environment" (Spell Types): its token is laid, no model attacked
+            return (f"{s['name']} is a Transmutation: cast it as an Assist that lays its token "
+                    "(place=x,y,z)")
     else:
         if d.spell is not None:
             return f"a {a} uses an Item, not a spell"
@@ -1061,6 +1067,8 @@ def _resolve_other(game, mid: str, d: Declare, role: str, hidden: set[str]) -> N
             if o.get("item"):
                 m.items = tuple(m.items) + (str(o["item"]),)
                 game.emit("item", {"model": mid, "item": o["item"]})
+    elif a == "Assist" and sp.is_transmutation(game.spell(mid, d.spell)):
+        sp.resolve_transmutation(game, mid, d)
     elif a == "Assist":
         sp.resolve_assist(game, mid, d)
     elif a == "Ritual":

@@ -23,6 +23,9 @@ action         the active player           Declare (step 4)
 turn-on-hit    the hit model's player      Turn, Pass (= keep; after step 5: a model that
                                            suffered a Hit may turn, table setting turn_on_hit)
 dodge-move     the dodging model's player  DodgeMove (after step 5)
+stand-up       the model's player          StandUp, Pass (= stay Crouched; a model whose
+                                           Incapacitated State has just ended may cancel
+                                           the Crouched State it kept)
 duel-answer    the challenged player       DuelAnswer
 =============  ==========================  ===============================
 
@@ -54,7 +57,7 @@ from rules.eldfall import stratagems as sg
 from rules.eldfall import tables
 from rules.eldfall.actions import (ATTACKS, MOVEMENT_NAMES, Action, Activate, ChooseOrder, Crouch,
                                    Declare, DodgeMove, DuelAnswer, EndTurn, Move, Pass,
-                                   Turn, UseStratagem)
+                                   StandUp, Turn, UseStratagem)
 from rules.eldfall.state import OUT_STATES, Activation, ModelState
 
 DATA = Path(__file__).with_name("data")
@@ -200,6 +203,14 @@ def _check_rider(u: Unit) -> None:
 _FORCED_RUN_PRECISION = 0.05
 
 
+def expiry_marks(exp) -> tuple:
+    """The marks of ``ModelState.expiry[state]`` (one mark, or a tuple of them when
+    sources with different ends gave the State: ``EldfallGame._given_again``)."""
+    if exp is None:
+        return ()
+    return (exp,) if isinstance(exp, str) else tuple(exp)
+
+
 class EldfallGame(Game):
     game_name = "eldfall"
 
@@ -268,6 +279,11 @@ class EldfallGame(Game):
         self.objectives_done: dict[str, str] = {}
         self.initiative_winner: str | None = None
         self.decisions = 0
+        # Incapacitated has ended (eldfall-states.txt: "When canceled, the model may
+        # voluntarily cancel the Crouched State"): the models whose player decides that
+        # next, in order, and how the game goes on after (``_after_stand_ups``)
+        self.stand_queue: list[str] = []
+        self.stand_then: tuple | None = None
         if log is not None:
             self.start_log(log)
         self._setup()
@@ -313,7 +329,10 @@ class EldfallGame(Game):
                 **({"stratagems": {"used": {s: {n: list(u) for n, u in sorted(d.items())}
                                             for s, d in sorted(self.stratagem_used.items())},
                                    "phase_uses": self.stratagem_phase_uses}}
-                   if self.stratagems else {})}
+                   if self.stratagems else {}),
+                # only while one waits: the hashes of the other states stay as they were
+                **({"stand_up": {"queue": list(self.stand_queue), "then": list(self.stand_then or ())}}
+                   if self.stand_queue else {})}
 
     # ------------------------------------------------------------------
     # helpers: sides, stats, weapons
@@ -484,7 +503,7 @@ class EldfallGame(Game):
         added, removed = sorted(new - m.states), sorted(m.states - new)
         m.states = new
         for st in removed:
-            if st == "Panicked" and m.expiry.get(st) == "morale" and m.side in self.broken:
+            if st == "Panicked" and "morale" in expiry_marks(m.expiry.get(st)) and m.side in self.broken:
                 m.rallied = True           # an ability removed it: Broken Morale gives it no more
             m.expiry.pop(st, None)
         if m.on_table:
@@ -493,6 +512,8 @@ class EldfallGame(Game):
         self.emit("states", {"model": model, "added": added, "removed": removed, "why": why})
         if "Flying" in removed and m.on_table:
             self._set_down(model)
+        if "Incapacitated" in removed and "Crouched" in new and model not in self.stand_queue:
+            self.stand_queue.append(model)     # its player may stand it up (``_offer_stand_up``)
 
     def _set_down(self, model: str) -> None:
         """A model that stops Flying (by choice or cancelled) lands on the surface
@@ -527,6 +548,8 @@ class EldfallGame(Game):
         new, notes = cd.add_state(m.states, name, voluntary=voluntary,
                                   settings=self.settings.get("table_settings"))
         if new == m.states:
+            if name in m.states:
+                self._given_again(m, name, expiry)
             return
         shown = [n for n in notes if n.code not in ("entered", "dismount_rider", "no_stacking")
                  and not (n.code == "flying_cancelled" and "Flying" not in m.states)]
@@ -543,6 +566,32 @@ class EldfallGame(Game):
         if not cd.can_be_engaged(new) and m.engaged_by:
             m.engaged_by = frozenset()
             self.remove_state(model, "Engaged", f"cannot be Engaged while {name}")
+
+    def _given_again(self, m, name: str, expiry: str | None) -> None:
+        """A State the model has is given again by another source: it lasts until the
+        longest-lasting of its sources ends (docs/rulings.md, "A State given by two
+        sources"). One with no end (``expiry`` None: until removed) makes it lasting;
+        else its mark joins the others (``ModelState.expiry``: one mark or a tuple), and
+        the State ends when the last of them does (``_source_ends``). A State with no
+        mark already lasts until removed (or its Stratagem's boost ends it)."""
+        cur = m.expiry.get(name)
+        if cur is None:
+            return
+        if expiry is None:
+            m.expiry.pop(name)
+            return
+        marks = sorted(set(expiry_marks(cur)) | {expiry})
+        m.expiry[name] = marks[0] if len(marks) == 1 else tuple(marks)
+
+    def _source_ends(self, m, name: str, mark: str, why: str) -> None:
+        """The source ``mark`` of the State ``name`` ends: the State ends with it unless
+        another source still gives it."""
+        left = [x for x in expiry_marks(m.expiry.get(name)) if x != mark]
+        if left:
+            m.expiry[name] = left[0] if len(left) == 1 else tuple(left)
+            return
+        m.expiry.pop(name, None)
+        self.remove_state(m.id, name, why)
 
     def _dismount(self, model: str, why: str) -> None:
         """State Priorities: "Rider's model becomes Crouched || Rider is
@@ -724,7 +773,15 @@ class EldfallGame(Game):
 
     def _after_strategic(self, side: str) -> None:
         """The rest of the Strategic Phase after the Stratagems, then the Upkeep
-        Phase and the Tactical Phase (or the End Phase when no model can act)."""
+        Phase and the Tactical Phase (or the End Phase when no model can act). A
+        model that passes its Recovery Check may stand up before the rolls that follow
+        (the stand-up decision; ``_after_recoveries`` goes on from there)."""
+        self._recovery_checks(side)
+        if self._offer_stand_up(("strategic-rolls", side)):
+            return
+        self._after_recoveries(side)
+
+    def _after_recoveries(self, side: str) -> None:
         self._strategic_rest(side)
         if self.is_over:
             return
@@ -762,8 +819,8 @@ class EldfallGame(Game):
             if "Fatigued" in m.states:
                 self.remove_state(m.id, "Fatigued", "next Strategic Phase")
             for st, exp in list(m.expiry.items()):
-                if exp == "strategic":
-                    self.remove_state(m.id, st, "until the next Strategic Phase")
+                if "strategic" in expiry_marks(exp):
+                    self._source_ends(m, st, "strategic", "until the next Strategic Phase")
             if m.incap_by_effect and m.hp > 0 and "Incapacitated" in m.states:
                 m.incap_by_effect = False
                 self.remove_state(m.id, "Incapacitated", "caused by an effect with HP > 0")
@@ -777,9 +834,13 @@ class EldfallGame(Game):
                         self.emit("enchantment_ends", {"model": o.id, "spell": e[0], "caster": e[1]})
                         mark = sp.enchantment_expiry(e[0], e[1])
                         for st, exp in sorted(o.expiry.items()):
-                            if exp == mark and "Dead" not in o.states:
-                                self.remove_state(o.id, st, f"the Enchantment {e[0]} ends")
+                            if mark in expiry_marks(exp) and "Dead" not in o.states:
+                                self._source_ends(o, st, mark, f"the Enchantment {e[0]} ends")
                 o.enchantments = keep
+        # a model whose Incapacitated ended here (by an effect, with HP left) may stand
+        # up before the Stratagems (``_after_stand_ups`` opens them)
+        if self._offer_stand_up(("stratagems", side, True)):
+            return True
         return self._open_stratagems(side, first=True)
 
     def _open_stratagems(self, side: str, first: bool = False) -> bool:
@@ -796,6 +857,8 @@ class EldfallGame(Game):
 
     def _use_stratagem(self, a: UseStratagem) -> None:
         sg.use(self, a.side, a.name, a.target)
+        if self._offer_stand_up(("stratagems", a.side, False)):
+            return                         # a Stratagem healed an Incapacitated model
         if not self._open_stratagems(a.side):
             self._close_stratagems(a.side)
 
@@ -806,11 +869,9 @@ class EldfallGame(Game):
     def _strategic_rest(self, side: str) -> None:
         """After the Stratagems, in the facts' order ("Stratagems, abilities, recovery
         checks, bleeding/poison rolls"): the Recovery Checks of the models Incapacitated
-        now, then the Bleeding and Poisoned rolls, then morale and engagement (a model
-        that bleeds to 0 HP here makes its Recovery Check next Strategic Phase)."""
-        for m in list(self.side_models(side)):
-            if "Incapacitated" in m.states and "Dead" not in m.states:
-                self._recovery(m.id)
+        now (``_recovery_checks``, before), then the Bleeding and Poisoned rolls, then
+        morale and engagement (a model that bleeds to 0 HP here makes its Recovery Check
+        next Strategic Phase)."""
         for m in list(self.side_models(side)):
             if "Dead" in m.states:
                 continue
@@ -829,6 +890,11 @@ class EldfallGame(Game):
         self._update_morale()
         self._update_engagement()
         self._check_duel()        # a duellist that bled or was poisoned to Incapacitated
+
+    def _recovery_checks(self, side: str) -> None:
+        for m in list(self.side_models(side)):
+            if "Incapacitated" in m.states and "Dead" not in m.states:
+                self._recovery(m.id)
 
     def _recovery(self, model: str) -> None:
         """Recovery Check (seeds/eldfall-actions.txt): T roll, one reroll with an ally
@@ -909,6 +975,11 @@ class EldfallGame(Game):
         self.phase = "end"
         self.emit("phase", {"phase": "end", "side": side})
         sg.end_boosts(self, side, "turn")
+        if self._offer_stand_up(("end-phase", side)):
+            return                         # (a Stratagem's Incapacitated ended with the turn)
+        self._end_phase_rest(side)
+
+    def _end_phase_rest(self, side: str) -> None:
         for m in self.models.values():
             if m.ap:
                 self.set_ap(m.id, 0, "End Phase: unspent AP discarded")
@@ -999,8 +1070,8 @@ class EldfallGame(Game):
                     self.add_state(m.id, "Panicked", "Broken Morale", expiry="morale")
                 elif not broken:
                     m.rallied = False
-                    if m.expiry.get("Panicked") == "morale":
-                        self.remove_state(m.id, "Panicked", "Morale restored")
+                    if "morale" in expiry_marks(m.expiry.get("Panicked")):
+                        self._source_ends(m, "Panicked", "morale", "Morale restored")
 
     # ------------------------------------------------------------------
     # duel
@@ -1070,8 +1141,21 @@ class EldfallGame(Game):
             if self.is_over:
                 return first
             return first + self.apply(action)
+        if kind == "stand-up" and not isinstance(action, (StandUp, Pass)):
+            # likewise the model whose Incapacitated ended stays Crouched (a ``stand
+            # MODEL stay``, logged as its own action), then ``action`` is judged
+            first = self.apply(StandUp(who, False))
+            if self.is_over:
+                return first
+            return first + self.apply(action)
         self.decisions += 1
+        begin = len(self.events)
         events = super().apply(action)
+        if not self.is_over and self.stand_queue and self.pending[0] != "stand-up":
+            # an Incapacitated State that ended where no stand-up decision is offered
+            # by name: the decision comes before the one now pending
+            self._offer_stand_up(("pending",) + tuple(self.pending))
+            events = self.events[begin:]
         self._sync_awareness()
         if not self.is_over and self.decisions >= int(self.settings["max_actions"]):
             start = len(self.events)
@@ -1086,7 +1170,7 @@ class EldfallGame(Game):
         if kind in ("order", "tactical", "reaction", "reaction-change", "reaction-late",
                     "duel-answer", "crouch", "stratagem"):
             return who
-        if kind in ("movement", "action", "dodge-move", "turn-on-hit"):
+        if kind in ("movement", "action", "dodge-move", "turn-on-hit", "stand-up"):
             return self.models[who].side
         return None
 
@@ -1095,7 +1179,8 @@ class EldfallGame(Game):
               "reaction-late": (Declare, Pass),
               "crouch": (Crouch, Pass),
               "action": (Declare,), "dodge-move": (DodgeMove,), "turn-on-hit": (Turn, Pass),
-              "duel-answer": (DuelAnswer,), "stratagem": (UseStratagem, Pass)}
+              "duel-answer": (DuelAnswer,), "stratagem": (UseStratagem, Pass),
+              "stand-up": (StandUp, Pass)}
 
     def check_phase(self, action) -> str | None:
         kind, who = self.pending
@@ -1109,8 +1194,8 @@ class EldfallGame(Game):
 
     def check_actor(self, action) -> str | None:
         kind, who = self.pending
-        if isinstance(action, Pass) and kind == "turn-on-hit":
-            side = self.models[who].side   # a Pass keeps the facing of the model asked
+        if isinstance(action, Pass) and kind in ("turn-on-hit", "stand-up"):
+            side = self.models[who].side   # a Pass keeps the facing (the Crouched State) of the model asked
             return None if action.side == side else f"it is {side}'s decision, not {action.side}'s"
         if isinstance(action, (ChooseOrder, EndTurn, Pass, DuelAnswer, Crouch, UseStratagem)):
             if action.side != who:
@@ -1124,7 +1209,7 @@ class EldfallGame(Game):
             if side != who:
                 return f"{model} is {side}'s; {who} is the active player"
             return None
-        if kind in ("movement", "action", "dodge-move", "turn-on-hit"):
+        if kind in ("movement", "action", "dodge-move", "turn-on-hit", "stand-up"):
             if model != who:
                 return f"it is {who}'s {kind.replace('-', ' ')} step, not {model}'s"
             return None
@@ -1165,6 +1250,8 @@ class EldfallGame(Game):
             return None
         if isinstance(action, DuelAnswer):
             return None
+        if isinstance(action, StandUp):
+            return self._why_not_stand_up(action.model) if action.up else None
         return f"unknown action {action!r}"
 
     def perform(self, action) -> None:
@@ -1190,12 +1277,26 @@ class EldfallGame(Game):
             self._close_stratagems(action.side)
         elif isinstance(action, Pass) and self.pending[0] == "turn-on-hit":
             self._turn(Turn(self.pending[1]))
+        elif isinstance(action, Pass) and self.pending[0] == "stand-up":
+            self._stand_up(StandUp(self.pending[1], False))
+        elif isinstance(action, StandUp):
+            self._stand_up(action)
         elif isinstance(action, Pass) and self.pending[0] == "crouch":
             self.emit("crouch_reaction", {"side": action.side, "window": self.act.crouch_window,
                                           "mover": self.act.model, "changes": {}})
             self._close_crouch_window()
         elif isinstance(action, Pass):
-            self.emit("reactions_done", {"side": action.side})
+            # who could have reacted and did not, as the game has it (the narration's
+            # "b1 does not react"; it holds after an undo, which the narration never sees)
+            act, kind = self.act, self.pending[0]
+            rest = (list(act.change_candidates) if kind == "reaction-change" else
+                    list(act.late_candidates) if kind == "reaction-late" else
+                    sorted(m for m in act.qualified if m not in act.reactions))
+            self.emit("reactions_done", {"side": action.side, "offer": {
+                "reaction": "step", "reaction-late": "late", "reaction-change": "change"}[kind],
+                "models": rest, **({"kept": {m: str(act.reactions[m]) for m in rest
+                                             if m in act.reactions}}
+                                   if kind == "reaction-change" else {})})
             if self.pending[0] == "reaction-change":
                 self.act.change_candidates = []
                 self._resolve()
@@ -1219,6 +1320,60 @@ class EldfallGame(Game):
             self._turn(action)
         elif isinstance(action, DuelAnswer):
             self._duel_answer(action)
+
+    # ------------------------------------------------------------------
+    # standing up when Incapacitated ends (eldfall-states.txt, Incapacitated: "When
+    # canceled, the model may voluntarily cancel the Crouched State"): the model's
+    # player decides at once (pending "stand-up"), before the game goes on
+    def _why_not_stand_up(self, model: str) -> str | None:
+        m = self.models[model]
+        if not m.on_table:
+            return f"{model} is not on the table"
+        if m.states & OUT_STATES:
+            return f"{model} is {sorted(m.states & OUT_STATES)[0]}: it stays Crouched"
+        return self._why_not_crouch(model, False, m.states)
+
+    def _offer_stand_up(self, then: tuple) -> bool:
+        """True when a model of ``stand_queue`` may still stand up: the first such is
+        the pending decision, and ``then`` says how the game goes on once the queue is
+        done (``_after_stand_ups``). False: none may (the queue is emptied)."""
+        while self.stand_queue and (self.is_over or self._why_not_stand_up(self.stand_queue[0])):
+            self.stand_queue.pop(0)        # Incapacitated or Dead again, no longer Crouched, ...
+        if not self.stand_queue:
+            return False
+        if self.act is None:
+            self._update_morale()          # the model stands again: its party counts it
+        self.stand_then = then
+        self.pending = ("stand-up", self.stand_queue[0])
+        return True
+
+    def _stand_up(self, a: StandUp) -> None:
+        self.stand_queue.pop(0)
+        self.emit("stand_up", {"model": a.model, "up": a.up})
+        if a.up:
+            self.remove_state(a.model, "Crouched", "cancelled by choice: Incapacitated ended")
+            if self.act is None:
+                self._update_engagement()  # standing, it engages again (Crouched: no one)
+        then, self.stand_then = self.stand_then, None
+        if not self._offer_stand_up(then):
+            self._after_stand_ups(then)
+
+    def _after_stand_ups(self, then: tuple) -> None:
+        """The game goes on where the stand-up decisions stopped it (``then``)."""
+        tag = then[0]
+        if tag == "stratagems":            # the Strategic Phase's Stratagems window
+            if not self._open_stratagems(then[1], first=then[2]):
+                self._close_stratagems(then[1])
+        elif tag == "strategic-rolls":     # after the Recovery Checks
+            self._after_recoveries(then[1])
+        elif tag == "turns":               # after the Resolution Step
+            self._open_turns()
+        elif tag == "sequence-end":
+            self._close_sequence()
+        elif tag == "end-phase":
+            self._end_phase_rest(then[1])
+        else:                              # "pending": the decision it came before
+            self.pending = (then[1], then[2])
 
     # ------------------------------------------------------------------
     # step 1: activation
@@ -1817,6 +1972,10 @@ class EldfallGame(Game):
         rs.resolve(self)
         if self.is_over:
             return
+        # a model healed out of Incapacitated in this Resolution Step may stand up
+        # now, before the hit models turn and the Dodge moves
+        if self._offer_stand_up(("turns",)):
+            return
         self._open_turns()
 
     # ------------------------------------------------------------------
@@ -2028,11 +2187,16 @@ class EldfallGame(Game):
         act = self.act
         for m in self.models.values():
             for st, exp in list(m.expiry.items()):
-                if exp == "sequence":           # a Sorcery's or Healing's State (Spell Types table)
-                    m.expiry.pop(st, None)
-                    self.remove_state(m.id, st, "the end of the Activation Sequence")
+                if "sequence" in expiry_marks(exp):   # a Sorcery's or Healing's State (Spell Types table)
+                    self._source_ends(m, st, "sequence", "the end of the Activation Sequence")
             if m.on_table and m.hp == 0 and not (m.states & {"Incapacitated", "Dead"}):
                 self._incapacitate(m.id, "0 HP at the end of the Activation Sequence")
+        if self._offer_stand_up(("sequence-end",)):
+            return                         # (a Sorcery's Incapacitated ended with the sequence)
+        self._close_sequence()
+
+    def _close_sequence(self) -> None:
+        act = self.act
         self.emit("sequence_end", {"model": act.model})
         self.act = None
         self._update_engagement()

@@ -10,7 +10,9 @@ and ../shared/rules/eldfall-facts.md (Casting Aura).
   the end of the sequence), Healing (active only), Enchantment (active only,
   until the caster's next Strategic Phase, undodgeable, one of a name per
   model), Conjuration (active only, through Ritual, permanent until the caster
-  drops), Transmutation (active only, permanent).
+  drops), Transmutation (active only, permanent: an Assist that names no model
+  and lays a hidden spell token of the caster's side at ``place=``, within the
+  spell's range, or in Base Contact when it has none; ``why_not_place``).
 * Mana counters: a caster gains ``mana_per_active_ap`` counter(s) for each AP it
   spends in the Active Role; every spell costs its mana (setting
   ``spell_mana: conjuration`` charges only Conjurations).
@@ -147,6 +149,12 @@ def why_not_assist(game, d, role: str) -> str | None:
         return r
     if s.get("type") == "Conjuration":
         return "a Conjuration is cast with the Ritual action"
+    if is_transmutation(s):
+        # "Affects the environment": its token is placed, no model is targeted
+        if d.targets:
+            return (f"{s['name']} is a Transmutation: it targets no model, place=x,y,z names "
+                    "where its token lies")
+        return why_not_place(game, d.model, s, d.place)
     if s.get("target", "enemy") == "enemy":
         return f"{s['name']} targets enemies: cast it as a Spell Attack"
     if not d.targets:
@@ -379,3 +387,125 @@ def resolve_ritual(game, mid: str, d) -> None:
     if again:
         game.set_states(cid, frozenset(c.unit.states), f"summoned again by {mid}")
     game.set_ap(cid, game.stat(cid, "STA"), "summoned: AP = STA")
+
+
+# ---------------------------------------------------------------- Transmutation
+# "Transmutation || Permanent || Active only || Affects the environment. Remains on
+# the field until removed or destroyed" (eldfall-actions.txt, Spell Types). Cast as an
+# Assist (Active Role) that names no model and places a hidden spell token of the
+# caster's side at ``Declare.place`` (docs/rulings.md, "Casting a Transmutation").
+PLACE_Z_TOLERANCE = 0.05      # inches: place= lies on the surface under its x, y
+CONTACT_GAP = 2e-4            # inches: a base-contact spot's gap (within tokens.CONTACT)
+
+
+def is_transmutation(spell: dict | None) -> bool:
+    return bool(spell) and spell.get("type") == "Transmutation"
+
+
+def why_not_place(game, model: str, spell: dict, place) -> str | None:
+    """Why a Transmutation of ``model`` cannot lay its token at ``place`` (None: it can):
+    on the table, on the surface under its x, y, not under a model's base nor on
+    another token, within the spell's ``rng`` of the caster (its edge; no ``rng``:
+    in Base Contact with it), in LoS of the caster or within its Casting Aura."""
+    from rules.eldfall import tokens as tk
+    if place is None:
+        return (f"{spell['name']} is a Transmutation: place=x,y,z names where its token lies "
+                "(it targets no model)")
+    if not all(math.isfinite(float(v)) for v in place):
+        return f"place= is a point x,y,z, not {place!r}"
+    r = tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2
+    x, y, z = (float(v) for v in place)
+    w, dp = (float(v) for v in game.table[:2])
+    if not (r <= x <= w - r and r <= y <= dp - r):
+        return f"the token at ({x:g}, {y:g}) would not lie wholly on the {w:g}x{dp:g} table"
+    gz = float(game.geo.ground(x, y)[2])
+    if abs(gz - z) > PLACE_Z_TOLERANCE:
+        return f"place= is not on the surface: the surface under ({x:g}, {y:g}) is at z {gz:.2f}"
+    p = (x, y, gz)
+    for o in game.models.values():
+        if o.on_table and game.geo.point_distance(o.id, p) < r - 1e-3:
+            return f"the token would lie under {o.id}'s base"
+    for t in game.tokens.values():
+        if t.on_field and math.hypot(t.at[0] - x, t.at[1] - y) < t.radius + r - 1e-3 \
+                and abs(t.at[2] - gz) < PLACE_Z_TOLERANCE:
+            return f"the token would lie on the token {t.id}"
+    gap = game.geo.point_distance(model, p) - r
+    rng = float(spell.get("rng", 0) or 0)
+    if rng > 0 and gap > rng + 1e-6:
+        return f"({x:g}, {y:g}) is out of range ({gap:.2f}\" > {rng:g}\")"
+    if rng <= 0 and gap > tk.CONTACT:
+        return (f"{spell['name']} has no range: its token lies in Base Contact with {model} "
+                f"({gap:.2f}\" away)")
+    if not place_seen(game, model, p) and not game.geo.point_in_awareness(model, p, r):
+        return f"no LoS to ({x:g}, {y:g}), and it is not inside {model}'s Casting Aura"
+    return None
+
+
+def place_seen(game, model: str, p) -> bool:
+    from rules.eldfall import tokens as tk
+    if "Blinded" in game.models[model].states:
+        return False
+    return bool(game.geo.point_sight(model, tuple(p), tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2))
+
+
+def contact_spot(game, model: str, bearing: float):
+    """The point of the surface where a token touches ``model``'s base in the direction
+    ``bearing`` (degrees CCW from +x), 4 decimals."""
+    from rules.eldfall import tokens as tk
+    x, y, _ = game.geo.position(model)
+    d = game.models[model].unit.base / 2 + tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2 + CONTACT_GAP
+    a = math.radians(bearing)
+    px, py = round(x + math.cos(a) * d, 4), round(y + math.sin(a) * d, 4)
+    return tuple(round(float(v), 4) for v in game.geo.ground(px, py))
+
+
+def place_for_click(game, model: str, spell: dict, point):
+    """Where a click at ``point`` (the view's ground click) lays the token: a spell with
+    no range, in Base Contact with the caster in the click's direction; else the point
+    on the surface under the click."""
+    x, y, _ = game.geo.position(model)
+    px, py = float(point[0]), float(point[1])
+    if float(spell.get("rng", 0) or 0) <= 0:
+        return contact_spot(game, model, math.degrees(math.atan2(py - y, px - x)))
+    return tuple(round(float(v), 4) for v in game.geo.ground(px, py))
+
+
+def placements(game, model: str, spell: dict):
+    """Candidate Transmutation declarations of ``model`` (each still checked by the
+    caller): in Base Contact in front, then to the sides and behind (45-degree steps);
+    with a range, also at the full range and half of it in front and 45 degrees off."""
+    from rules.eldfall import tokens as tk
+    from rules.eldfall.actions import Declare
+    f = float(game.geo.facing(model))
+    pts = [contact_spot(game, model, f + k * 45.0) for k in (0, 1, -1, 2, -2, 3, -3, 4)]
+    rng = float(spell.get("rng", 0) or 0)
+    if rng > 0:
+        x, y, _ = game.geo.position(model)
+        r = tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2
+        for k in (0, 1, -1):
+            a = math.radians(f + k * 45.0)
+            for d in (rng, rng / 2):
+                c = game.models[model].unit.base / 2 + r + d - 1e-3
+                pts.append(tuple(round(float(v), 4) for v in
+                                 game.geo.ground(x + math.cos(a) * c, y + math.sin(a) * c)))
+    for p in dict.fromkeys(pts):
+        yield Declare(model, "Assist", spell=spell["name"], place=p)
+
+
+def resolve_transmutation(game, mid: str, d) -> None:
+    """Pay the mana, roll the casting attribute (halved when the spot is reached through
+    the Casting Aura, without LoS); on a success the token lies there, hidden."""
+    from rules.eldfall import tokens as tk
+    s = game.spell(mid, d.spell)
+    pay_mana(game, mid, s)
+    game.act.spells_cast += 1
+    stat = casting_stat(game.models[mid])
+    p = tuple(float(v) for v in d.place)
+    p = (p[0], p[1], float(game.geo.ground(p[0], p[1])[2]))
+    unseen = not place_seen(game, mid, p)
+    v = game.roll(f"cast {s['name']}: {mid} {stat}" + (" (halved: Casting Aura)" if unseen else ""), model=mid)
+    die = cb.judge(v, game.stat(mid, stat, halvings=1) if unseen else game.stat(mid, stat))
+    game.emit("check", {"model": mid, "check": f"cast {s['name']}", "die": die.to_dict(),
+                        **({"aura": "halved"} if unseen else {})})
+    if die.success:
+        tk.place_spell(game, mid, s["name"], p)

@@ -24,6 +24,8 @@ Rulings (docs/rulings.md, "Hidden tokens"):
   hand it on); the token leaves the field.
 * A revealed Spell token stays on the field; an enemy model in Base Contact
   removes ("destroys") it with Interact, no roll.
+* A successful Transmutation cast lays a new hidden spell token of the caster's
+  side (``place_spell``; "Casting a Transmutation").
 """
 from __future__ import annotations
 
@@ -106,6 +108,29 @@ def build(game, raw) -> dict[str, TokenState]:
                               float(d.get("base_mm", DEFAULT_BASE_MM)) / MM_PER_INCH / 2,
                               str(d.get("item") or (tid if kind == "item" else "")), spell, caster)
     return out
+
+
+def new_id(game, caster: str, spell: str) -> str:
+    """A fresh id for a token a cast lays: ``CASTER-SPELL-N`` (the first N free among
+    the models' and tokens' ids)."""
+    slug = "-".join("".join(c if c.isalnum() else " " for c in spell.lower()).split()) or "spell"
+    n = 1
+    while f"{caster}-{slug}-{n}" in game.tokens or f"{caster}-{slug}-{n}" in game.models:
+        n += 1
+    return f"{caster}-{slug}-{n}"
+
+
+def place_spell(game, caster: str, spell: str, at) -> TokenState:
+    """A Transmutation's token laid on the field by a successful cast: hidden, of the
+    caster's side, as a scene's spell token (spells.resolve_transmutation)."""
+    t = TokenState(new_id(game, caster, spell), "spell", game.models[caster].side,
+                   tuple(float(v) for v in at), True, spell=spell, caster=caster)
+    game.tokens[t.id] = t
+    game.emit("token", {"token": t.id, "kind": "spell", "side": t.side, "event": "placed",
+                        "by": caster, "spell": spell, "caster": caster,
+                        "at": [round(float(v), 9) for v in t.at], "hidden": True,
+                        "radius": round(t.radius, 9)})
+    return t
 
 
 def is_token(game, ident: str | None) -> bool:
