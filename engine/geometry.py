@@ -282,7 +282,8 @@ class WorldGeometry:
             # the arc rule: an observer without 360-degree sight whose front half never
             # holds any part of the mover along the path cannot see it (exact)
             ohb = self.world.hitbox(o)
-            if ({"Shrouded", "Flying", "Engaged"} & set(ohb.states) or "Vigilance" in ohb.traits
+            if ({"Shrouded", "Flying", "Engaged"} & set(ohb.states)
+                    or "vigilance" in {t.lower() for t in ohb.traits}     # any case, as sight reads it
                     or "Flying" in hb.states):
                 continue
             f = np.array([math.cos(math.radians(ohb.facing)), math.sin(math.radians(ohb.facing))])

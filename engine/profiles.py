@@ -304,8 +304,8 @@ def _profile(ck, body, p, ref, pname, party_title, file, sizes) -> Profile | Non
 
 def _trait_spelling(ck, traits, p) -> None:
     """A warning for each trait written unlike the name the rules read but close to it
-    (``armor-piercing``, ``Armour-Piercing``, ``Acute Sense``): the rules match trait
-    names exactly, so the model would play without it. A trait far from all of them is
+    (``Armour-Piercing``, ``Acute Sense``): the rules match trait names letter for letter
+    (in any case), so the model would play without it. A trait far from all of them is
     one of the book's the referee does not model, and is left alone."""
     import difflib
     lower = {t.casefold(): t for t in RULES_TRAITS}
@@ -316,7 +316,9 @@ def _trait_spelling(ck, traits, p) -> None:
         # as the rules read it (rules/eldfall/combat.py trait_name): "Poison (II)" is Poison II
         base = (_TRAIT_VALUE.sub("", name) if not name.startswith("Poison")
                 else " ".join(name.replace("(", " ").replace(")", " ").split()))
-        if name in RULES_TRAITS or base in RULES_TRAITS:
+        if name in RULES_TRAITS or base in RULES_TRAITS or base.casefold() in lower:
+            # in another case only ("acute senses"): the rules read a trait in any case
+            # (rules/eldfall/combat.py trait_key), as line of sight and measure do
             continue
         guess = lower.get(base.casefold())
         if guess is None:

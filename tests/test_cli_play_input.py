@@ -77,7 +77,7 @@ def test_more_bots_than_sides_is_one_line(capsys):
 
 def test_a_bad_setting_names_itself(capsys):
     assert main(["play", SCENE, "--bots", "--set", "confrontation_ties=x"]) == 2
-    assert _err(capsys) == ["<command line>: --set confrontation_ties: setting confrontation_ties must be cancel or keep"]
+    assert _err(capsys) == ["<command line>: --set confrontation_ties: setting confrontation_ties must be cancel or keep, not 'x'"]
 
 
 # ---- replay ----------------------------------------------------------------------------

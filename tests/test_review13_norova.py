@@ -280,8 +280,8 @@ def test_the_initiative_line_shows_each_d20_and_bonus():
     ({"move": {"sprint_factor": float("inf")}}, "settings: move.sprint_factor: must be a finite number, not inf"),
     ({"potions": {"throw_range": float("inf")}}, "settings: potions.throw_range: must be a finite number, not inf"),
     # an area of .nan inches held every character on the table (no distance is more than nan)
-    ({"areas": {"2x2": float("nan")}}, "settings: areas.2x2: must be a positive number of inches"),
-    ({"areas": {"3x3": float("inf")}}, "settings: areas.3x3: must be a positive number of inches"),
+    ({"areas": {"2x2": float("nan")}}, "settings: areas.2x2: must be a positive number of inches, not nan"),
+    ({"areas": {"3x3": float("inf")}}, "settings: areas.3x3: must be a positive number of inches, not inf"),
 ])
 def test_an_endless_setting_is_a_problem(settings, says):
     with pytest.raises(NorovaDataError) as exc:

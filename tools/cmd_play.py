@@ -34,7 +34,9 @@ def add_arguments(p) -> None:
                    help="a rules setting (e.g. rounds=3, confrontation_ties=keep, or the table "
                         "settings as a mapping: 'table_settings={turn_on_hit: face_attacker, "
                         "knockback_max_angle_deg: 45}'); repeatable")
-    p.add_argument("--rolls", action="store_true", help="show every die roll")
+    p.add_argument("--rolls", action="store_true",
+                   help="show every die roll (not with --quiet or --json, which print only the outcome: "
+                        "a warning says so)")
     p.add_argument("--quiet", action="store_true", help="only the outcome")
     p.add_argument("--json", action="store_true", help="the outcome as JSON")
     p.add_argument("--models-dir", default=None,
@@ -157,8 +159,12 @@ def run(args) -> int:
             if log is not None:
                 log.close()
             raise InputError(Problem(args.log, None, "", exc.message)) from None
-    for w in warnings:          # a model with no stats plays with 0s: say so before the game
+    for w in warnings:          # the scene's warnings (as check says them): before the game, once
         print(w, file=sys.stderr)
+    if args.rolls and (args.quiet or args.json):
+        # --quiet and --json print only the outcome, so no die could be shown: said, not dropped
+        print(f"<command line>: --rolls: warning: ignored with {'--json' if args.json else '--quiet'}, "
+              "which prints only the outcome (leave it out to see every die roll)", file=sys.stderr)
     line, misses = _narrator(game.game_name)
     out = sys.stdout
     quiet = args.quiet or args.json

@@ -75,7 +75,10 @@ def parse_settings(pairs) -> dict:
             out[key.strip()] = yaml.safe_load(value)
             node = yaml.compose(value, Loader=yaml.SafeLoader)
         except yaml.YAMLError:
-            raise InputError(Problem("<command line>", None, f"--set {key}", "not a YAML value")) from None
+            raise InputError(Problem("<command line>", None, f"--set {key.strip()}",
+                                     f"expected a YAML value after '{key.strip()}=' (a number, true or false, "
+                                     f"a name, [a, list] or {{a: mapping}}), got {value!r}, which is not one "
+                                     f"(quote a text that holds : [ ] {{ }} or #)")) from None
         if isinstance(node, yaml.ScalarNode):
             from engine.validate import misread_number
             why = misread_number(node, out[key.strip()])
@@ -182,6 +185,27 @@ def stat_warnings(scene, game: str | None = None) -> list[Problem]:
     return out
 
 
+def game_warnings(scene, game: str | None = None) -> list[Problem]:
+    """The warnings of a scene that a game played on it should say before it starts, each
+    once, in ``eldfall check``'s order: the loader's (a key of the scene's ``eldfall:`` block
+    the rules never read, a side with no Leader, ...), a model outside its deployment zone
+    (an Eldfall game) and :func:`stat_warnings`. ``play`` used to say only the last, so a
+    scene's ``eldfall: {rounds: 3}`` was ignored without a word. Not ``check``'s warnings
+    that ``play`` refuses as errors (a side count the game cannot play)."""
+    from tools.cmd_check import deployment_warnings
+    name = pick_game(scene, game)
+    found = list(getattr(scene, "warnings", ()) or ())
+    if name == "eldfall":
+        found += deployment_warnings(scene)
+    file = scene.path or "<scene>"
+    found.sort(key=lambda pr: (pr.file == file, pr.file, pr.line or 0))
+    out: list[Problem] = []
+    for w in found + stat_warnings(scene, name):
+        if w not in out:
+            out.append(w)
+    return out
+
+
 def objective_problem(scene, objectives) -> Problem | None:
     """``--set objectives=...`` naming a terrain piece the scene does not have: Interact
     needs Base Contact with the piece, so that quest object could never be taken (the
@@ -224,12 +248,13 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
              models_dir: str | None = None, warnings: list | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events.
     ``models_dir``: where the scene's profiles are (``--models-dir``), recorded in the header.
-    ``warnings``: a list that receives :func:`stat_warnings`."""
+    ``warnings``: a list that receives :func:`game_warnings` (the scene's warnings, as
+    ``eldfall check`` prints them, and :func:`stat_warnings`)."""
     from tools.roster import units_from_scene
     scene, world, geo = load_table(scene_path, models_dir)
     name = pick_game(scene, game)
     if warnings is not None:
-        warnings.extend(stat_warnings(scene, name))
+        warnings.extend(game_warnings(scene, name))
     mod = game_module(name)
     units = units_from_scene(scene, world)
     try:

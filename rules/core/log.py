@@ -5,7 +5,9 @@ Line 1 is the header (``{"type": "header", "format": 1, "game": ..., "seed": ...
 further line is one event (``{"type": "event", "seq", "kind", "data"}``). The
 file is flushed and fsynced after every line, so a crash loses at most the line
 being written; :func:`read_log` detects such a torn last line and drops it with a
-warning.
+warning. A log saved again by an editor is read as written: a UTF-8 byte-order mark at
+its start and blank lines at its end are no content (a blank line between two lines is
+refused: event N is line N + 2, and a gap may be where a log was torn and spliced).
 """
 from __future__ import annotations
 
@@ -109,10 +111,20 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
     except UnicodeDecodeError:
         # a torn multi-byte character can only be at the very end
         text = raw.decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        # a byte-order mark, as some editors write at the start of a UTF-8 file: not content
+        text = text[1:]
     warnings: list[str] = []
     lines = text.split("\n")
     complete = lines[:-1]          # every line that ended with a newline
     tail = lines[-1]
+    if not tail.strip():
+        # blank lines at the end (an editor's final empty line) are no content: dropped. A
+        # blank line between two lines of JSON is still refused below: events are addressed
+        # by their line (event N is line N + 2), and a gap may be where a log was torn and
+        # spliced together
+        while complete and not complete[-1].strip():
+            complete.pop()
     if tail.strip():
         warnings.append(f"{path}:{len(lines)}: torn last line dropped "
                         f"({len(tail)} characters without a newline)")
@@ -124,7 +136,9 @@ def read_log(path: str | os.PathLike) -> tuple[dict, list[dict], list[str]]:
     parsed: list[tuple[int, dict]] = []
     for i, line in enumerate(complete, start=1):
         if not line.strip():
-            raise LogError("blank line", file=path, line=i)
+            raise LogError("blank line between two lines of the log (blank lines are only "
+                           "accepted at its end: one in the middle may be where a log was torn "
+                           "or spliced; event N is on line N + 2)", file=path, line=i)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -83,10 +83,10 @@ def confront(a: Sequence[Die], b: Sequence[Die], ties: str = "cancel") -> tuple[
 
 
 def armor_for_hit(arm: int, critical: bool, traits: Iterable[str]) -> int:
-    t = {trait_name(x) for x in traits}
-    if critical or "Ignore Armor" in t:
+    t = {trait_key(x) for x in traits}
+    if critical or "ignore armor" in t:
         return 0
-    if "Armor-Piercing" in t:
+    if "armor-piercing" in t:
         return halve(arm)
     return max(0, int(arm))
 
@@ -102,16 +102,25 @@ _TRAIT = re.compile(r"^\s*([A-Za-z][A-Za-z \-]*?)\s*(?:\(?\s*([IVX]+|\d+(?:\.\d+
 def trait_name(t: str) -> str:
     """'Knockback (2)' -> 'Knockback'; 'Poison II' -> 'Poison II' (kept: two traits)."""
     t = t.strip()
-    if t.startswith("Poison"):
+    if t[:6].lower() == "poison":
         return t.replace("(", "").replace(")", "").strip()
     m = _TRAIT.match(t)
     return m.group(1).strip() if m else t
 
 
+def trait_key(t: str) -> str:
+    """A trait's name as the rules compare it: :func:`trait_name` in lower case, as the
+    engine reads a trait (line of sight's Vigilance, ``measure``'s Acute Senses: any case),
+    so a profile's ``acute senses`` is the same trait to the game as to ``measure``."""
+    return trait_name(t).lower()
+
+
 def trait_value(traits: Iterable[str], name: str) -> float | None:
-    """The number of a trait such as 'Knockback 1' / 'Knockback (1)'; 0 when it has none."""
+    """The number of a trait such as 'Knockback 1' / 'Knockback (1)'; 0 when it has none.
+    Names in any case (:func:`trait_key`)."""
+    key = name.lower()
     for t in traits:
-        if trait_name(t) == name:
+        if trait_key(t) == key:
             m = _TRAIT.match(t.strip())
             if m and m.group(2) and m.group(2)[0].isdigit():
                 return float(m.group(2))
@@ -120,7 +129,9 @@ def trait_value(traits: Iterable[str], name: str) -> float | None:
 
 
 def has_trait(traits: Iterable[str], name: str) -> bool:
-    return any(trait_name(t) == name for t in traits)
+    """Whether ``traits`` hold the trait ``name``, in any case (:func:`trait_key`)."""
+    key = name.lower()
+    return any(trait_key(t) == key for t in traits)
 
 
 def size_steps(a: str, b: str) -> int:

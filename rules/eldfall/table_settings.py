@@ -160,27 +160,29 @@ class TableSettings:
             return cls()
         if not isinstance(data, Mapping):
             raise TableDataError([(file, None, prefix, "must be a mapping of setting: value")])
+        from rules.core.settings import did_you_mean, given_words
         known = {f.name: f for f in fields(cls)}
         problems = []
         values: dict[str, Any] = {}
         for key, value in data.items():
             path = f"{prefix}.{key}"
             if key not in known:
-                problems.append((file, None, path, "unknown setting; known: " + ", ".join(sorted(known))))
+                problems.append((file, None, path, f"unknown setting{did_you_mean(key, known)}; known: "
+                                 + ", ".join(sorted(known))))
                 continue
             if key in _CHOICES:
                 if value not in _CHOICES[key]:
-                    problems.append((file, None, path, f"must be one of {', '.join(_CHOICES[key])}, not {value!r}"))
+                    problems.append((file, None, path, f"must be one of {', '.join(_CHOICES[key])}, not {given_words(value)}"))
                     continue
             elif key in _RANGES:
                 lo, hi = _RANGES[key]
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                         not lo <= float(value) <= hi:
-                    problems.append((file, None, path, f"must be a number from {lo:g} to {hi:g}, not {value!r}"))
+                    problems.append((file, None, path, f"must be a number from {lo:g} to {hi:g}, not {given_words(value)}"))
                     continue
                 value = float(value)
             elif not isinstance(value, bool):
-                problems.append((file, None, path, f"must be true or false, not {value!r}"))
+                problems.append((file, None, path, f"must be true or false, not {given_words(value)}"))
                 continue
             values[key] = value
         if problems:

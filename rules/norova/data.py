@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from rules.core.settings import expand_dotted
+from rules.core.settings import did_you_mean, expand_dotted, given_words
 
 DATA = Path(__file__).with_name("data")
 ARCS = ("front", "side", "rear")
@@ -49,7 +49,8 @@ def merge(base: dict, over: dict, path: str = "", problems: list | None = None) 
         key = f"{path}.{k}" if path else str(k)
         if k not in base:
             if problems is not None:
-                problems.append(f"settings: {key}: unknown setting (known: {', '.join(sorted(map(str, base)))})")
+                problems.append(f"settings: {key}: unknown setting{did_you_mean(k, base)} "
+                                f"(known: {', '.join(sorted(map(str, base)))})")
             continue
         if isinstance(base[k], dict) and isinstance(v, dict):
             out[k] = merge(base[k], v, key, problems)
@@ -59,7 +60,8 @@ def merge(base: dict, over: dict, path: str = "", problems: list | None = None) 
                 isinstance(base[k], list) and not isinstance(v, list)) or (
                 isinstance(base[k], str) and not isinstance(v, str)):
             if problems is not None:
-                problems.append(f"settings: {key}: must be {_KIND_WORDS.get(type(base[k]), 'a value')}, not {v!r}")
+                problems.append(f"settings: {key}: must be {_KIND_WORDS.get(type(base[k]), 'a value')}, "
+                                f"not {given_words(v)}")
         else:
             out[k] = copy.deepcopy(v)
     return out
@@ -144,22 +146,25 @@ class RuleData:
         diffs = r["difficulty"]
         for k, v in diffs.items():
             if isinstance(v, bool) or not isinstance(v, int):
-                p.append(bad(f"difficulty.{k}", "must be a whole number"))
+                p.append(bad(f"difficulty.{k}", f"must be a whole number, not {given_words(v)}"))
         for k, c in r["checks"].items():
             if c.get("difficulty") not in diffs:
-                p.append(bad(f"checks.{k}.difficulty", f"unknown difficulty {c.get('difficulty')!r}"))
+                p.append(bad(f"checks.{k}.difficulty", f"unknown difficulty {given_words(c.get('difficulty'))} "
+                                                       f"(known: {', '.join(map(str, diffs))})"))
             if "trait" in c and c["trait"] not in TRAITS:
                 p.append(bad(f"checks.{k}.trait", f"unknown trait {c['trait']!r} (known: {', '.join(TRAITS)})"))
         f = r["facing"]
         if not (0 < f["front_half_angle"] <= 180 and 0 <= f["rear_half_angle"] <= 180
                 and f["front_half_angle"] + f["rear_half_angle"] <= 180):
-            p.append(bad("facing", "the front and rear half angles must be in 0..180 and add up to 180 at most"))
+            p.append(bad("facing", "the front and rear half angles must be in 0..180 and add up to 180 at most, "
+                                   f"not {given_words(f['front_half_angle'])} and {given_words(f['rear_half_angle'])}"))
         for arc in ARCS:
             if not isinstance(f["evade_modifier"].get(arc), int):
-                p.append(bad(f"facing.evade_modifier.{arc}", "must be a whole number"))
+                p.append(bad(f"facing.evade_modifier.{arc}",
+                             f"must be a whole number, not {given_words(f['evade_modifier'].get(arc))}"))
         for k, v in r["areas"].items():
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < math.inf:
-                p.append(bad(f"areas.{k}", "must be a positive number of inches"))
+                p.append(bad(f"areas.{k}", f"must be a positive number of inches, not {given_words(v)}"))
         p += self._validate_numbers()
         for side in (1, 2, 3, 4, 5, 6):
             if self.criticals["skill_fumble_d6"].get(side) not in ("works_anyway", "failure", "backfire"):
@@ -244,23 +249,23 @@ class RuleData:
             v = value(path)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or (
                     whole and not (math.isfinite(v) and v == int(v))):
-                p.append(bad(path, f"must be a {'whole ' if whole else ''}number, not {v!r}"))
+                p.append(bad(path, f"must be a {'whole ' if whole else ''}number, not {given_words(v)}"))
             elif math.isinf(v):
                 # an endless factor or range (.inf) would make every move or area boundless
                 p.append(bad(path, f"must be a finite number, not {v!r}"))
             elif v != v or (lo is not None and (v < lo or (v == lo and not lo_ok))) or (hi is not None and v > hi):
                 rng = (f"{'at least' if lo_ok else 'more than'} {lo}" if lo is not None else "")
                 rng += (" and " if rng and hi is not None else "") + (f"at most {hi}" if hi is not None else "")
-                p.append(bad(path, f"must be {rng}, not {v!r}"))
+                p.append(bad(path, f"must be {rng}, not {given_words(v)}"))
         r = self.rules
         if r["initiative"]["trait"] not in TRAITS:
             p.append(bad("initiative.trait", f"unknown trait {r['initiative']['trait']!r} (known: {', '.join(TRAITS)})"))
         for pool, n in r["move"]["sprint_cost"].items():
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                p.append(bad(f"move.sprint_cost.{pool}", f"must be a whole number, 0 or more, not {n!r}"))
+                p.append(bad(f"move.sprint_cost.{pool}", f"must be a whole number, 0 or more, not {given_words(n)}"))
         for k, v in r["perceive_cover_modifier"].items():
             if isinstance(v, bool) or not isinstance(v, int):
-                p.append(bad(f"perceive_cover_modifier.{k}", f"must be a whole number, not {v!r}"))
+                p.append(bad(f"perceive_cover_modifier.{k}", f"must be a whole number, not {given_words(v)}"))
         for path, known in (("attack_of_opportunity.range_kinds", WEAPON_KINDS),
                             ("swimming.no_attack_kinds", WEAPON_KINDS),
                             ("evade.against", WEAPON_KINDS + ("spell",)),
@@ -270,9 +275,10 @@ class RuleData:
                     p.append(bad(path, f"unknown {v!r} (known: {', '.join(known)})"))
         for v in r["swimming"]["environments"]:
             if not isinstance(v, str):
-                p.append(bad("swimming.environments", f"must be environment names, not {v!r}"))
+                p.append(bad("swimming.environments", f"must be environment names, not {given_words(v)}"))
         if r["dying"]["save_stat"] not in POOLS:
-            p.append(bad("dying.save_stat", f"must be one of {', '.join(POOLS)}"))
+            p.append(bad("dying.save_stat", f"must be one of {', '.join(POOLS)}, "
+                                            f"not {given_words(r['dying']['save_stat'])}"))
         return p
 
 
