@@ -798,12 +798,13 @@ def cover(world, attacker: str, target: str, los_result=None,
                     if s.cover_ledge_edge_within and (edge is None or edge > s.cover_within_in + WITHIN_TOL):
                         far = (inches_vs(edge, s.cover_within_in) + "\"" if edge is not None
                                else f"more than {s.cover_within_in:g}\"")
-                        rejected.append(f"its own ledge {piece.id} hides its lowest part, but the edge is {far} away")
+                        rejected.append(f"its own ledge (piece {piece.id!r}) hides {percent(lshare)} of its "
+                                        f"hitbox (its lowest part), but the edge is {far} away")
                         hiders.append((piece.id, lshare, f"the surface it stands on, its edge {far} from the base: no cover"))
                     else:
                         level = "light" if piece.cover == "auto" else piece.cover
-                        why = (f"the edge of its own ledge {piece.id} hides {percent(lshare)} of its hitbox from "
-                               f"{attacker} (higher ground; the edge is {edge or 0:.2f}\" from the base towards "
+                        why = (f"the edge of its own ledge (piece {piece.id!r}) hides {percent(lshare)} of its "
+                               f"hitbox from {attacker} (higher ground; the edge is {edge or 0:.2f}\" from the base towards "
                                f"{attacker})")
                         if piece.cover != "auto":
                             why += f"; the piece's cover tag says {piece.cover}"
@@ -815,18 +816,19 @@ def cover(world, attacker: str, target: str, los_result=None,
                 share = mine.sum() / max(n_points, 1)
             if not pnear:
                 # the exact distance is only needed if the reason ends up listing it
-                rejected.append(lambda piece=piece: f"{piece.id} hides part of it but is " + inches_vs(
-                    piece_distance(piece.mesh, th), s.cover_within_in) + "\" away")
+                rejected.append(lambda piece=piece, share=share: f"{piece.id} hides {percent(share)} of its hitbox "
+                                "but is " + inches_vs(piece_distance(piece.mesh, th), s.cover_within_in) + "\" away")
                 hiders.append((piece.id, share, f"more than {s.cover_within_in:g}\" away: no cover"))
                 continue
             dist_p = piece_distance(piece.mesh, th)
             if dist_p > s.cover_within_in + WITHIN_TOL:
-                rejected.append(f"{piece.id} hides part of it but is {inches_vs(dist_p, s.cover_within_in)}\" away")
+                rejected.append(f"{piece.id} hides {percent(share)} of its hitbox but is "
+                                f"{inches_vs(dist_p, s.cover_within_in)}\" away")
                 hiders.append((piece.id, share, f"{inches_vs(dist_p, s.cover_within_in)}\" away: no cover"))
                 continue
             top = local_top(piece.mesh, th, s.cover_within_in + WITHIN_TOL)
             if top <= base_top + 1e-9:
-                rejected.append(f"{piece.id} is not higher than its base")
+                rejected.append(f"{piece.id} hides {percent(share)} of its hitbox but is not higher than its base")
                 hiders.append((piece.id, share, "not higher than its base: no cover"))
                 continue
             width = apparent_width(piece.mesh, base_top, los_dir)

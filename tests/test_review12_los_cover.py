@@ -54,7 +54,7 @@ def test_base_overhanging_the_far_side_of_a_plateau_gets_no_ledge_cover(tmp_path
     # its low part is hidden by the plateau's top, whose edge towards the attacker is
     # 10 - 2 * radius - overhang away: no cover (the edge must be within 1")
     assert r.cover == "none", r.cover_reason
-    assert "own ledge plateau" in r.cover_reason and "more than 1\"" in r.cover_reason
+    assert "own ledge (piece 'plateau')" in r.cover_reason and "more than 1\"" in r.cover_reason
     # the same plateau, a model 0.3" from its near edge: Light, the edge 0.30" away
     f = sight.los(w, "a", "front")
     assert f.cover == "light" and f.cover_piece == "plateau", f.cover_reason

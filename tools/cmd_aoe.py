@@ -749,6 +749,9 @@ def _affected_text(res, world, picture: bool, which: bool = False, legal: bool |
     head = f"  {word} ({len(res.affected)}{': ' + tally if tally else ''})" if res.affected else f"  {word}: none"
     width = max([len(h.id) for h in res.affected] + [len(m.id) for m in res.not_affected] + [4])
     hits = []
+    # the "(each: ...)" column, as wide as its widest row: a row with it beside rows without
+    # pushed its "x2  enemy" out of line with theirs
+    each_w = max([len(f" ({_each(h)})") for h in res.affected if _each(h)] + [0])
     for h in res.affected:
         who = "" if user_side is None else ("ally" if h.side == user_side else "enemy")
         times = f"x{h.count}" if res.count > 1 else ""
@@ -757,10 +760,10 @@ def _affected_text(res, world, picture: bool, which: bool = False, legal: bool |
             hits.append(f"{h.id} {' '.join(x for x in (cover if h.full else pct, times, who) if x)}"
                         + (f" ({_which(h)})" if which else ""))
         else:
-            hits.append(f"    {h.id:<{width}}  {cover:<8} {pct:>6}"
-                        + (f" ({_each(h)})" if _each(h) else "")
-                        + "".join(f"  {x}" for x in (times, who.ljust(5) if which and who else who,
-                                                     _which(h) if which else "") if x))
+            hits.append((f"    {h.id:<{width}}  {cover:<8} {pct:>6}"
+                         + (f" ({_each(h)})" if _each(h) else "").ljust(each_w)
+                         + "".join(f"  {x}" for x in (times, who.ljust(5) if which and who else who,
+                                                      _which(h) if which else "") if x)).rstrip())
     lines += [head + ": " + ", ".join(hits)] if picture and hits else [head + (":" if hits else "")] + hits
     missed = res.not_affected
     if picture:

@@ -2,8 +2,9 @@
 
 Distance (closest points of the hitboxes, 3D) and height difference; base
 contact; whether B is in A's Awareness (= Casting Aura); whether B is in reach
-or range of A's weapons, with the band and its ACC modifier; engagement both
-ways.
+or range of A's weapons, with the band and its ACC modifier, and for a ranged weapon or
+spell in range what B's Cover, a Forest, the Dark and Friendly Fire add to it (the whole
+modifier, as the rules engine adds it); engagement both ways.
 
     eldfall measure scenes/skirmish.yaml red-archer blue-guard --weapon Bow
 """
@@ -130,6 +131,89 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
     return out
 
 
+def target_modifiers(world, m, settings=None) -> list[dict]:
+    """What the target and the table add to the modifier of a Ranged (or Spell) Attack of A on B
+    beside the range band, each with its source, as the rules engine adds them
+    (rules/eldfall/resolution.py, ``_attack_attribute``): B's Cover (Light -2, Heavy -4:
+    ``rules.eldfall.tables.cover_modifier``) as `eldfall los` finds it, Crouched and Flying by
+    B's States (``cover_rule``), and no Cover without LoS (the Casting Aura); a Forest -3 when
+    A or B stands in one or the line of fire crosses one (``through_forest``); the Dark -3
+    beyond half A's Awareness; Friendly Fire -4 per ally of A in base contact with B. Each row
+    ``{"what", "value", "why"}`` (value 0: said, adds nothing); [] without a world."""
+    if world is None:
+        return []
+    from engine import sight
+    from engine.geometry import WorldGeometry
+    from engine.measure import distance, engaged_on_table
+    from rules.eldfall import conditions as cd
+    from rules.eldfall.tables import cover_modifier
+    a, b = m.a, m.b
+    ha, hb = world.hitbox(a), world.hitbox(b)
+    out = []
+    if m.los:
+        # the same question `eldfall los` asks (the Engaged State where the table stands it)
+        r = sight.los(world, a, b, fraction=True, settings=settings,
+                      engaged_with=engaged_on_table(world, a, settings))
+        rule = cd.cover_rule(hb.states)
+        crouched = f"{b} is Crouched: it counts as in Light Cover against Ranged Attacks"
+        level = r.cover or "none"
+        why = (f"from {r.cover_piece}, as `eldfall los` finds it" if r.cover_piece
+               else crouched if rule == "light" else f"{r.cover_reason}, as `eldfall los` finds it")
+        if rule == "none" and level != "none":
+            level, why = "none", f"{b} is Flying: it cannot benefit from Cover (the scenery would give {r.cover})"
+        elif rule == "light" and level == "none":
+            level, why = "light", crouched
+        if level != "none":
+            out.append({"what": "cover", "level": level, "value": cover_modifier(level), "why": why})
+        elif rule == "none" and r.cover not in (None, "none"):
+            out.append({"what": "cover", "level": "none", "value": 0, "why": why})
+    elif m.b_in_awareness:
+        out.append({"what": "cover", "level": "none", "value": 0, "no_los": True,
+                    "why": f"no LoS: only a Spell reaches {b}, through the Casting Aura (halved, unless "
+                           f"Targetless), and {b} gets no Cover"})
+    else:
+        out.append({"what": "cover", "level": "none", "value": 0, "no_los": True, "outside_aura": True,
+                    "why": f"no LoS, and {b} is outside {a}'s Casting Aura"})
+    geo = WorldGeometry(world, sight_settings=settings)
+    within = [x for x in (a, b) if "forest" in geo.environments(x)]
+    if within:
+        out.append({"what": "forest", "value": -3,
+                    "why": " and ".join(within) + (" stand" if len(within) > 1 else " stands") + " in a Forest area"})
+    elif m.los and geo.through_forest(a, b):
+        out.append({"what": "forest", "value": -3, "why": "every line of fire crosses a Forest area"})
+    dark = [x for x in (a, b) if "dark" in geo.environments(x)]
+    d = distance(world, a, b)
+    if dark and d > ha.awareness / 2:
+        out.append({"what": "dark", "value": -3,
+                    "why": f"{' and '.join(dark)} in the Dark, {d:.2f}\" beyond half {a}'s Awareness "
+                           f"({ha.awareness / 2:g}\")"})
+    allies = [o for o in world.model_ids() if o not in (a, b) and world.hitbox(o).side == ha.side
+              and not cd.ignored_for_game(world.hitbox(o).states) and world.base_contact(o, b)]
+    if allies:
+        out.append({"what": "friendly fire", "value": -4 * len(allies),
+                    "why": f"{', '.join(allies)} ({a}'s side) in base contact with {b}: -4 each"})
+    return out
+
+
+def modifier_words(w, terms: list[dict]) -> str:
+    """"; with Light Cover -2 (from wall, ...), Forest -3 (...): ACC -5 in all" for a ranged
+    weapon or spell in range (``terms``: ``target_modifiers``), or why none is added up (no LoS);
+    "" when nothing adds to the band's modifier."""
+    if w.modifier is None or not w.in_reach or attack_of(w) == "Melee Attack" or not terms:
+        return ""
+    if w.kind != "spell" and any(t.get("no_los") for t in terms):
+        # "Requires LoS at the declared point of attack" (eldfall-actions.txt): no modifier to add
+        return "; but no LoS: a weapon's Ranged Attack needs it"
+    if any(t.get("outside_aura") for t in terms):
+        return f"; but no LoS, and {w.name} reaches only through the Casting Aura, which the target is outside"
+    name = {"cover": lambda t: f"{t['level'].capitalize()} Cover" if t["level"] != "none" else "no Cover",
+            "forest": lambda t: "Forest", "dark": lambda t: "Dark", "friendly fire": lambda t: "Friendly Fire"}
+    words = [f"{name[t['what']](t)}{' ' + format(t['value'], '+d') if t['value'] else ''} ({t['why']})"
+             for t in terms]
+    total = w.modifier + sum(t["value"] for t in terms)
+    return f"; with {', '.join(words)}: ACC {total:+d} in all"
+
+
 def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str:
     """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``), or of a yes that a
     state gives (``los_given_by``)."""
@@ -149,7 +233,10 @@ def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str
     if m.weapons:
         lines.append("  weapons and spells:")
         bars = weapon_bars(world, m, settings)
-        lines.extend(f"    {w.describe()}" + (f"; but {bars[w.name]}" if w.name in bars else "")
+        terms = target_modifiers(world, m, settings) if any(
+            w.in_reach and w.modifier is not None and attack_of(w) != "Melee Attack" for w in m.weapons) else []
+        lines.extend(f"    {w.describe()}" + modifier_words(w, terms)
+                     + (f"; but {bars[w.name]}" if w.name in bars else "")
                      for w in m.weapons)
     else:
         lines.append(f"  weapons: {m.a} has no weapon or spell in its profile")
@@ -176,8 +263,16 @@ def run(args) -> int:
         from engine.measure import measure_settings
         out = m.to_json()
         bars = weapon_bars(world, m, settings)
-        for w in out["weapons"]:        # why the Attack is barred whatever the distance
+        terms = target_modifiers(world, m, settings) if any(
+            w.in_reach and w.modifier is not None and attack_of(w) != "Melee Attack" for w in m.weapons) else []
+        for w, wr in zip(out["weapons"], m.weapons):    # why the Attack is barred whatever the distance
             w["barred"] = bars.get(w["name"])
+            # the whole modifier of a ranged weapon or spell in range: its band's and the target's
+            if wr.in_reach and wr.modifier is not None and attack_of(wr) != "Melee Attack" \
+                    and (m.los or (wr.kind == "spell" and m.b_in_awareness)):
+                w["modifiers"] = [{"what": "range band", "value": wr.modifier,
+                                   "why": f"{wr.band[0]:g}-{wr.band[1]:g}\" band"}] + terms
+                w["total_modifier"] = wr.modifier + sum(t["value"] for t in terms)
         from engine.measure import FLYING_STATE, measuring_z
         flying = {mid: round(world.hitbox(mid).z - measuring_z(world, mid), 4) for mid in (args.a, args.b)
                   if FLYING_STATE in world.hitbox(mid).states}
