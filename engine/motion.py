@@ -1258,7 +1258,8 @@ def _overhang_down(ctx, P, u, z_top: float, z_bot: float):
     """A Climb down at plan point P from z_top to z_bot where the base would hang in the air
     (the face under the edge is set back: an overhang) follows the faces: down the edge to
     where the hitbox's top meets the overhang's underside, back under it (along ``u``, the
-    route's way back) to the face that carries it, and down that face.
+    route's way back, else to the side: the nearest face within the base's width of the
+    edge, ``_face_under``) to the face that carries it, and down that face.
 
     Returns None when the straight descent touches a face all the way; else (F, zt): the
     face's foot F (plan) and the height zt of the crossing under the overhang; else the
@@ -1271,27 +1272,45 @@ def _overhang_down(ctx, P, u, z_top: float, z_bot: float):
     nope = (f"below the edge of {edge} at ({P[0]:.2f}, {P[1]:.2f}, {z_top:.2f}) no face carries a Climb down "
             f"(none under it within the base's width, {reach:.2f}\", of the edge; a Climb goes along "
             f"scenery, never through the air): Jump down instead")
+    u = np.asarray(u, dtype=float)
+    # straight back along the route first, then to the side (a face beside the way, within
+    # the base's width of the edge: a pillar under a deck's end), the nearest face found
+    best = None
+    for ang in (0.0, math.pi / 4, -math.pi / 4, math.pi / 2, -math.pi / 2):
+        c, s_ = math.cos(ang), math.sin(ang)
+        got = _face_under(ctx, P, np.array([c * u[0] - s_ * u[1], s_ * u[0] + c * u[1]]), z_top,
+                          z_bot, reach)
+        if got is not None and (best is None or got[2] < best[2] - 1e-9):
+            best = got
+        if ang == 0.0 and best is not None:
+            break                 # straight back, as before
+    return nope if best is None else (best[0], best[1])
+
+
+def _face_under(ctx, P, u, z_top: float, z_bot: float, reach: float):
+    """(F, zt, distance): the face under an overhang that carries a Climb down from the
+    edge at P, met going along ``u`` (at most ``reach``) under it; or None."""
     step = 0.05
     ts = np.append(np.arange(0.0, reach, step), reach + 1e-6)
-    Q = P[None, :] + ts[:, None] * np.asarray(u, dtype=float)[None, :]
+    Q = P[None, :] + ts[:, None] * u[None, :]
     lo, hi, std, nrm, piece = ctx.layers(Q)
     stn = _stances(lo, hi, std, ctx.h, 4)
     with np.errstate(invalid="ignore"):
         rests = np.nanmin(np.where(np.isfinite(stn), np.abs(stn - z_bot), np.inf), axis=1) <= _EPS
     k = int(np.argmin(rests)) if not rests.all() else len(ts)
     if k >= len(ts) or k == 0:
-        return nope               # open under the overhang, or its face farther in
+        return None               # open under the overhang, or its face farther in
     te = _level_edge(ctx, Q[k - 1], Q[k], z_bot, keep=True)
     F = Q[k - 1] + te * (Q[k] - Q[k - 1])
     # the underside over the way back under the overhang (from just past its edge to F)
     l2, _, _, _, _ = ctx.layers(np.vstack([Q[1:k], F[None, :]]))
     ceil = np.min(np.where(np.isfinite(l2) & (l2 > z_bot + _EPS), l2, np.inf), axis=1)
     if not np.all(np.isfinite(ceil)):
-        return nope
+        return None
     zt = min(float(np.min(ceil)) - ctx.h, z_top)
     if zt < z_bot - _EPS or _face_gaps(ctx, F, z_bot, zt):
-        return nope
-    return F, max(zt, z_bot)
+        return None
+    return F, max(zt, z_bot), float(np.hypot(*(F - P)))
 
 
 def _overhang_up(ctx, a, b, z: float, z_up: float):
@@ -1364,6 +1383,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
     route_pts = [(xy[0, 0], xy[0, 1], z)]
     costs, kinds, support = [], [], []
     blocked = ""
+    # a Climb whose declared end names another level takes it where a face carries it
+    # there, even where its own level goes on under the base (``_toward_declared``)
+    aim = pts[-1][2] if climb else None
+    no_face = None
     _, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
     support.append(int(p0[0]))
     # level runs: samples with a single stance within _EPS of the previous one
@@ -1487,6 +1510,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                                 f"{2 * ctx.R:.2f}\") or too low for the hitbox to climb round it")
             break
         j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
+        if aim is not None and not hanging:
+            j, nf = _toward_declared(ctx, xy[i - 1], cand, allowed, z, aim, j)
+            if nf and not (no_face and no_face[0] and not nf[0]):
+                no_face = nf        # the first open foot of the level, else the last under it
         znew = float(cand[j])
         dzj = znew - z
         # horizontal cost (slope along the surface) and vertical cost (as in a level run)
@@ -1584,7 +1611,44 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
         support.append(int(pb[0]))
         z = znew
     route = _Route(route_pts, costs, kinds, support)
-    return _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked)
+    return _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked,
+                   (lambda: _no_face_words(ctx, no_face)) if no_face else None)
+
+
+def _toward_declared(ctx, a, cand, allowed, z: float, aim: float, j: int):
+    """A Climb at a sample where its level ``z`` goes on and another stance there is the
+    declared end's level ``aim``: (the stance to take, why not). It climbs to that level
+    from ``a`` (the sample before) where the base touches a face all the way up
+    (``_face_gaps``: a pillar's face flush with a deck's end, a wall); a level over open
+    ground (a deck's open side) has none: the Climb keeps its own level, and the why
+    ((out from under the level?, a, z, the level): ``_no_face_words``) names it for the
+    refusal (the route ends off the declared z)."""
+    dtol = float(ctx.st["declared_level_tolerance"])
+    if abs(float(cand[j]) - aim) <= dtol or abs(z - aim) <= dtol:
+        return j, None
+    near = np.abs(cand - aim) <= dtol
+    if not near.any():
+        return j, None
+    k = int(np.argmin(np.where(near, np.abs(cand - aim), np.inf)))
+    zk = float(cand[k])
+    if zk > z and allowed[k] and (zk - z <= ctx.step + 1e-9 or not _face_gaps(ctx, a, z, zk)):
+        return k, None
+    if zk < z:
+        return j, None              # down: only off the level's edge (no hitbox through it)
+    return j, (bool(allowed[k]), np.asarray(a, dtype=float), z, zk)
+
+
+def _no_face_words(ctx, nf) -> str:
+    """The words of ``_toward_declared``'s why (made once, for the refusal)."""
+    free, a, z, zk = nf
+    what = _ledge_piece(ctx, a, zk)
+    if not free:
+        return (f"{_piece_above(ctx, a, z)} is over the base at ({a[0]:.2f}, {a[1]:.2f}), and no face "
+                f"along the route carries a Climb from z {z + 0.0:.2f} up onto {what} at {zk:.2f} (its "
+                f"open side has none: a Climb goes along scenery, never through the air): Jump instead")
+    return (f"where the route meets that level at ({a[0]:.2f}, {a[1]:.2f}) no face carries a Climb from "
+            f"z {z + 0.0:.2f} up onto {what} at {zk:.2f} (an open side has none: a Climb goes along "
+            f"scenery, never through the air): Jump instead")
 
 
 def _area_costs(ctx, route):
@@ -1784,7 +1848,8 @@ def _over(value: float, limit: float) -> str:
     return f"{value:.6f}"
 
 
-def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> MoveResult:
+def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked,
+            no_face=None) -> MoveResult:
     st = ctx.st
     route, areas_touched = _area_costs(ctx, route)
     tol = float(st["bisection_tolerance"])
@@ -1849,7 +1914,9 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked) -> Mov
         dtol = float(st["declared_level_tolerance"])
         if tz is not None and abs(end[2] - tz) > dtol and abs(placed[2] - tz) > dtol:
             legal = False
-            reason = f"the route ends at z {placed[2]:.2f}, not at the declared z {tz:g}"
+            reason = f"the route ends at z {placed[2] + 0.0:.2f}, not at the declared z {tz:g}"
+            if no_face:
+                reason += f": {no_face()}"
     if legal and on_vertical and mode != "climb":
         legal = False
         reason = "a Walk or Run cannot end on a vertical surface (a ladder)"

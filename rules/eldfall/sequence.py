@@ -45,6 +45,7 @@ import yaml
 
 from rules.core.dice import Dice
 from rules.core.errors import SettingError
+from rules.core.settings import given_words
 from rules.core.game import Game, Outcome, Termination
 from rules.core.units import Unit
 from rules.eldfall import availability as av
@@ -76,8 +77,14 @@ def builtin_profiles() -> dict:
         return yaml.safe_load(fh)
 
 
+#: what a setting that is not just any value of its kind must be, in words
+_EXPECTED = {"confrontation_ties": "cancel or keep", "measuring": "assisted, standard or realism",
+             "duel_interference": "lose or forbid",
+             "table": "[width, depth] in inches (two numbers above 0)"}
+
+
 def merge_settings(settings: dict | None) -> dict:
-    from rules.core.settings import expand_dotted
+    from rules.core.settings import did_you_mean, expand_dotted, given_words, kind_words
     s = dict(default_settings())
     # a nested setting named by its dotted key path (``table_settings.awareness_ag=modified``)
     for k, v in expand_dotted(dict(settings or {})).items():
@@ -85,44 +92,54 @@ def merge_settings(settings: dict | None) -> dict:
             s[k] = v
             continue
         if k not in s:
-            raise SettingError(k, f"unknown Eldfall setting {k!r} (known: {', '.join(sorted(s))})")
+            raise SettingError(k, f"unknown Eldfall setting {k!r}{did_you_mean(k, s)} "
+                                  f"(known: {', '.join(sorted(s))})")
         want = type(s[k])
         ok = isinstance(v, want) and not (want is int and isinstance(v, bool)) or (
             want is float and isinstance(v, int) and not isinstance(v, bool))
         if not ok:
-            raise SettingError(k, f"setting {k} must be {want.__name__}, not {v!r}")
+            raise SettingError(k, f"setting {k} must be {_EXPECTED.get(k) or kind_words(s[k])}, "
+                                  f"not {given_words(v)}")
         if want in (int, float) and v < 0 and k != "rounds":     # rounds: "at least 1" below
-            raise SettingError(k, f"setting {k} must not be negative")
+            raise SettingError(k, f"setting {k} must be 0 or more, not {given_words(v)}")
         s[k] = v
     if s["confrontation_ties"] not in ("cancel", "keep"):
-        raise SettingError("confrontation_ties", "setting confrontation_ties must be cancel or keep")
+        raise SettingError("confrontation_ties", "setting confrontation_ties must be cancel or keep, "
+                                                 f"not {given_words(s['confrontation_ties'])}")
     if s["measuring"] not in ("assisted", "standard", "realism"):
-        raise SettingError("measuring", "setting measuring must be assisted, standard or realism")
+        raise SettingError("measuring", "setting measuring must be assisted, standard or realism, "
+                                        f"not {given_words(s['measuring'])}")
     if s["crouch_reaction_ap"] > 20:
-        raise SettingError("crouch_reaction_ap", "setting crouch_reaction_ap must be 0-20")
+        raise SettingError("crouch_reaction_ap", "setting crouch_reaction_ap must be 0 to 20, "
+                                                 f"not {given_words(s['crouch_reaction_ap'])}")
     if s["duel_interference"] not in ("lose", "forbid"):
-        raise SettingError("duel_interference", "setting duel_interference must be lose or forbid")
+        raise SettingError("duel_interference", "setting duel_interference must be lose or forbid, "
+                                                f"not {given_words(s['duel_interference'])}")
     if s.get("table_settings") is not None:
         from rules.eldfall.table_settings import TableDataError, TableSettings
         try:
             TableSettings.from_mapping(s["table_settings"])
         except TableDataError as exc:
-            raise SettingError("table_settings", f"setting table_settings: {exc}") from None
+            # each problem as its dotted setting (setting table_settings.turn_on_hit: ...)
+            raise SettingError("table_settings", "\n".join(
+                f"setting table_settings{path[len('settings'):]}: {why}" if path.startswith("settings")
+                else f"setting table_settings: {why}" for _, _, path, why in exc.problems)) from None
     t = s["table"]
     if not (len(t) == 2 and all(isinstance(n, (int, float)) and not isinstance(n, bool)
                                 and math.isfinite(n) and n > 0 for n in t)):
         raise SettingError("table", f"setting table must be [width, depth] in inches (two numbers "
-                                    f"above 0), not {t!r}")
+                                    f"above 0), not {given_words(t)}")
     if s.get("objectives") is not None:
         _check_objectives(s["objectives"])
     if s.get("deployment") is not None:
         _check_zones(s["deployment"])
     if s["rounds"] < 1:
-        raise SettingError("rounds", "setting rounds must be at least 1")
+        raise SettingError("rounds", f"setting rounds must be at least 1, not {given_words(s['rounds'])}")
     if s["max_actions"] < 1:
-        raise SettingError("max_actions", "setting max_actions must be at least 1")
+        raise SettingError("max_actions", f"setting max_actions must be at least 1, not {given_words(s['max_actions'])}")
     if s["stratagems_per_phase"] > 20:
-        raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0-20")
+        raise SettingError("stratagems_per_phase", "setting stratagems_per_phase must be 0 to 20, "
+                                                   f"not {given_words(s['stratagems_per_phase'])}")
     return s
 
 
@@ -144,36 +161,36 @@ def _check_objectives(v) -> None:
     def bad(where: str, what: str):
         raise SettingError("objectives", f"setting objectives{where}: {what}")
     if not isinstance(v, list):
-        bad("", f"must be a list of quest objects ({{id: PIECE, vp: N, ...}}), not {v!r}")
+        bad("", f"must be a list of quest objects ({{id: PIECE, vp: N, ...}}), not {given_words(v)}")
     seen = set()
     for i, o in enumerate(v):
         if not isinstance(o, dict):
-            bad(f"[{i}]", f"must be a mapping ({{id: PIECE, vp: N, ...}}), not {o!r}")
+            bad(f"[{i}]", f"must be a mapping ({{id: PIECE, vp: N, ...}}), not {given_words(o)}")
         extra = sorted(str(k) for k in o if k not in _OBJECTIVE_KEYS)
         if extra:
             bad(f"[{i}].{extra[0]}", f"unknown key (known: {', '.join(_OBJECTIVE_KEYS)})")
         if not isinstance(o.get("id"), str) or not o["id"].strip():
             bad(f"[{i}].id", "the quest object's terrain piece id is missing" if "id" not in o
-                else f"must be a terrain piece id, not {o['id']!r}")
+                else f"must be a terrain piece id, not {given_words(o['id'])}")
         if o["id"] in seen:
             bad(f"[{i}].id", f"{o['id']!r} is named twice")
         seen.add(o["id"])
         if "vp" in o and not (_whole(o["vp"]) and o["vp"] >= 0):
-            bad(f"[{i}].vp", f"must be a whole number, 0 or more, not {o['vp']!r}")
+            bad(f"[{i}].vp", f"must be a whole number, 0 or more, not {given_words(o['vp'])}")
         if "modifier" in o and not _whole(o["modifier"]):
-            bad(f"[{i}].modifier", f"must be a whole number, not {o['modifier']!r}")
+            bad(f"[{i}].modifier", f"must be a whole number, not {given_words(o['modifier'])}")
         if "attribute" in o and o["attribute"] not in _OBJECTIVE_STATS:
             bad(f"[{i}].attribute", f"must be one of {', '.join(_OBJECTIVE_STATS)}, "
-                                    f"not {o['attribute']!r}")
+                                    f"not {given_words(o['attribute'])}")
         if "item" in o and (not isinstance(o["item"], str) or not o["item"].strip()):
-            bad(f"[{i}].item", f"must be an Item's name, not {o['item']!r}")
+            bad(f"[{i}].item", f"must be an Item's name, not {given_words(o['item'])}")
 
 
 def _check_zones(v) -> None:
     """``deployment``: side -> [[x0, y0], [x1, y1]] (two corners of its zone, inches)."""
     if not isinstance(v, dict):
         raise SettingError("deployment", "setting deployment must be a mapping side -> "
-                                         f"[[x0, y0], [x1, y1]], not {v!r}")
+                                         f"[[x0, y0], [x1, y1]], not {given_words(v)}")
     for side, z in v.items():
         ok = isinstance(z, list) and len(z) == 2 and all(
             isinstance(c, list) and len(c) == 2 and all(
@@ -181,7 +198,7 @@ def _check_zones(v) -> None:
                 for n in c) for c in z)
         if not ok:
             raise SettingError("deployment", f"setting deployment.{side}: expected two corners "
-                                             f"[[x0, y0], [x1, y1]] (inches), not {z!r}")
+                                             f"[[x0, y0], [x1, y1]] (inches), not {given_words(z)}")
 
 
 def _check_rider(u: Unit) -> None:
@@ -557,6 +574,8 @@ class EldfallGame(Game):
         if name == "Incapacitated" and name in new:
             # by an effect with HP left: it ends at the next Strategic Phase, no Recovery Check
             m.incap_by_effect = m.hp > 0
+        if name in new and m.boosts:
+            sg.forget(m, name)             # given anew: no boost's from before it was removed
         if expiry and name in new:
             m.expiry[name] = expiry
         if m.mounted and any(n.code == "dismount_rider" for n in notes):
@@ -572,13 +591,15 @@ class EldfallGame(Game):
         longest-lasting of its sources ends (docs/rulings.md, "A State given by two
         sources"). One with no end (``expiry`` None: until removed) makes it lasting;
         else its mark joins the others (``ModelState.expiry``: one mark or a tuple), and
-        the State ends when the last of them does (``_source_ends``). A State with no
-        mark already lasts until removed (or its Stratagem's boost ends it)."""
+        the State ends when the last of them does (``_source_ends``). A lasting
+        Stratagem boost that lists the State is a source too (``stratagems.gives``);
+        a State with neither a mark nor such a boost already lasts until removed."""
         cur = m.expiry.get(name)
-        if cur is None:
+        if cur is None and not sg.gives(m, name):
             return
         if expiry is None:
-            m.expiry.pop(name)
+            m.expiry.pop(name, None)
+            sg.forget(m, name)
             return
         marks = sorted(set(expiry_marks(cur)) | {expiry})
         m.expiry[name] = marks[0] if len(marks) == 1 else tuple(marks)
@@ -591,7 +612,8 @@ class EldfallGame(Game):
             m.expiry[name] = left[0] if len(left) == 1 else tuple(left)
             return
         m.expiry.pop(name, None)
-        self.remove_state(m.id, name, why)
+        if not sg.gives(m, name):          # a Stratagem's boost still gives it
+            self.remove_state(m.id, name, why)
 
     def _dismount(self, model: str, why: str) -> None:
         """State Priorities: "Rider's model becomes Crouched || Rider is
@@ -1066,7 +1088,9 @@ class EldfallGame(Game):
             for m in self.side_models(s):
                 if "Dead" in m.states:
                     continue
-                if broken and "Panicked" not in m.states and not m.rallied:
+                if broken and not m.rallied and \
+                        "morale" not in expiry_marks(m.expiry.get("Panicked")):
+                    # (one already Panicked by a source with an end keeps it while broken)
                     self.add_state(m.id, "Panicked", "Broken Morale", expiry="morale")
                 elif not broken:
                     m.rallied = False

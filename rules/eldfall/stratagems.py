@@ -21,7 +21,9 @@ mods, states to add, states to remove) plus ``ap``; spells.apply_effect does
 the heal and the states for both. Mods and added states last ``duration``:
 ``turn`` (to this turn's End Phase), ``round`` (to the side's next Strategic
 Phase, as an Enchantment) or ``game``. ``ap`` adds to the AP the model
-receives at this turn's Upkeep Phase.
+receives at this turn's Upkeep Phase. A State the model already has from
+another source lasts until the longest-lasting of them ends (docs/rulings.md,
+"A State given by two sources"): the boost is one more source (``gives``).
 """
 from __future__ import annotations
 
@@ -247,12 +249,46 @@ def use(game, side: str, name: str, target: str | None) -> None:
                             "per": s["per"]})
     why = f"Stratagem {name}"
     for t in hit:
-        added = sp.apply_effect(game, t, eff, why)
-        lasting = tuple(added) if eff["duration"] != "game" else ()
+        sp.apply_effect(game, t, eff, why, add_states=False)
+        lasting = tuple(_give_states(game, t, eff, why))
         if eff["mods"] or lasting:
             add_boost(game, t, name, side, eff["mods"], eff["duration"], lasting)
         if eff["ap"]:
             add_boost(game, t, name, side, {"AP": eff["ap"]}, "upkeep", ())
+
+
+def _give_states(game, model: str, eff: dict, why: str) -> list[str]:
+    """Give the effect's States; return those this boost is a source of (it ends them
+    when it ends, unless another source still gives them: docs/rulings.md, "A State
+    given by two sources"). A new State is the boost's; one the model has with a
+    source that ends (an expiry mark, another boost) gets this boost as one more
+    source; one that lasts until removed stays so. A ``game`` Stratagem is a source
+    with no end: the State lasts until removed (``EldfallGame._given_again``)."""
+    m = game.models[model]
+    ends = eff["duration"] != "game"
+    out = []
+    for st in eff["states"]:
+        had = st in m.states
+        if had and ends:
+            if m.expiry.get(st) or gives(m, st):
+                out.append(st)
+            continue
+        game.add_state(model, st, why)
+        if ends and st in m.states:
+            out.append(st)
+    return out
+
+
+def gives(m, state: str) -> bool:
+    """A lasting Stratagem boost of the model is a source of ``state``."""
+    return any(state in b[4] for b in m.boosts)
+
+
+def forget(m, state: str) -> None:
+    """No boost is a source of ``state`` any more (it lasts until removed, or it was
+    removed and is given anew)."""
+    if gives(m, state):
+        m.boosts = tuple(b[:4] + (tuple(x for x in b[4] if x != state),) for b in m.boosts)
 
 
 def add_boost(game, model: str, name: str, side: str, mods: dict, until: str, states) -> None:
@@ -262,7 +298,8 @@ def add_boost(game, model: str, name: str, side: str, mods: dict, until: str, st
 
 def end_boosts(game, side: str, until: str) -> None:
     """The Stratagem effects of ``side`` lasting ``until`` end now (its mods go,
-    and the states they added unless another lasting effect still gives them)."""
+    and the states they gave unless another source still gives them: another boost,
+    or an expiry mark)."""
     for m in game.models.values():
         ending = [b for b in m.boosts if b[1] == side and b[3] == until]
         if not ending:
@@ -274,7 +311,7 @@ def end_boosts(game, side: str, until: str) -> None:
                 game.emit("stratagem_ends", {"model": m.id, "name": b[0], "side": side,
                                              "mods": b[2], "states": list(b[4])})
             for st in b[4]:
-                if st not in kept:
+                if st not in kept and not m.expiry.get(st):
                     game.remove_state(m.id, st, f"Stratagem {b[0]} ends")
 
 
