@@ -62,6 +62,7 @@ def menu_key(ctl, prefix: str) -> str:
 def open_controller(view_app, world, game, geo, tmp_path):
     """A hotseat PlayController on ``game`` seen from the top, one frame drawn."""
     from engine.view.play import PlayController
+    view_app.pointer = None          # the last test's pointer would hover a model of this table
     c = PlayController(view_app, world, game, geo, out_dir=str(tmp_path))
     c.camera.top_view()
     view_app.step()

@@ -912,6 +912,9 @@ class PlayController(TableView):
     #: the hit model turns, not the attacker whose activation it is; stand-up: the model
     #: whose Incapacitated State ended stands up or stays Crouched)
     MODEL_DECISIONS = ("movement", "action", "dodge-move", "turn-on-hit", "stand-up")
+    #: a Reaction step's end selects the active model for its own step (the hotseat; the
+    #: attract mode frames each step's actor itself)
+    SELECT_ACTIVE_AFTER_REACTIONS = True
 
     def active_model(self) -> str | None:
         if self.pending_kind() in self.MODEL_DECISIONS and self.pending_who() in self.world.models:
@@ -937,6 +940,7 @@ class PlayController(TableView):
             self.refresh()
             return None
         before = self.active_model()
+        kind_before = self.pending_kind()
         events = self.game.apply(action)
         self.applied.append((action, events))
         self._invalidate()
@@ -949,6 +953,13 @@ class PlayController(TableView):
             actor = self.pending_who()                          # ended: that model's player decides
         elif actor is not None and actor == before and self.active_model() not in (None, actor):
             actor = self.active_model()              # its turn ended and another model's began (Norova)
+        elif (self.SELECT_ACTIVE_AFTER_REACTIONS and kind_before in self.REACTION_STEPS
+              and self.pending_kind() in ("movement", "action")
+              and self.active_model() in self.world.models and actor != self.active_model()):
+            # the Reaction step is over and the active model's step begins: it is selected
+            # (the reactor stayed selected, its profile and live LoS on screen while the
+            # active model declared)
+            actor = self.active_model()
         if actor and actor in self.world.model_ids():
             self.select(actor)
         else:
@@ -1411,11 +1422,43 @@ class PlayController(TableView):
                 step = getattr(self.game, "walk_step_height", None)
                 if callable(step):
                     settings = self._rules_motion_settings(mid, float(step()))
+            elif mode == "dodge":
+                return self.dodge_reach_grid(mid)
             elif mode not in ("walk", "run"):
                 return None
             else:
                 speed = self._speed(mid)
             return motion.reachable(self.world, mid, mode, speed=speed, settings=settings)
+
+    def dodge_reach_grid(self, mid):
+        """The area the move after a Dodge may end in: a walk of SPD / 2 rounded up "in
+        any direction" (the game's ``dodge_move_geometry``: an Engaged model's Disengage
+        too), and, for a Panicked reactor that failed its M roll (Eldfall), only the
+        ends nearer a nearest field edge (a straight click there goes toward it; a
+        route that turns away is the rules' to refuse). None without a SPD."""
+        import dataclasses
+
+        from engine import motion
+        speed = self._speed(mid)
+        if not speed:
+            return None
+        speed = math.ceil(speed / 2.0)
+        geom = getattr(self.game, "dodge_move_geometry", None)
+        with (geom(mid) if callable(geom) else contextlib.nullcontext()):
+            grid = motion.reachable(self.world, mid, "walk", speed=speed)
+        act = getattr(self.game, "act", None)
+        edges = getattr(self.game, "_nearest_edges", None)
+        if act is None or mid not in (getattr(act, "panic_failed_reactors", None) or ()) or not callable(edges):
+            return grid
+        _, near = edges(mid)
+        r = float(grid.resolution)
+        ny, nx = grid.end_ok.shape[1:]
+        xs, ys = (np.arange(nx) + 0.5) * r, (np.arange(ny) + 0.5) * r
+        toward = np.zeros((ny, nx), bool)
+        for _, axis, sign in near:
+            d = sign * ((xs[None, :] if axis == 0 else ys[:, None]) - grid.start[axis])
+            toward |= np.broadcast_to(d > r / 2 + 1e-6, (ny, nx))   # the whole cell: any click in it
+        return dataclasses.replace(grid, end_ok=grid.end_ok & toward[None, :, :])
 
     def _rules_motion_settings(self, mid, step: float) -> dict:
         """The motion settings the rules' own route check runs with (the geometry's), the
@@ -2886,7 +2929,12 @@ class PlayController(TableView):
             active = self.active_model()
             if self.pending_kind() in ("turn-on-hit", "dodge-move"):   # the activated model, not the
                 active = self.pending_mover() or active                # hit one nor the dodger
-            if active:
+            aoo = getattr(g, "aoo_pending", None)
+            if aoo is not None:
+                # Legends of Norova: an Attack of Opportunity's blow waits for the attacking
+                # character's choice (the mover's turn waits for it): say who chooses what
+                status.append(f"{aoo['model']} chooses its blow on {aoo['mover']}: a menu entry (number keys)")
+            elif active:
                 status.append(f"{active} active" + (f", step: {step}" if step else ""))
             if self.pending_kind() in self.REACTION_STEPS and self.show_menu:
                 sel = self.selected
@@ -2990,6 +3038,15 @@ class PlayController(TableView):
                            for m in [action_actor(a)] if m in ids and m not in out})
         if self.state == "target" and self.target_key is not None:
             out += sorted({t for a in self.legal() if self._key(a) == self.target_key
+                           for t in action_targets(a) if t in ids and t not in out})
+        side = self.stratagem_side() if self.state == "idle" else None
+        if side:
+            # the Stratagems window: the Leader (ringed) and the models its Stratagems may
+            # name (one stood under the status panel, its label hidden, while the menu
+            # offered "-> click a target")
+            leader = self.stratagem_leader(side)
+            out += [leader] if leader in ids and leader not in out else []
+            out += sorted({t for a in self.legal() if action_kind(a) == "UseStratagem"
                            for t in action_targets(a) if t in ids and t not in out})
         if self.state == "target" and self.ground_aim and who in ids:
             # aimed at the ground: the enemies it may be thrown among, named or not
@@ -3143,6 +3200,9 @@ class AttractController(PlayController):
     """Bots play game after game; the camera follows the action; it loops. The
     games may be of more than one kind (``new_game`` gives an Eldfall game, then a
     Legends of Norova one, ...): the narration, HUD and bots follow the game."""
+
+    #: the attract mode selects each step's actor (a reaction's reactor is framed with it)
+    SELECT_ACTIVE_AFTER_REACTIONS = False
 
     def __init__(self, app, world, new_game, bots_for, *, seed: int = 0, step_seconds: float = 1.6,
                  pause_seconds: float = 5.0, max_games: int | None = None, out_dir: str = "out"):
