@@ -20,6 +20,13 @@ def write(tmp: Path, name: str, text: str | bytes) -> Path:
     return p
 
 
+def world_of(tmp: Path, text: str, name: str = "scene.yaml"):
+    """The World of the scene ``text`` written to ``tmp/name`` (as the commands build it)."""
+    from tools.loading import build_world
+    p = write(tmp, name, text)
+    return build_world(load_scene(str(p)), str(p))
+
+
 def problems_of(path, **kw) -> list[str]:
     """The one-line problems ``load_scene`` reports for ``path`` (it must refuse it)."""
     with pytest.raises(InputError) as info:

@@ -10,12 +10,9 @@ import re
 import textwrap
 
 from cli_run import run_cli  # noqa: E402
+from scene_files import write as _write  # noqa: E402
 
 
-def _write(tmp_path, name: str, text: str):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
 
 
 def _shares(out: str, target: str) -> tuple[float, float]:
@@ -194,13 +191,13 @@ def test_a_model_under_two_templates_says_how_much_of_it_each_covers(tmp_path, c
 def test_a_states_no_los_says_no_share_was_looked_at(tmp_path, capsys):
     # a Blinded viewer: "visible: 0.0% of 1184 sample points (0 mm2)" read as a measured share
     # beside "blocking: none looked for" (no line was looked at)
-    scene = _write(tmp_path, "blind.yaml", """\
+    scene = _write(tmp_path, "blind.yaml", textwrap.dedent("""\
         table: [24, 24]
         terrain: []
         models:
           - {id: a, side: red, size: M, at: [4, 12], facing: 0, states: [Blinded]}
           - {id: b, side: blue, size: M, at: [10, 12], facing: 180}
-        """)
+        """))
     rc, out, err = run_cli(capsys, "los", str(scene), "a", "b")
     assert rc == 0, err
     assert "  visible: none looked at (1184 sample points of b's hitbox; see why)" in out.splitlines(), out

@@ -15,27 +15,17 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 
 from cli_run import run_cli  # noqa: E402
+from scene_files import world_of as _world, write as _write  # noqa: E402
+from tests.test_review16_dispute import TWO as TWO_TARGETS  # noqa: E402  (the same two main targets)
 
 from engine import sight
-from engine.scene import load_scene
 from engine.sight_settings import default_settings
-from tools.loading import build_world
 
 M_RADIUS = 16.0 / 25.4
 
 
-def _write(tmp_path, name: str, text: str):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
-
-
-def _world(tmp_path, text: str, name: str = "scene.yaml"):
-    p = _write(tmp_path, name, text)
-    return build_world(load_scene(str(p)), str(p))
 
 
 # a 1.2" wall 2.12" in front of t5 (x 6.75..7.25; t5's base from 9.37)
@@ -154,15 +144,7 @@ def test_measure_in_the_open_adds_nothing_to_the_band(tmp_path, capsys):
 
 
 # two Circular S on t and on near (each partly under the other's), side partly under one
-TWO = """\
-table: [24, 24]
-terrain: []
-models:
-  - {id: a, side: red, size: M, at: [4, 12], facing: 0}
-  - {id: t, side: blue, size: M, at: [11, 12], facing: 180}
-  - {id: near, side: blue, size: S, at: [10.5, 13.4], facing: 180}
-  - {id: side, side: blue, size: S, at: [11.8, 10.6], facing: 180}
-"""
+TWO = TWO_TARGETS + "  - {id: side, side: blue, size: S, at: [11.8, 10.6], facing: 180}\n"
 
 
 def test_aoe_rows_stay_in_columns_beside_a_row_with_each_shares(tmp_path, capsys):
