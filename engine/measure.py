@@ -94,18 +94,30 @@ class WeaponReach:
     modifier: int | None = None                      # ranged: ACC modifier of that band
     why: str = ""
     distance: float | None = None                    # the distance measured, inches
+    targetless: bool = False                         # the Targetless trait: needs no LoS to the target
+    # the attribute its Attack rolls, which the band's modifier modifies (ACC; a spell's casting
+    # attribute, INT or M for a Mystic: the rules' to say, ``tools.cmd_measure.with_rolls``)
+    rolls: str | None = None
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
                 "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why,
-                "distance": None if self.distance is None else round(self.distance, 4)}
+                "distance": None if self.distance is None else round(self.distance, 4),
+                "targetless": self.targetless, "rolls": self.label}
+
+    @property
+    def label(self) -> str:
+        """What the band's modifier is written against: ``rolls``, else ACC for a weapon and
+        "casting attribute" for a spell (which one is the rules' to say)."""
+        return self.rolls or ("casting attribute" if self.kind == "spell" else "ACC")
 
     def describe(self) -> str:
         at = "" if self.distance is None else f' at {_inches(self.distance)}"'
         if self.band is not None and self.in_reach:
             gap = (" (between the printed bands: the later one counts)"
                    if self.distance is not None and self.distance < self.band[0] - CONTACT_TOLERANCE else "")
-            return f'{self.name}: in range{at}, band {self.band[0]:g}-{self.band[1]:g}", ACC {self.modifier:+d}{gap}'
+            return (f'{self.name}: in range{at}, band {self.band[0]:g}-{self.band[1]:g}", '
+                    f'{self.label} {self.modifier:+d}{gap}')
         if self.rch is not None and self.in_reach:
             return f'{self.name}: in reach{at} (RCH {self.rch:g}")'
         return f"{self.name}: {self.why}"
@@ -155,9 +167,16 @@ def range_band(bands, distance: float) -> tuple[tuple[float, float], int] | None
     return None
 
 
+def is_targetless(traits) -> bool:
+    """The Targetless trait among ``traits``, in any case (as the rules read a trait:
+    rules/eldfall/combat.py ``has_trait``): its Attack needs no LoS to the target."""
+    return any(" ".join(str(t).split()).casefold() == "targetless" for t in traits or ())
+
+
 def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
     """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``?"""
     d = distance(world, a, b)
+    tl = is_targetless(weapon.traits)
     if weapon.bands:
         found = range_band(weapon.bands, d)
         if found is None:
@@ -166,17 +185,17 @@ def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
                 why = f'too close: {_inches(d)}" is inside the minimum range of {float(first[0]):g}"'
             else:
                 why = f'out of range: {_inches(d)}" is beyond {float(last[1]):g}"'
-            return WeaponReach(weapon.name, weapon.kind, False, why=why, distance=d)
+            return WeaponReach(weapon.name, weapon.kind, False, why=why, distance=d, targetless=tl)
         (lo, hi), mod = found
         return WeaponReach(weapon.name, weapon.kind, True, band=(lo, hi), modifier=mod,
-                           why=f'{_inches(d)}" is in the {lo:g}-{hi:g}" band', distance=d)
+                           why=f'{_inches(d)}" is in the {lo:g}-{hi:g}" band', distance=d, targetless=tl)
     rch = float(weapon.rch)
     ok = in_reach(world, a, b, rch)
     if rch <= 0:
         why = "in base contact" if ok else f'RCH 0 needs base contact; {_inches(d)}" apart'
     else:
         why = f'{_inches(d)}" <= RCH {rch:g}"' if ok else f'out of reach: {_inches(d)}" > RCH {rch:g}"'
-    return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why, distance=d)
+    return WeaponReach(weapon.name, weapon.kind, ok, rch=rch, why=why, distance=d, targetless=tl)
 
 
 def _weapons(hb):

@@ -122,7 +122,7 @@ def test_measure_gives_the_whole_modifier_with_the_targets_cover_and_the_forest(
     assert "total_modifier" not in ws["Hunting Knife"] and "modifiers" not in ws["Hunting Knife"]
     # through one Forest area (LoS, the limit being 2): the band's -6 and the Forest's -3
     line, ws = _measure(capsys, scene, "archer2", "guard2")
-    assert "band 21-40\", ACC -6; with Forest -3 (every line of fire crosses a Forest area): ACC -9 in all" \
+    assert "band 21-40\", ACC -6; with Forest -3 (every line of fire crosses the Forest area wood): ACC -9 in all" \
         in line, line
     assert ws["Longbow"]["total_modifier"] == -9
     # within the Forest: -3 too, said as such
@@ -195,9 +195,10 @@ def test_measure_a_spell_through_the_aura_and_friendly_fire(tmp_path, capsys):
         assert rc == 0, err
         return next(ln for ln in out.splitlines() if ln.startswith("    Fire Bolt: "))
     line = bolt("near")
-    assert "no Cover (no LoS: only a Spell reaches near, through the Casting Aura" in line and \
-        line.endswith("ACC +0 in all"), line
-    assert bolt("far").endswith("ACC -3; but no LoS, and Fire Bolt reaches only through the Casting Aura, "
+    # a spell rolls INT (tests/test_review16_measure.py), halved through the Aura after the modifiers
+    assert "no Cover (no LoS: only a Spell reaches the target, through the Casting Aura, its INT halved" in line \
+        and line.endswith("INT +0 in all, then INT halved (rounding up)"), line
+    assert bolt("far").endswith("INT -3; but no LoS, and Fire Bolt reaches only through the Casting Aura, "
                                 "which the target is outside")
     line = bolt("foe")
-    assert "Friendly Fire -4 (pal (mage's side) in base contact with foe: -4 each): ACC -4 in all" in line, line
+    assert "Friendly Fire -4 (pal (mage's side) in base contact with foe: -4 each): INT -4 in all" in line, line

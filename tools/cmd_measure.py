@@ -2,9 +2,11 @@
 
 Distance (closest points of the hitboxes, 3D) and height difference; base
 contact; whether B is in A's Awareness (= Casting Aura); whether B is in reach
-or range of A's weapons, with the band and its ACC modifier, and for a ranged weapon or
-spell in range what B's Cover, a Forest, the Dark and Friendly Fire add to it (the whole
-modifier, as the rules engine adds it); engagement both ways.
+or range of A's weapons, with the band and its modifier (to ACC; a spell's to its casting
+attribute, INT or M for a Mystic), and for a ranged weapon or spell in range what B's Cover,
+a Forest (named), the Dark and Friendly Fire add to it (the whole modifier, as the rules
+engine adds it; a spell through the Casting Aura halved after it, a Targetless Attack without
+LoS not, and without Cover); engagement both ways.
 
     eldfall measure scenes/skirmish.yaml red-archer blue-guard --weapon Bow
 """
@@ -99,6 +101,28 @@ def attack_of(w) -> str:
     return "Melee Attack" if w.rch is not None and not w.band else "Ranged Attack"
 
 
+def rolled_attribute(world, a: str, w) -> str:
+    """The attribute ``a``'s Attack with the weapon or spell ``w`` rolls, by the rules' table
+    (``rules.eldfall.tables.roll_attribute``, Active Role): a weapon's Ranged Attack ACC, a
+    melee weapon's OFF, a spell its casting attribute, INT (M for a Mystic: "the Mystic Class
+    uses Morale instead of Intellect"), as rules/eldfall/resolution.py rolls it."""
+    from rules.eldfall.tables import roll_attribute
+    prof = world.hitbox(a).spec.profile if world.hitbox(a).spec is not None else None
+    mystic = prof is not None and "Mystic" in prof.classes
+    action = "Spell Attack" if w.kind == "spell" else attack_of(w)
+    return roll_attribute(action, "active", spell=w.kind == "spell", mystic=mystic)[0]
+
+
+def with_rolls(world, m):
+    """``m`` with each weapon's ``rolls`` said (``rolled_attribute``): the band's modifier of a
+    spell is to its casting attribute, not to ACC."""
+    import dataclasses
+    if world is None:
+        return m
+    return dataclasses.replace(m, weapons=tuple(dataclasses.replace(w, rolls=rolled_attribute(world, m.a, w))
+                                                for w in m.weapons))
+
+
 def weapon_bars(world, m, settings=None) -> dict[str, str]:
     """Why A may not make each Attack its weapons in reach or range would make on B whatever the
     distance, by the rules engine's own tables: B's States (Flying: Melee Attacks only by a
@@ -169,18 +193,21 @@ def target_modifiers(world, m, settings=None) -> list[dict]:
             out.append({"what": "cover", "level": "none", "value": 0, "why": why})
     elif m.b_in_awareness:
         out.append({"what": "cover", "level": "none", "value": 0, "no_los": True,
-                    "why": f"no LoS: only a Spell reaches {b}, through the Casting Aura (halved, unless "
-                           f"Targetless), and {b} gets no Cover"})
+                    "why": f"no LoS: only a Spell reaches {b}, through the Casting Aura (its casting attribute "
+                           f"halved, after the modifiers), or a Targetless Attack (not halved); {b} gets no Cover"})
     else:
         out.append({"what": "cover", "level": "none", "value": 0, "no_los": True, "outside_aura": True,
-                    "why": f"no LoS, and {b} is outside {a}'s Casting Aura"})
+                    "why": f"no LoS, and {b} is outside {a}'s Casting Aura: only a Targetless Attack reaches "
+                           f"it (not halved), and {b} gets no Cover"})
     geo = WorldGeometry(world, sight_settings=settings)
     within = [x for x in (a, b) if "forest" in geo.environments(x)]
     if within:
         out.append({"what": "forest", "value": -3,
                     "why": " and ".join(within) + (" stand" if len(within) > 1 else " stands") + " in a Forest area"})
     elif m.los and geo.through_forest(a, b):
-        out.append({"what": "forest", "value": -3, "why": "every line of fire crosses a Forest area"})
+        areas = forest_crossed(world, a, b, settings)
+        out.append({"what": "forest", "value": -3, "areas": [list(x) for x in areas],
+                    "why": "every line of fire crosses " + forest_area_words(areas)})
     dark = [x for x in (a, b) if "dark" in geo.environments(x)]
     d = distance(world, a, b)
     if dark and d > ha.awareness / 2:
@@ -195,23 +222,81 @@ def target_modifiers(world, m, settings=None) -> list[dict]:
     return out
 
 
+def forest_crossed(world, a: str, b: str, settings=None) -> list[tuple[str, ...]]:
+    """The Forest areas (``engine.sight.forest_areas``: each the ids of the pieces that build it)
+    that the lines of fire from ``a`` to ``b`` cross: the Forest pieces that block them when a
+    single Forest area blocks (``forest_limit`` 1, as ``through_forest`` asks), named as
+    `eldfall los` names the pieces in the way (``LosResult.blocking``), by area."""
+    from engine import sight
+    from engine.measure import engaged_on_table
+    from engine.sight_settings import default_settings
+    s = (settings or default_settings())
+    r = sight.los(world, a, b, fraction=False, cover=False, settings=s.replace(forest_limit=1),
+                  engaged_with=engaged_on_table(world, a, settings))
+    crossed = set(r.blocking)
+    return [ids for ids in sight.forest_areas(world, s) if crossed.intersection(ids)]
+
+
+def forest_area_words(areas) -> str:
+    """"the Forest area wood", "the Forest area of w1 and w2 (one wood)", "a Forest area (wood
+    or copse)" when the lines cross different ones; "a Forest area" when none is named."""
+    def one(ids) -> str:
+        return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]} (one wood)"
+    if not areas:
+        return "a Forest area"
+    if len(areas) == 1:
+        return f"the Forest area {'of ' if len(areas[0]) > 1 else ''}{one(areas[0])}"
+    return f"a Forest area ({' or '.join(one(x) for x in areas)})"
+
+
+def weapon_terms(w, terms: list[dict]) -> tuple[list[dict] | None, str]:
+    """``terms`` (``target_modifiers``) as they stand for the weapon or spell ``w`` in range:
+    (the terms, with the no-LoS row in ``w``'s words, "") or (None, why no modifier is added up:
+    no LoS and nothing lets ``w`` through). A Targetless one needs no LoS nor the Casting Aura,
+    is aimed at the ground where the target stands, is not halved, and the target gets no Cover
+    (docs/rulings.md, Targetless; rules/eldfall/resolution.py ``_attack_attribute``)."""
+    no_los = next((t for t in terms if t.get("no_los")), None)
+    if no_los is None:
+        return terms, ""
+    if w.targetless:
+        why = (f"no LoS: {w.name} is Targetless and needs none; aimed at the ground where the target "
+               "stands, it is not halved, and the target gets no Cover")
+    elif w.kind != "spell":
+        # "Requires LoS at the declared point of attack" (eldfall-actions.txt): no modifier to add
+        return None, "but no LoS: a weapon's Ranged Attack needs it"
+    elif no_los.get("outside_aura"):
+        return None, f"but no LoS, and {w.name} reaches only through the Casting Aura, which the target is outside"
+    else:
+        why = (f"no LoS: only a Spell reaches the target, through the Casting Aura, its {w.label} halved; "
+               "the target gets no Cover")
+    return [dict(t, why=why) if t is no_los else t for t in terms], ""
+
+
 def modifier_words(w, terms: list[dict]) -> str:
     """"; with Light Cover -2 (from wall, ...), Forest -3 (...): ACC -5 in all" for a ranged
-    weapon or spell in range (``terms``: ``target_modifiers``), or why none is added up (no LoS);
-    "" when nothing adds to the band's modifier."""
+    weapon or spell in range (``terms``: ``target_modifiers``), labelled by the attribute it
+    rolls (``rolls``: ACC, a spell's INT or M), or why none is added up (no LoS); "" when
+    nothing adds to the band's modifier."""
     if w.modifier is None or not w.in_reach or attack_of(w) == "Melee Attack" or not terms:
         return ""
-    if w.kind != "spell" and any(t.get("no_los") for t in terms):
-        # "Requires LoS at the declared point of attack" (eldfall-actions.txt): no modifier to add
-        return "; but no LoS: a weapon's Ranged Attack needs it"
-    if any(t.get("outside_aura") for t in terms):
-        return f"; but no LoS, and {w.name} reaches only through the Casting Aura, which the target is outside"
+    terms, no = weapon_terms(w, terms)
+    if terms is None:
+        return f"; {no}"
     name = {"cover": lambda t: f"{t['level'].capitalize()} Cover" if t["level"] != "none" else "no Cover",
             "forest": lambda t: "Forest", "dark": lambda t: "Dark", "friendly fire": lambda t: "Friendly Fire"}
     words = [f"{name[t['what']](t)}{' ' + format(t['value'], '+d') if t['value'] else ''} ({t['why']})"
              for t in terms]
     total = w.modifier + sum(t["value"] for t in terms)
-    return f"; with {', '.join(words)}: ACC {total:+d} in all"
+    # halving comes after the other modifiers, rounding up (eldfall-facts.md)
+    halved = f", then {w.label} halved (rounding up)" if halved_by_aura(w, terms) else ""
+    return f"; with {', '.join(words)}: {w.label} {total:+d} in all{halved}"
+
+
+def halved_by_aura(w, terms: list[dict]) -> bool:
+    """A spell, not Targetless, cast at a target inside the Casting Aura without LoS: its casting
+    attribute is halved (eldfall-facts.md, Casting Aura; rules/eldfall/resolution.py)."""
+    return (w.kind == "spell" and not w.targetless
+            and any(t.get("no_los") and not t.get("outside_aura") for t in terms))
 
 
 def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str:
@@ -257,7 +342,7 @@ def run(args) -> int:
             raise InputError(Problem("<command line>", None, flag, not_a_model(world, mid)))
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
-    m = measure(world, args.a, args.b, weapon=args.weapon, settings=settings)
+    m = with_rolls(world, measure(world, args.a, args.b, weapon=args.weapon, settings=settings))
     why = los_given_by(world, args.a, args.b, settings) if m.los else los_reason(world, args.a, args.b, settings)
     if args.json:
         from engine.measure import measure_settings
@@ -268,11 +353,14 @@ def run(args) -> int:
         for w, wr in zip(out["weapons"], m.weapons):    # why the Attack is barred whatever the distance
             w["barred"] = bars.get(w["name"])
             # the whole modifier of a ranged weapon or spell in range: its band's and the target's
-            if wr.in_reach and wr.modifier is not None and attack_of(wr) != "Melee Attack" \
-                    and (m.los or (wr.kind == "spell" and m.b_in_awareness)):
+            mine = weapon_terms(wr, terms)[0] if wr.in_reach and wr.modifier is not None \
+                and attack_of(wr) != "Melee Attack" else None
+            if mine is not None:
                 w["modifiers"] = [{"what": "range band", "value": wr.modifier,
-                                   "why": f"{wr.band[0]:g}-{wr.band[1]:g}\" band"}] + terms
-                w["total_modifier"] = wr.modifier + sum(t["value"] for t in terms)
+                                   "why": f"{wr.band[0]:g}-{wr.band[1]:g}\" band"}] + mine
+                w["total_modifier"] = wr.modifier + sum(t["value"] for t in mine)
+                # the Casting Aura halves the casting attribute after the modifiers (not Targetless)
+                w["halved"] = halved_by_aura(wr, mine)
         from engine.measure import FLYING_STATE, measuring_z
         flying = {mid: round(world.hitbox(mid).z - measuring_z(world, mid), 4) for mid in (args.a, args.b)
                   if FLYING_STATE in world.hitbox(mid).states}
