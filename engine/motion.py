@@ -1272,19 +1272,26 @@ def _overhang_down(ctx, P, u, z_top: float, z_bot: float):
     nope = (f"below the edge of {edge} at ({P[0]:.2f}, {P[1]:.2f}, {z_top:.2f}) no face carries a Climb down "
             f"(none under it within the base's width, {reach:.2f}\", of the edge; a Climb goes along "
             f"scenery, never through the air): Jump down instead")
-    u = np.asarray(u, dtype=float)
     # straight back along the route first, then to the side (a face beside the way, within
     # the base's width of the edge: a pillar under a deck's end), the nearest face found
+    best = _back_else_aside(u, lambda v: _face_under(ctx, P, v, z_top, z_bot, reach))
+    return nope if best is None else (best[0], best[1])
+
+
+def _back_else_aside(u, find):
+    """The way under an overhang, for a Climb down or up it: ``find(v)`` along ``u`` (the
+    route's way back) first, else to the side (±45°, ±90° from it), the nearest found; each
+    a tuple whose last item is its distance, or None. Returns the tuple or None."""
+    u = np.asarray(u, dtype=float)
     best = None
     for ang in (0.0, math.pi / 4, -math.pi / 4, math.pi / 2, -math.pi / 2):
         c, s_ = math.cos(ang), math.sin(ang)
-        got = _face_under(ctx, P, np.array([c * u[0] - s_ * u[1], s_ * u[0] + c * u[1]]), z_top,
-                          z_bot, reach)
-        if got is not None and (best is None or got[2] < best[2] - 1e-9):
+        got = find(np.array([c * u[0] - s_ * u[1], s_ * u[0] + c * u[1]]))
+        if got is not None and (best is None or got[-1] < best[-1] - 1e-9):
             best = got
         if ang == 0.0 and best is not None:
             break                 # straight back, as before
-    return nope if best is None else (best[0], best[1])
+    return best
 
 
 def _face_under(ctx, P, u, z_top: float, z_bot: float, reach: float):
@@ -1316,7 +1323,8 @@ def _face_under(ctx, P, u, z_top: float, z_bot: float, reach: float):
 def _overhang_up(ctx, a, b, z: float, z_up: float):
     """A Climb from level z at plan point a up to level z_up at b, where the face met is under
     an overhang (no room to climb straight up where the base meets it): up the face until the
-    hitbox's top meets the underside, out under the overhang (away from b) to its edge, and
+    hitbox's top meets the underside, out under the overhang (away from b, else to the side:
+    the nearest edge within the base's width, ``_back_else_aside``) to its edge, and
     up the edge. Returns (W, E, zt): W where the base meets the face, E past the overhang's
     edge, zt the height of the crossing; or None (no such way: the face is not a wall the
     base touches, or the overhang is too low or too deep)."""
@@ -1338,23 +1346,32 @@ def _overhang_up(ctx, a, b, z: float, z_up: float):
     zt = max(zt, z)
     step = 0.05
     ts = np.append(np.arange(0.0, 2.0 * ctx.R, step), 2.0 * ctx.R + 1e-6)    # out at most the base's width
-    Q = W[None, :] + ts[:, None] * u[None, :]
-    lo, hi, _, _, _ = ctx.layers(Q)
     n = len(ts)
-    crossing = _free(lo, hi, np.full(n, zt), np.full(n, zt + ctx.h))
-    clear = _free(lo, hi, np.full(n, zt), np.full(n, z_up + ctx.h))
-    if not clear.any():
-        return None
-    k = int(np.argmax(clear))
-    if k == 0 or not crossing[:k].all():
-        return None
 
-    def out(t):
-        q = W + t * u
-        l2, h2, _, _, _ = ctx.layers(q[None, :])
-        return bool(_free(l2, h2, np.array([zt]), np.array([z_up + ctx.h]))[0])
-    t = _bisect(out, float(ts[k - 1]), float(ts[k]), float(ctx.st["bisection_tolerance"]))
-    return W, W + t * u, zt
+    def edge_along(v):
+        """(E, distance): past the overhang's edge going out along v from W; or None."""
+        Q = W[None, :] + ts[:, None] * v[None, :]
+        lo, hi, _, _, _ = ctx.layers(Q)
+        crossing = _free(lo, hi, np.full(n, zt), np.full(n, zt + ctx.h))
+        clear = _free(lo, hi, np.full(n, zt), np.full(n, z_up + ctx.h))
+        if not clear.any():
+            return None
+        k = int(np.argmax(clear))
+        if k == 0 or not crossing[:k].all():
+            return None
+
+        def out(t):
+            q = W + t * v
+            l2, h2, _, _, _ = ctx.layers(q[None, :])
+            return bool(_free(l2, h2, np.array([zt]), np.array([z_up + ctx.h]))[0])
+        t = _bisect(out, float(ts[k - 1]), float(ts[k]), float(ctx.st["bisection_tolerance"]))
+        return W + t * v, t
+
+    # straight back along the route first, then to the side (the overhang's edge beside
+    # the way, within the base's width: a roof deep over the wall met but shallow at its
+    # side), the nearest edge found, as a Climb down looks for the face under it
+    got = _back_else_aside(u, edge_along)
+    return None if got is None else (W, got[0], zt)
 
 
 def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None) -> MoveResult:

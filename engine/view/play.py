@@ -1446,11 +1446,10 @@ class PlayController(TableView):
         geom = getattr(self.game, "dodge_move_geometry", None)
         with (geom(mid) if callable(geom) else contextlib.nullcontext()):
             grid = motion.reachable(self.world, mid, "walk", speed=speed)
-        act = getattr(self.game, "act", None)
-        edges = getattr(self.game, "_nearest_edges", None)
-        if act is None or mid not in (getattr(act, "panic_failed_reactors", None) or ()) or not callable(edges):
+        edges = getattr(self.game, "panic_dodge_edges", None)     # the rules' own (Eldfall)
+        near = edges(mid) if callable(edges) else []
+        if not near:
             return grid
-        _, near = edges(mid)
         r = float(grid.resolution)
         ny, nx = grid.end_ok.shape[1:]
         xs, ys = (np.arange(nx) + 0.5) * r, (np.arange(ny) + 0.5) * r

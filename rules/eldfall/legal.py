@@ -222,13 +222,12 @@ def _dodge_moves(game, model: str) -> Iterator:
                                             enemies=enemies)
     except Exception:      # noqa: BLE001
         pts = []
-    act = game.act
-    if act is not None and model in act.panic_failed_reactors:
+    edges = game.panic_dodge_edges(model)
+    if edges:
         # a Panicked reactor that failed its M roll Dodges only toward the nearest field
         # edge: the sampled points rarely lie that way, so offer the straight moves to it
         # (the whole SPD/2, and half of it)
         x, y, z = game.geo.position(model)
-        _, edges = game._nearest_edges(model)
         for _, axis, sign in edges:
             for d in (float(spd), float(spd) / 2):
                 q = [x, y, z]

@@ -2139,7 +2139,7 @@ class EldfallGame(Game):
             mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
         if not mv.legal:
             return f"illegal Dodge move: {mv.reason}"
-        if self.act is not None and a.model in self.act.panic_failed_reactors:
+        if self.panic_dodge_edges(a.model):
             return self._why_not_toward_edge(a.model, a.path)
         return None
 
@@ -2149,6 +2149,16 @@ class EldfallGame(Game):
         State that holds a Walk to its engager (eldfall-actions.txt, "Dodge")."""
         states = self.models[model].states
         return self.states_for_geometry(model, states - {"Engaged"} if "Engaged" in states else None)
+
+    def panic_dodge_edges(self, model: str) -> list:
+        """The field edges the move after model's Dodge must go toward: for a Panicked
+        reactor that failed its M roll (eldfall-states.txt, Panicked: "Reactive Role --
+        failed M roll: May only declare Dodge (toward the field edge) or Nothing") the
+        nearest ones (ties: any of them), each as (name, axis, direction); else []
+        (its Dodge goes in any direction). Asked by the rules and a front end alike."""
+        if self.act is None or model not in self.act.panic_failed_reactors:
+            return []
+        return self._nearest_edges(model)[1]
 
     def _nearest_edges(self, model: str) -> tuple[float, list]:
         """The distance from the base centre to the nearest field edge, and every edge that
