@@ -147,8 +147,7 @@ class RandomBot:
         r = self.rng.random()
         if r < 1 / 6:
             return stay
-        act = game.act
-        if act is not None and model in act.panic_failed_reactors:
+        if game.panic_dodge_edges(model):
             # a Panicked reactor that failed its M roll may only go toward the nearest
             # field edge: the random points rarely lie that way, the rules' own offer does
             moves = [a for a in legal._dodge_moves(game, model) if a.path]
