@@ -45,8 +45,8 @@ import yaml
 
 from rules.core.dice import Dice
 from rules.core.errors import SettingError
-from rules.core.settings import given_words
 from rules.core.game import Game, Outcome, Termination
+from rules.core.settings import given_words
 from rules.core.units import Unit
 from rules.eldfall import availability as av
 from rules.eldfall import combat as cb
@@ -84,7 +84,7 @@ _EXPECTED = {"confrontation_ties": "cancel or keep", "measuring": "assisted, sta
 
 
 def merge_settings(settings: dict | None) -> dict:
-    from rules.core.settings import did_you_mean, expand_dotted, given_words, kind_words
+    from rules.core.settings import did_you_mean, expand_dotted, kind_words
     s = dict(default_settings())
     # a nested setting named by its dotted key path (``table_settings.awareness_ag=modified``)
     for k, v in expand_dotted(dict(settings or {})).items():

@@ -413,7 +413,7 @@ def why_not_place(game, model: str, spell: dict, place) -> str | None:
                 "(it targets no model)")
     if not all(math.isfinite(float(v)) for v in place):
         return f"place= is a point x,y,z, not {place!r}"
-    r = tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2
+    r = tk.DEFAULT_RADIUS
     x, y, z = (float(v) for v in place)
     w, dp = (float(v) for v in game.table[:2])
     if not (r <= x <= w - r and r <= y <= dp - r):
@@ -445,7 +445,7 @@ def place_seen(game, model: str, p) -> bool:
     from rules.eldfall import tokens as tk
     if "Blinded" in game.models[model].states:
         return False
-    return bool(game.geo.point_sight(model, tuple(p), tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2))
+    return bool(game.geo.point_sight(model, tuple(p), tk.DEFAULT_RADIUS))
 
 
 def contact_spot(game, model: str, bearing: float):
@@ -453,7 +453,7 @@ def contact_spot(game, model: str, bearing: float):
     ``bearing`` (degrees CCW from +x), 4 decimals."""
     from rules.eldfall import tokens as tk
     x, y, _ = game.geo.position(model)
-    d = game.models[model].unit.base / 2 + tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2 + CONTACT_GAP
+    d = game.models[model].unit.base / 2 + tk.DEFAULT_RADIUS + CONTACT_GAP
     a = math.radians(bearing)
     px, py = round(x + math.cos(a) * d, 4), round(y + math.sin(a) * d, 4)
     return tuple(round(float(v), 4) for v in game.geo.ground(px, py))
@@ -481,7 +481,7 @@ def placements(game, model: str, spell: dict):
     rng = float(spell.get("rng", 0) or 0)
     if rng > 0:
         x, y, _ = game.geo.position(model)
-        r = tk.DEFAULT_BASE_MM / tk.MM_PER_INCH / 2
+        r = tk.DEFAULT_RADIUS
         for k in (0, 1, -1):
             a = math.radians(f + k * 45.0)
             for d in (rng, rng / 2):

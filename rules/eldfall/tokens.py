@@ -35,6 +35,7 @@ from rules.eldfall import combat as cb
 
 MM_PER_INCH = 25.4
 DEFAULT_BASE_MM = 25.0
+DEFAULT_RADIUS = DEFAULT_BASE_MM / MM_PER_INCH / 2     # inches: a Small base's disc
 CONTACT = 1e-3
 KINDS = ("item", "spell")
 
@@ -46,7 +47,7 @@ class TokenState:
     side: str                    # the owner (a spell token: its caster's side)
     at: tuple                    # (x, y, z) on the surface
     hidden: bool = True
-    radius: float = DEFAULT_BASE_MM / MM_PER_INCH / 2
+    radius: float = DEFAULT_RADIUS
     item: str = ""
     spell: str = ""
     caster: str = ""
