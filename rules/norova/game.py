@@ -22,8 +22,9 @@ from typing import Iterator
 
 from rules.core import Dice, Game, Outcome, Termination, Unit
 from rules.norova import mechanics as mx
-from rules.norova.actions import (Action, Aid, AooAttack, Attack, Cast, EndTurn, Equip, Focus, Move, Perceive,
-                                  Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait, parse)
+from rules.norova.actions import (Action, Aid, AooAttack, Attack, Cast, EndTurn, Equip, Focus, Move,
+                                  Perceive, Reload, Stand, ThrowPotion, Turn, UsePotion, UseSkill, Wait,
+                                  parse)
 from rules.norova.data import NorovaDataError, RuleData
 from rules.norova.sheet import Sheet, block_from_eldfall, sheet_from_block
 
