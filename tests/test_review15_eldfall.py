@@ -166,15 +166,16 @@ def test_a_panicked_reactors_failed_morale_roll_says_what_it_may_still_do():
     assert roll.endswith("-> fail"), out
 
 
-def _panicked_at_its_dodge_move():
-    """b1 Panicked at (10, 14), its M roll failed (20), has Dodged r1's shot: its move next."""
-    g = setup([unit("r1", "red", 10, 5, weapons=[SWORD, BOW]),
-               unit("b1", "blue", 10, 14, facing=270, weapons=[SWORD, BOW])], [20] + [5] * 20)
+def _panicked_at_its_dodge_move(r1=(10, 5, None), b1=(10, 14, 270), walk_to=(10.0, 8.0)):
+    """b1 Panicked (by default at (10, 14)), its M roll failed (20), has Dodged the shot of
+    r1 walking to ``walk_to``: its move next. ``r1``, ``b1``: (x, y, facing)."""
+    g = setup([unit("r1", "red", r1[0], r1[1], facing=r1[2], weapons=[SWORD, BOW]),
+               unit("b1", "blue", b1[0], b1[1], facing=b1[2], weapons=[SWORD, BOW])], [20] + [5] * 20)
     g.add_state("b1", "Panicked", "test")
     g.apply(Activate("r1"))
     if g.pending[0] == "crouch":
         g.apply(Pass("blue"))
-    g.apply(Move("r1", "walk", ((10.0, 8.0, 0.0),)))
+    g.apply(Move("r1", "walk", ((*walk_to, 0.0),)))
     g.apply(Declare("b1", "Dodge"))
     g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
     assert g.pending == ("dodge-move", "b1")

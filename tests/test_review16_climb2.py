@@ -22,8 +22,7 @@ import pytest
 
 from engine.motion import check_path
 from engine.validate import steep_face_near
-from rules.eldfall.actions import Activate, Declare, DodgeMove, Move, Pass
-from tests.eldfall_scenario import BOW, SWORD, setup, unit
+from rules.eldfall.actions import DodgeMove
 from tests.motion_scenes import H_M, R_M, box, medium, world
 from tests.test_review15_eldfall import _panicked_at_its_dodge_move
 from tests.test_review16_motion import _kinds
@@ -79,16 +78,7 @@ def test_the_rules_name_the_edges_a_panicked_reactor_must_dodge_toward():
 
 def test_a_panicked_reactor_as_near_two_edges_may_dodge_toward_either():
     # b1 at (10, 10): the left and bottom edges both 10" away (ties: the player's choice)
-    g = setup([unit("r1", "red", 10, 20, facing=270, weapons=[SWORD, BOW]),
-               unit("b1", "blue", 10, 10, facing=90, weapons=[SWORD, BOW])], [20] + [5] * 20)
-    g.add_state("b1", "Panicked", "test")
-    g.apply(Activate("r1"))
-    if g.pending[0] == "crouch":
-        g.apply(Pass("blue"))
-    g.apply(Move("r1", "walk", ((10.0, 17.0, 0.0),)))
-    g.apply(Declare("b1", "Dodge"))
-    g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
-    assert g.pending == ("dodge-move", "b1")
+    g = _panicked_at_its_dodge_move(r1=(10, 20, 270), b1=(10, 10, 90), walk_to=(10.0, 17.0))
     assert sorted(g.panic_dodge_edges("b1")) == [("bottom", 1, -1.0), ("left", 0, -1.0)]
     for end in ((8.0, 10.0, 0.0), (10.0, 8.0, 0.0)):
         assert g.why_illegal(DodgeMove("b1", (end,))) is None, end
