@@ -36,6 +36,7 @@ ITEM_KEYS = {
 ITEM_REQUIRED = {"melee": ("name", "rch", "pw"), "ranged": ("name", "pw", "bands"),
                  "shield": ("name",), "gear": ("name",)}
 # the five spell types of the rulebook (eldfall-actions.txt, Spell Attack)
+STAR_PW = "\u272f"                  # ✯: an Enchantment whose target's Attacks gain the Spell type
 SPELL_TYPES = ("Sorcery", "Healing", "Enchantment", "Conjuration", "Transmutation")
 SPELL_KEYS = ("name", "type", "affinity", "mana", "pw", "stk", "range", "melee", "template",
               "target", "bands", "traits", "effect")
@@ -430,7 +431,7 @@ def _spell(ck, s, p, affinities) -> Spell | None:
         ck.error(p + ("affinity",), f"'{affinity}' is not among the profile's affinities ({', '.join(affinities)}); "
                                     "a caster needs the Affinity of the spell's element")
     mana = ck.number(d["mana"], p + ("mana",), integer=True, lo=0, hi=20) if "mana" in d else None
-    pw = ck.number(d["pw"], p + ("pw",), integer=True, lo=0, hi=40) if "pw" in d else 0
+    pw = _spell_pw(ck, d["pw"], p + ("pw",), stype) if "pw" in d else 0
     stk = ck.number(d["stk"], p + ("stk",), integer=True, lo=1, hi=20) if "stk" in d else 1
     rng = ck.number(d["range"], p + ("range",), nonneg=True, hi=MAX_BAND) if "range" in d else 0.0
     melee = ck.boolean(d["melee"], p + ("melee",)) if "melee" in d else False
@@ -448,9 +449,22 @@ def _spell(ck, s, p, affinities) -> Spell | None:
     if len(ck.problems) != before or None in (name, stype, affinity, mana, pw, stk, rng, melee, template,
                                                target, bands, traits, effect):
         return None
-    return Spell(name=name, type=stype, affinity=affinity, mana=int(mana), pw=int(pw), stk=int(stk),
+    return Spell(name=name, type=stype, affinity=affinity, mana=int(mana),
+                 pw=pw if pw == STAR_PW else int(pw), stk=int(stk),
                  rng=float(rng), traits=tuple(traits), effect=effect, target=target, melee=bool(melee),
                  template=template, bands=tuple(bands))
+
+
+def _spell_pw(ck, value, p, stype: str | None):
+    """A spell's PW: a whole number 0-40, or ``✯`` (also written ``*``) on an Enchantment:
+    "If PW = ✯: target's Attacks gain the Spell type" (eldfall-actions.txt, Spell Types)."""
+    if isinstance(value, str) and value.strip() in (STAR_PW, "*"):
+        if stype is not None and stype != "Enchantment":
+            ck.error(p, f"PW {STAR_PW} is an Enchantment's (its target's Attacks gain the Spell type), "
+                        f"not a {stype} spell's: give a whole number 0-40")
+            return None
+        return STAR_PW
+    return ck.number(value, p, integer=True, lo=0, hi=40)
 
 
 def _effect_numbers(ck, text: str, p) -> None:

@@ -38,7 +38,8 @@ class Spell:
     type: str                      # the five types of the rulebook
     affinity: str = ""
     mana: int = 1
-    pw: int = 0
+    pw: int | str = 0              # "✯" (engine.profiles.STAR_PW) on an Enchantment: its
+                                   # target's Attacks gain the Spell type
     stk: int = 1
     rng: float = 0.0
     traits: tuple[str, ...] = ()

@@ -250,7 +250,7 @@ def _template_sum(game, user: str, prof: dict, ids) -> float:
 
 def _wound_chance(game, attacker: str, prof: dict, victim: str) -> float:
     """The chance that one Hit wounds ``victim`` (a critical's 5% wounds at PW)."""
-    pw = game.weapon_pw(attacker, prof) if prof.get("kind") != "spell" else int(prof.get("pw") or 0)
+    pw = game.weapon_pw(attacker, prof) if prof.get("kind") != "spell" else cb.spell_pw(prof)
     arm = game.stat(victim, "ARM")
     return 0.95 * cb.p_wound(cb.wound_threshold(pw, arm, False, prof.get("traits", []))) + \
         0.05 * cb.p_wound(pw)

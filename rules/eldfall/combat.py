@@ -108,6 +108,15 @@ def trait_name(t: str) -> str:
     return m.group(1).strip() if m else t
 
 
+def spell_pw(prof: dict) -> int:
+    """A spell's PW as a whole number for its damage roll: an Enchantment's ✯ (its target's
+    Attacks gain the Spell type; an Enchantment makes no damage roll) and none count 0."""
+    try:
+        return int(prof.get("pw") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 def trait_key(t: str) -> str:
     """A trait's name as the rules compare it: :func:`trait_name` in lower case, as the
     engine reads a trait (line of sight's Vigilance, ``measure``'s Acute Senses: any case),

@@ -303,6 +303,9 @@ def line(ev) -> str | None:
             s += " (" + "; ".join(x for x in (f"after {mods}" if mods else "", aura) if x) + ")"
         if d["modifiers"].get("targetless"):
             s += " (Targetless: no LoS needed, no Cover)"
+        if d.get("spell_type"):
+            # eldfall-actions.txt, Spell Types: "If PW = ✯: target's Attacks gain the Spell type"
+            s += f" (of the Spell type: Enchantment {_dice(d['spell_type'])}, PW \u272f)"
         if d.get("failed"):
             s += f" -- fails: {d['failed']}"
         elif d.get("target") is None and "at" in d:

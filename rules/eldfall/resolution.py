@@ -743,6 +743,9 @@ def resolve(game) -> None:
               "failed": st.failed, "victims": st.victims}
         if st.ground is not None:
             ev["at"] = list(st.ground)
+        gifts = sp.spell_type_gifts(game, st.attacker) if st.decl.action != "Spell Attack" else []
+        if gifts:
+            ev["spell_type"] = gifts          # an Enchantment of PW ✯ on the attacker
         game.emit("attack", ev)
         if st.failed:
             continue
@@ -870,7 +873,7 @@ def resolve(game) -> None:
             for name in sp.spell_effect(st.prof).get("states", ()):
                 effects.append(("state", victim, name, "sequence"))
         pw = game.weapon_pw(st.attacker, st.prof) if st.prof.get("kind") != "spell" else \
-            _int(st.prof.get("pw"))
+            cb.spell_pw(st.prof)
         arm = game.stat(victim, "ARM")
         thr = cb.wound_threshold(pw, arm, die.critical, traits)
         r = game.roll(f"damage: {st.prof['name']} on {victim}", model=victim, attacker=st.attacker)
@@ -942,13 +945,6 @@ def resolve(game) -> None:
 
 # the declarations that act in step 7, after the attacks' Wounds and States
 OTHER_ACTIONS = ("Death Blow", "Perceive", "Uncover", "Trade", "Interact", "Assist", "Ritual")
-
-
-def _int(v) -> int:
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        return 0
 
 
 def _knockback(game, victim: str, attacker: str, dist: float, direction: float | None = None) -> None:

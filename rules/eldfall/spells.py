@@ -281,6 +281,21 @@ def apply_enchantment(game, caster: str, target: str, spell: dict | None) -> Non
                        expiry=enchantment_expiry(spell["name"], caster))
 
 
+STAR_PW = "\u272f"      # ✯ (engine.profiles.STAR_PW; the rules never import the engine)
+
+
+def spell_type_gifts(game, model: str) -> list[str]:
+    """The Enchantments on ``model`` whose PW is ✯: "If PW = ✯: target's Attacks gain the
+    Spell type" (eldfall-actions.txt, Spell Types). Each lasts as its Enchantment does
+    (until its caster's next Strategic Phase), so it is read from the caster's spell."""
+    out = []
+    for name, caster, _ in game.models[model].enchantments:
+        s = game.spell(caster, name) if caster in game.models else None
+        if s is not None and str(s.get("pw", "")).strip() == STAR_PW and name not in out:
+            out.append(name)
+    return out
+
+
 def enchantment_expiry(name: str, caster: str) -> str:
     """The ``ModelState.expiry`` mark of a State an Enchantment gave."""
     return f"enchantment {caster}: {name}"
