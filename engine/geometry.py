@@ -333,7 +333,10 @@ class WorldGeometry:
     def environments(self, model: str) -> frozenset[str]:
         if model not in self.world.models:
             return frozenset()
-        return self._cached(("env", model), lambda: frozenset(self.world.environments(model)))
+        # a Forest or Dark area at any height with the sight setting ``area_height: infinite``
+        from engine.sight import sight_environments
+        return self._cached(("env", model),
+                            lambda: sight_environments(self.world, model, self.sight_settings))
 
     # ---- movement -------------------------------------------------------
     def check_move(self, model: str, mode: str, waypoints: Sequence[Point], speed: float, *,

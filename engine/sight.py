@@ -454,6 +454,7 @@ class _Static:
     forests: list                # the Forest pieces (the areas: ``_woods``)
     dark: list
     woods: dict = field(default_factory=dict)
+    touched: dict = field(default_factory=dict)    # (kind, x, y, radius) -> the areas a base meets
 
 
 _STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -880,8 +881,7 @@ def _exception(world, viewer, target, moving, s, engaged_with):
         return True, f"{viewer} is engaged by {target}"
     if not _static(world).dark:
         return None
-    dark_v = "dark" in world.environments(viewer)
-    dark_t = "dark" in world.environments(target)
+    dark_v, dark_t = _hitbox_in_dark(world, vh, s), _hitbox_in_dark(world, th, s)
     applies = {"either": dark_v or dark_t, "viewer": dark_v, "target": dark_t}[s.dark_applies]
     if applies and not world.in_awareness(viewer, target):
         from engine.measure import inches
@@ -3668,8 +3668,7 @@ def _path_exception(world, observer, vh, th, s):
                 return True
     if not _static(world).dark:
         return None
-    dark_v = "dark" in world.environments(observer)
-    dark_t = _disc_in_dark(world, th)
+    dark_v, dark_t = _hitbox_in_dark(world, vh, s), _hitbox_in_dark(world, th, s)
     applies = {"either": dark_v or dark_t, "viewer": dark_v, "target": dark_t}[s.dark_applies]
     if applies:
         from engine.world import CONTACT_TOLERANCE, cylinder_distance
@@ -3680,10 +3679,48 @@ def _path_exception(world, observer, vh, th, s):
     return None
 
 
-def _disc_in_dark(world, th) -> bool:
+SIGHT_AREAS = ("forest", "dark")     # the environments line of sight and the ranged modifiers read
+
+
+def sight_environments(world, model: str, settings: SightSettings | None = None) -> frozenset[str]:
+    """The environments of ``model`` (``World.environments``: its base touches or overlaps the
+    area, eldfall-facts.md "Environments"), where a Forest or Dark area reaches any height with
+    ``area_height: infinite`` (an area is a region of the table: a model on a tower over a Dark
+    area is in the Dark) or only its piece's own height with ``piece``. Line of sight, ``los``,
+    ``measure`` and the rules' -3 for a Forest or the Dark all read this."""
+    env = world.environments(model)
+    if _settings(settings).area_height == "piece":
+        return env
+    hb = world.hitbox(model)
+    return env | frozenset(kind for kind in SIGHT_AREAS if _areas_touched(world, hb, kind))
+
+
+_TOUCHED_LIMIT = 4096     # base positions kept per table (a path's samples come and go)
+
+
+def _areas_touched(world, hb, kind: str) -> list:
+    """The Forest or Dark pieces whose footprint the base of ``hb`` touches or overlaps, at
+    any height (a model where it stands, or moved along a path)."""
     st = _static(world)
-    if not st.dark:
-        return False
-    from shapely.geometry import Point
-    disc = Point(th.x, th.y).buffer(th.radius, 32)
-    return any(f.polygon.intersects(disc) and f.zlo - 0.05 <= th.z <= f.zhi + 0.05 for f in st.dark)
+    pieces = st.dark if kind == "dark" else st.forests
+    if not pieces:
+        return []
+    key = (kind, hb.x, hb.y, hb.radius)
+    touched = st.touched.get(key)
+    if touched is None:
+        from shapely.geometry import Point
+        disc = Point(hb.x, hb.y).buffer(hb.radius, 32)
+        touched = [f for f in pieces if f.polygon.intersects(disc)]
+        if len(st.touched) >= _TOUCHED_LIMIT:
+            st.touched.clear()
+        st.touched[key] = touched
+    return touched
+
+
+def _hitbox_in_dark(world, hb, s: SightSettings) -> bool:
+    """Does the hitbox stand in a Dark area (``sight_environments``)."""
+    from engine.world import LEVEL_TOLERANCE
+    touched = _areas_touched(world, hb, "dark")
+    if s.area_height == "infinite":
+        return bool(touched)
+    return any(f.zlo - LEVEL_TOLERANCE <= hb.z <= f.zhi + LEVEL_TOLERANCE for f in touched)

@@ -164,7 +164,8 @@ def dark_check(world, r) -> dict | None:
     if s.blinded_state in vh.states or s.flying_state in vh.states or s.flying_state in th.states \
             or str(r.reason).startswith(f"{r.viewer} is engaged by"):
         return None
-    dark = [m for m in (r.viewer, r.target) if "dark" in world.environments(m)]
+    from engine.sight import sight_environments
+    dark = [m for m in (r.viewer, r.target) if "dark" in sight_environments(world, m, s)]
     applies = {"either": bool(dark), "viewer": r.viewer in dark, "target": r.target in dark}[s.dark_applies]
     if not applies:
         return None
@@ -227,7 +228,7 @@ def overruled(world, r) -> list[dict]:
                 out.append({"rule": rule, "los": True,
                             "why": f"{v} is engaged by {t} (automatic LoS to the models engaging it)"})
         elif rule == "dark" and r.los:
-            dark = [m for m in (v, t) if "dark" in world.environments(m)]
+            dark = [m for m in (v, t) if "dark" in sight.sight_environments(world, m, s)]
             applies = {"either": bool(dark), "viewer": v in dark, "target": t in dark}[s.dark_applies]
             from engine.measure import distance, in_awareness      # a Flying model: on the surface, as printed
             if applies and not in_awareness(world, v, t):
