@@ -10,6 +10,8 @@ Units are inches, z up. The template dimensions come from
   ``template_centre_raise_in``, so templates and ``engine.sight`` agree). A
   centre over a crate or up a slope beside the target rests on its top
   (``card_surface``); one inside scenery rising above the band is refused.
+  With ``settings.circle_card = "hold"`` the card is held flat at the target's
+  level instead: its centre stays there, and one inside scenery is refused.
 * A **spray** is a teardrop: the convex hull of a small circle whose edge
   touches the user's base and a large circle at the far end, along the aim
   (the axis passes through the centre of the user's base). It reaches models
@@ -46,6 +48,9 @@ from engine.units import DATA, mm
 
 KINDS = ("circle", "spray")
 BANDS = ("up", "down", "both")
+# where a circle's card lies when its centre is over scenery beside the main target: resting
+# on the scenery's top, or held flat at the target's level (TemplateSettings.circle_card)
+CARDS = ("rest", "hold")
 TEMPLATES_FILE = DATA / "templates.yaml"
 # states in which a model is still on the table but never counts for or against a template
 _GONE_STATES = frozenset({"Dead"})
@@ -196,11 +201,17 @@ class TemplateSettings:
     models_block : whether other models block the template's LoS (default: only
         scenery does).
     front_arc : a spray must point into its user's front arc.
+    circle_card : where a circle's card lies when its centre is over scenery beside
+        the main target (a crate, a slope): "rest" on the scenery's top (LoS from
+        there) or "hold" flat at the target's level (LoS from there; a centre inside
+        the scenery at that level is refused). The band is about the target's
+        surface either way.
     """
     centre_lift: float | None = None
     band_test: str = "hitbox"
     models_block: bool = False
     front_arc: bool = True
+    circle_card: str = "rest"
     contact_tol: float = 1e-3
     outline_segments: int = 256          # segments of a full circle in the outlines
     search_step: float = 0.04            # inches between candidate circle centres (~1 mm)
@@ -235,6 +246,44 @@ class TemplateSettings:
             return float(self.centre_lift)
         s = self.sight()
         return float(getattr(s, "template_centre_raise_in", 0.04)) if s is not None else 0.04
+
+
+    def changed(self) -> dict:
+        """The rule choices (``RULE_CHOICES``) that differ from the defaults, by name."""
+        base = TemplateSettings()
+        return {k: getattr(self, k) for k in RULE_CHOICES if getattr(self, k) != getattr(base, k)}
+
+
+# the choices players could disagree on, as ``settings_from`` takes them: what each must be
+RULE_CHOICES = {"circle_card": CARDS, "band_test": ("hitbox", "base"), "models_block": bool,
+                "front_arc": bool, "centre_lift": float}
+
+
+def settings_from(values: dict, where: str = "--set") -> TemplateSettings:
+    """TemplateSettings with the rule choices in ``values`` ({name: value}, as YAML reads
+    them); every unknown name or bad value is one problem (``<command line>: --set NAME``)."""
+    problems, given = [], {}
+    for key, v in values.items():
+        want = RULE_CHOICES.get(key)
+        if want is None:
+            msg = f"unknown template setting; known: {', '.join(RULE_CHOICES)}"
+        elif want is bool:
+            msg = None if isinstance(v, bool) else f"must be true or false, not {v!r}"
+        elif want is float:
+            from engine.validate import exponent_number
+            v = exponent_number(v)              # 1e-2: YAML 1.1 reads it as text (as a scene does)
+            ok = not isinstance(v, bool) and isinstance(v, (int, float)) and 0 < v <= MAX_TEMPLATE["in"]
+            msg = None if ok else \
+                f"must be a number of inches above 0 and at most {MAX_TEMPLATE['in']:g}, not {v!r}"
+            v = float(v) if msg is None else v
+        else:
+            msg = None if v in want else f"must be one of {', '.join(want)}, not {v!r}"
+        if msg:
+            problems.append(_problem("<command line>", None, f"{where} {key}", msg))
+        given[key] = v
+    if problems:
+        raise InputError(problems)
+    return TemplateSettings(**given)
 
 
 @functools.lru_cache(maxsize=1)
@@ -324,7 +373,8 @@ class Placement:
     lift: float = 0.04
     aim: tuple[float, float] | None = None     # a spray's aim point, when it was given one
     # a circle's card under its centre when not at ``surface``: laid over a crate or up a
-    # slope beside the target, it rests on top of it (``card_surface``)
+    # slope beside the target, it rests on top of it (``card_surface``); a z given with the
+    # centre picks the surface (a crate's top, the ground below a ledge)
     centre_z: float | None = None
 
     @property
@@ -412,14 +462,17 @@ def _xy(value, what: str) -> tuple[float, ...]:
     return vals
 
 
-def card_surface(world, xy, surface: float, lift: float, top: float) -> tuple[np.ndarray, np.ndarray]:
+def card_surface(world, xy, surface: float, lift: float, top: float,
+                 hold: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Where a circle's card lies under each centre (n, 2): ((n,) z, (n,) piece index or -1).
 
     At ``surface`` (the main target's) unless the LoS point above it (``lift``)
     would be inside scenery, a crate or a slope rising beside the target: a card
     laid over it rests on its top, so the centre is there (LoS from inside a solid
     means nothing). NaN, with the piece, where that top is above ``top`` (the
-    band's top): the template cannot lie there.
+    band's top): the template cannot lie there. ``hold`` (the card held flat at
+    the target's level, ``TemplateSettings.circle_card``): NaN wherever that point
+    is inside scenery.
     """
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     z = np.full(len(xy), float(surface))
@@ -448,6 +501,9 @@ def card_surface(world, xy, surface: float, lift: float, top: float) -> tuple[np
         holder = np.where(nx[k] > 1e-6, world.tri_piece[np.maximum(side[k], 0)], world.tri_piece[t])
         first = piece[todo[k]] < 0
         piece[todo[k[first]]] = holder[first]                  # the piece the centre is in
+        if hold:                                # no card lies through the scenery
+            z[todo[k]] = np.nan
+            break
         todo = todo[k]
         over = z[todo] > top + 1e-9
         z[todo[over]] = np.nan
@@ -460,7 +516,9 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
     """A circle centred at ``at`` (default: the target's centre) on the target's surface.
 
     Without a target (Targetless) the disc lies on the highest surface under
-    ``at`` (at or below ``at``'s z when given).
+    ``at`` (at or below ``at``'s z when given). With a target a z given picks the
+    surface too, unless the card is held at the target's level
+    (``settings.circle_card`` "hold"): then it is always there.
     """
     settings = settings or TemplateSettings()
     spec = template_spec(template)
@@ -476,7 +534,8 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
         cx, cy = tb.x, tb.y
     if not (0.0 <= cx <= world.table[0] and 0.0 <= cy <= world.table[1]):
         raise InputError(f"--at: ({cx:g}, {cy:g}) is off the {world.table[0]:g}x{world.table[1]:g} table")
-    if at is not None and len(at) == 3:
+    hold = tb is not None and settings.circle_card == "hold"
+    if at is not None and len(at) == 3 and not hold:
         # (from no higher than the top of the scenery: a Z far above it, 1e30, is the same
         # question, and the ray caster's float32 cannot start there)
         surface = float(world.surface_height([[cx, cy]], below=min(at[2], world.top_z))[0])
@@ -492,11 +551,27 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
                              "surface, give the z of one")
         if not math.isfinite(surface):
             raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")
+        if tb is not None:
+            # the card lies on the surface the z picks, and the band stays about the target's
+            # surface ("3" above and below the target's surface", eldfall-facts.md), as without a z
+            from engine.measure import measuring_z
+            s = measuring_z(world, target)
+            band = _band(s, spec, "around")
+            if surface > band[1] + 1e-9:
+                raise InputError(f"--at: ({cx:g}, {cy:g}, {round(surface, 2) + 0.0:.2f}) is above the template's "
+                                 f"height band (z {band[1]:.2f}, 3\" above the target's surface): no template "
+                                 "lies there")
+            return Placement(spec, s, band, "around", centre=(float(cx), float(cy)), lift=settings.lift(),
+                             centre_z=surface if abs(surface - s) > 1e-9 else None)
     elif tb is not None:
         from engine.measure import measuring_z
         surface = measuring_z(world, target)          # a Flying target: the surface under it
         band = _band(surface, spec, "around")
-        cz, piece = card_surface(world, [[cx, cy]], surface, settings.lift(), band[1])
+        cz, piece = card_surface(world, [[cx, cy]], surface, settings.lift(), band[1], hold=hold)
+        if not math.isfinite(cz[0]) and hold:
+            raise InputError(f"--at: ({cx:g}, {cy:g}) is inside {world.pieces[int(piece[0])].id} at the target's "
+                             f"level (z {surface:.2f}), where the card is held (circle_card: hold): no template "
+                             "lies there")
         if not math.isfinite(cz[0]):
             raise InputError(f"--at: ({cx:g}, {cy:g}) is inside {world.pieces[int(piece[0])].id}, and the scenery "
                              f"there rises above the template's height band (z {band[1]:.2f}): no template lies there")
@@ -1352,8 +1427,10 @@ def best_placement(world, kind: str, *, user: str, target: str, band: str | None
         cxy, offs = cxy[inside], offs[inside]
         surface = float(mz[ti])
         bandz = _band(surface, spec, "around")
-        # each card where it lies (over a crate, up a slope); none inside scenery above the band
-        cz, _ = card_surface(world, cxy, surface, settings.lift(), bandz[1])
+        # each card where it lies (over a crate, up a slope; or held at the target's level,
+        # circle_card: hold); none inside scenery above the band (held: none inside scenery)
+        cz, _ = card_surface(world, cxy, surface, settings.lift(), bandz[1],
+                             hold=settings.circle_card == "hold")
         keep = np.isfinite(cz)
         cxy, offs, cz = cxy[keep], offs[keep], cz[keep]
         n_cand = len(cxy)

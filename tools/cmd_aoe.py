@@ -16,6 +16,11 @@ searching each for its own target), then the models affected by all of them toge
         (ILLEGAL: the mage's Flame Burst has STK 1, one template per Strike)
     eldfall aoe scenes/skirmish.yaml --template spray-l --by red-brute --aim 20,12 --band down --json
     eldfall aoe scenes/skirmish.yaml --template circle-l --target blue-guard --by red-mage --best
+    eldfall aoe scenes/skirmish.yaml --template circle-l --target blue-guard --set circle_card=hold
+
+``--set KEY=VALUE`` gives a template setting (``engine.templates.RULE_CHOICES``): with
+``circle_card=hold`` a circle's card is held flat at the target's level instead of resting
+on the scenery under its centre.
 """
 from __future__ import annotations
 
@@ -59,6 +64,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--picture", metavar="DIR", help="write aoe.png into DIR")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a template setting (docs/rulings.md, Templates and measuring): "
+                             "circle_card=rest|hold (a circle's centre over scenery beside the target: the "
+                             "card rests on its top, or is held flat at the target's level), "
+                             "band_test=hitbox|base, models_block=true|false, front_arc=true|false, "
+                             "centre_lift=INCHES")
     _negative_points(parser)
 
 
@@ -323,17 +334,25 @@ def ground_problems(world, user: str | None, spec, placements) -> list[str]:
     return out
 
 
-def judge(args, world):
+def template_settings(args):
+    """The TemplateSettings of ``--set KEY=VALUE`` (the defaults without it)."""
+    from engine import templates as T
+    from tools.gameplay import parse_settings
+    return T.settings_from(parse_settings(getattr(args, "set", None)))
+
+
+def judge(args, world, settings=None):
     import dataclasses
 
     from engine import templates as T
     spec, ats, aims, count = resolve(args, world)
     if args.best:
         res = T.best_placement(world, spec.key, user=args.by, target=args.target,
-                               band=args.band, count=count)
+                               band=args.band, count=count, settings=settings)
     else:
         res = T.template(world, spec.key, user=args.by, target=args.target,
-                         at=ats or None, aim=aims or None, band=args.band or "up", count=count)
+                         at=ats or None, aim=aims or None, band=args.band or "up", count=count,
+                         settings=settings)
     bad = attack_problems(world, args.by, args.target, count, spec) + stk_problems(world, args.by, spec, count)[1]
     if args.target is None:
         bad += ground_problems(world, args.by, spec, res.placements)
@@ -597,7 +616,7 @@ def stk_problems(world, user: str | None, spec, count: int) -> tuple:
                  f"{counted(stk[0], 'template')}, not {count}"]
 
 
-def judge_several(args, world, targets: list[str], bands: list[str]) -> SeveralResult:
+def judge_several(args, world, targets: list[str], bands: list[str], settings=None) -> SeveralResult:
     """Template k on main target k: each judged on its own (coverage, band, LoS from the
     origin, the Attack on that target; ``--best``: the best placement for that target), then
     all together for the models affected; the user's states and STK judged for all."""
@@ -609,15 +628,16 @@ def judge_several(args, world, targets: list[str], bands: list[str]) -> SeveralR
     per = []
     for k, t in enumerate(targets):
         if args.best:
-            r = T.best_placement(world, spec.key, user=by, target=t, band=per_band[k], count=1)
+            r = T.best_placement(world, spec.key, user=by, target=t, band=per_band[k], count=1,
+                                 settings=settings)
         else:
             r = T.template(world, spec.key, user=by, target=t, at=ats[k], aim=aims[k],
-                           band=per_band[k] or "up", count=1)
+                           band=per_band[k] or "up", count=1, settings=settings)
         bad = target_problems(world, by, t, spec)
         if bad:
             r = dataclasses.replace(r, legal=False, reason="; ".join(bad + ([r.reason] if r.reason else [])))
         per.append(r)
-    combined = T.evaluate(world, [r.placements[0] for r in per], target=None, user=by)
+    combined = T.evaluate(world, [r.placements[0] for r in per], target=None, user=by, settings=settings)
     stk, over = stk_problems(world, by, spec, n)
     whole = user_problems(world, by, n, spec) + over
     reasons = whole + [f"template {k + 1} on {t}: {r.reason}"
@@ -646,6 +666,11 @@ def describe_several(res: SeveralResult, world, picture: bool = False) -> str:
         if r.search is not None and not picture:
             lines.append("    " + _search_text(r.search, r.placements[0].kind))
     return "\n".join(lines + _affected_text(res.combined, world, picture, which=True, legal=res.legal))
+
+
+def _setting(v) -> str:
+    """A setting's value as ``--set`` takes it back (true/false, not True/False)."""
+    return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def _f(v: float) -> str:
@@ -699,8 +724,9 @@ def _placement_text(pl) -> str:
     lo, hi = pl.band
     if pl.kind == "circle":
         ox, oy, oz = pl.origin
-        over = ("" if getattr(pl, "centre_z", None) is None
-                else f" (the card lies on the scenery there, at z {_f(pl.centre_z)})")
+        cz = getattr(pl, "centre_z", None)
+        over = ("" if cz is None else f" (the card lies on the scenery there, at z {_f(cz)})" if cz > pl.surface
+                else f" (the card lies below it, at z {_f(cz)})")
         return (f"centre ({_at(pl.centre[0])}, {_at(pl.centre[1])}) on the surface at z {_f(pl.surface)}"
                 f"{over}; band z {_f(lo)} to {_f(hi)}; LoS from ({_f(ox)}, {_f(oy)}, {_f(oz)})")
     toward = f" toward ({_at(pl.aim[0])}, {_at(pl.aim[1])})" if pl.aim is not None else ""
@@ -803,6 +829,7 @@ def run(args) -> int:
         from engine.validate import output_folder
         # before any work: a bad folder (or a folder where aoe.png goes) writes nothing
         output_folder(args.picture, "--picture", files=("aoe.png",))
+    settings = template_settings(args)          # before the scene: a bad --set reads nothing
     world = load_world(args.scene, args.models_dir)
     targets, bands = list(args.target or []), list(args.band or [])
     # the user judged Engaged where the table has it engaged, as eldfall move and reach judge
@@ -820,7 +847,7 @@ def run(args) -> int:
         # with no profile, or no such attack, is judged on the placement alone)
         attacks_note, user_attacks = user_attacks_note(world, args.by, args.template)
     if len(targets) > 1:
-        res = judge_several(args, world, targets, bands)
+        res = judge_several(args, world, targets, bands, settings)
         text = functools.partial(describe_several, res, world)
         # the picture takes the whole attack: every template coloured by its own verdict,
         # numbered as the text numbers them, every main target ringed and framed
@@ -835,7 +862,7 @@ def run(args) -> int:
                              "once per template)")
         args.target = targets[0] if targets else None
         args.band = bands[-1] if bands else None
-        res = shown = judge(args, world)
+        res = shown = judge(args, world, settings)
         text = functools.partial(describe, res, world)
     # a legal Attack on a main target the user does not see: what lets it through
     los_notes = [n for n in dict.fromkeys(no_los_note(world, args.by, t, args.template)
@@ -845,7 +872,7 @@ def run(args) -> int:
         out = res.to_json()
         from tools.cmd_los import party_files
         out.update({"scene": world.scene.path, "sha256": world.scene.sha256, "parties": party_files(world.scene),
-                    "settings": T.TemplateSettings().as_dict(T.template_spec(res.template))})
+                    "settings": settings.as_dict(T.template_spec(res.template))})
         if args.by is not None:
             out["user_engaged_by"] = engaged_by
             out["user_attacks"] = user_attacks
@@ -861,6 +888,8 @@ def run(args) -> int:
             print(attacks_note)
         for line in los_notes:
             print(line)
+        if settings.changed():
+            print("  settings: " + ", ".join(f"{k}={_setting(v)}" for k, v in settings.changed().items()))
         print(f"  scene sha256: {world.scene.sha256}")
     if args.picture:
         from engine.view.pictures import aoe_picture
