@@ -39,6 +39,7 @@ class Panel:
             self.tn.setWordwrap(width)
         self.np = parent.attachNewNode(self.tn)
         self.np.setScale(scale)
+        self.scale = scale
         self.np.setPos(pos[0], 0, pos[1])
         self.text = ""
         self.on_change = None           # called after the text changed (the HUD re-stacks its panels)
@@ -56,6 +57,14 @@ class Panel:
             self.np.hide()
         if self.on_change is not None:
             self.on_change()
+
+    def rows(self) -> int:
+        """Its rows as drawn: a line longer than the panel's width wraps (0 when empty)."""
+        return self.tn.getNumRows() if self.text else 0
+
+    def row_height(self) -> float:
+        """One row's height on ``aspect2d``."""
+        return self.scale * self.tn.getLineHeight()
 
     def destroy(self) -> None:
         self.np.removeNode()
@@ -142,21 +151,19 @@ class Hud:
     def place_profile(self) -> None:
         """The profile panel just below the status panel, whatever its height."""
         # the rows as drawn: a long line the panel wraps is two rows (F1's key list)
-        n = self.status.tn.getNumRows() if self.status.text else 0
-        self.profile.np.setZ(0.93 - 0.045 * self.status.tn.getLineHeight() * n - 0.06)
+        self.profile.np.setZ(0.93 - self.status.row_height() * self.status.rows() - 0.06)
 
     def set_menu(self, text: str) -> None:
         """The menu grows upward from the bottom edge so every entry shows."""
         self.menu.set(text)
-        n = self.menu.tn.getNumRows() if text else 0                # a long entry wraps: its rows
+        n = self.menu.rows()                                        # a long entry wraps: its rows
         self.menu.np.setZ(-0.95 + 0.036 * 1.2 * max(0, n - 1))
 
     def set_banner(self, text: str) -> None:
         """The banner grows upward from the bottom edge so every line shows
         (wrapped lines included)."""
         self.banner.set(text)
-        n = self.banner.tn.getNumRows() if text else 0
-        self.banner.np.setZ(-0.93 + 0.05 * self.banner.tn.getLineHeight() * max(0, n - 1))
+        self.banner.np.setZ(-0.93 + self.banner.row_height() * max(0, self.banner.rows() - 1))
 
     def show_log(self, events, narrator=None, misses=None) -> None:
         """The newest events as the rules narrate them (a game's narration leaves the
@@ -182,8 +189,9 @@ class Hud:
 
     @staticmethod
     def _narrated(evs, narrator=None, misses=None) -> list[str]:
-        """One log line per event worth one (70 characters at most), in order, each
-        miss after its attack's last die."""
+        """One log line per event worth one, in order, each miss after its attack's
+        last die; whole, as the dice panel's: the panel wraps it (cut at 70
+        characters, "may react to red-archer: blue-arcanist (LoS), b..." lost who)."""
         missed: dict = {}
         if misses is not None:
             try:
@@ -201,9 +209,7 @@ class Hud:
                     text = event_line(e)
             else:
                 text = event_line(e)
-            for t in (text, missed.get(j)):
-                if t:
-                    lines.append(t if len(t) <= 70 else t[:67] + "...")
+            lines.extend(t for t in (text, missed.get(j)) if t)
         return lines
 
     #: the most lines of the dice panel (the oldest go first)
@@ -254,20 +260,21 @@ class Hud:
             head = 0.03 * (self.dice.tn.getLineHeight() * 0.8 + 0.35)     # first baseline to the card's top
             top = min(top, float(lo[2]) - 0.02 - head)
         self.dice.np.setZ(top)
-        n = self.dice.tn.getNumRows() if self.dice.text else 0      # its rows as wrapped
-        self.log.np.setZ(top - 0.03 * self.dice.tn.getLineHeight() * n - 0.07 if n else top)
+        n = self.dice.rows()                                        # its rows as wrapped
+        self.log.np.setZ(top - self.dice.row_height() * n - 0.07 if n else top)
         self.fit_log()
 
     def fit_log(self) -> None:
-        """The log keeps its newest lines above the frame's bottom edge: the oldest go
-        first when the dice panel above it has pushed it down."""
+        """The log keeps its newest lines, as wrapped, in its ``log_lines`` rows (and
+        its title's) above the frame's bottom edge: the oldest go first when they
+        wrap, or when the dice panel above it has pushed it down."""
         keep = list(getattr(self, "_log_lines", None) or [])
         if not keep:
             return
-        room = int((self.log.np.getZ() + 0.96) / (0.03 * self.log.tn.getLineHeight()))
+        room = min(self.log_lines + 1, int((self.log.np.getZ() + 0.96) / self.log.row_height()))
         while True:
             self.log.set("Event log\n" + "\n".join(keep))
-            if len(keep) <= 1 or self.log.tn.getNumRows() <= room:
+            if len(keep) <= 1 or self.log.rows() <= room:
                 break
             keep.pop(0)
 

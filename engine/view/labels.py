@@ -6,10 +6,12 @@ each labelled thing (a model's hitbox, a token's disc, an area's centre) to
 the screen and asks :func:`place_labels` where its label goes. The preferred
 place is just above the thing on screen; when that place is taken (another
 label, a model, a HUD panel or a picture's caption given as an obstacle, the
-frame's edge) the label is stacked higher, then tried to the right, the left
-and below (a Flying model's: beside it before stacking higher, and the other
-labels keep off its drop line too); a label that had to move gets a thin
-leader line to its thing.
+frame's edge) the label is stacked higher, then tried to the right, the left,
+below, then at the thing's corners (a Flying model's: beside it before stacking
+higher, and the other labels keep off its drop line too); a label that had to
+move gets a thin leader line to its thing. A label never covers its own thing
+while any place does not (slid inside the frame, the place left of a model at
+the frame's left edge lay on the model).
 Placement is greedy, in the order given (the models that matter first), so
 it is stable from frame to frame.
 
@@ -55,8 +57,10 @@ def _overlaps(cands: np.ndarray, rects: np.ndarray) -> np.ndarray:
 
 
 def _candidates(things: np.ndarray, size: np.ndarray, gap: np.ndarray) -> np.ndarray:
-    """(n, 2 * STACK + 4, 4): the places tried for each label, best first:
-    above, stacked higher, right, left, below, stacked lower."""
+    """(n, 6 * STACK + 8, 4): the places tried for each label, best first:
+    above, stacked higher, right, left, below, stacked lower, then the corners
+    (above right, above left, below right, below left), stacked out likewise:
+    the places left when the others are taken, with a longer leader line."""
     x0, y0, x1, y1 = (things[:, i:i + 1] for i in range(4))
     w, h, g = size[:, :1], size[:, 1:], gap[:, None]
     cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
@@ -68,7 +72,10 @@ def _candidates(things: np.ndarray, size: np.ndarray, gap: np.ndarray) -> np.nda
     down = np.stack([(cx - w / 2) * ones, below, (cx + w / 2) * ones, below + h], axis=-1)
     right = np.stack([x1 + g, cy - h / 2, x1 + g + w, cy + h / 2], axis=-1)
     left = np.stack([x0 - g - w, cy - h / 2, x0 - g, cy + h / 2], axis=-1)
-    return np.concatenate([up, right, left, down], axis=1)
+    ex, wx = (x1 + g) * ones, (x0 - g - w) * ones
+    corners = np.stack([np.stack([x, y, x + w, y + h], axis=-1)
+                        for x, y in ((ex, above), (wx, above), (ex, below), (wx, below))], axis=2)
+    return np.concatenate([up, right, left, down, corners.reshape(len(things), -1, 4)], axis=1)
 
 
 def leader_of(rect, thing) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -119,7 +126,9 @@ def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> 
     with ``screen`` (w, h) each
     candidate is first slid inside the frame; the first free one wins, else
     the one that hides least (labels and obstacles count three times, a
-    thing by its weight; a leader by its length in them times the label's height)."""
+    thing by its weight; a leader by its length in them times the label's height).
+    A place over its own thing is no place while another covers less of it: a
+    label over its own model reads as nobody's and hides the model it names."""
     n = len(items)
     if not n:
         return []
@@ -141,7 +150,9 @@ def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> 
         cands = cands + np.stack([dx, dy, dx, dy], axis=-1)
     areas = np.asarray([it.area if it.area is not None else it.thing for it in items], float).reshape(-1, 4)
     on_things = _overlaps(cands, areas) * weights                        # (n, c, n)
-    on_things[np.arange(n), :, np.arange(n)] = 0.0                         # its own thing is no obstacle
+    own = _overlaps(cands, things)[np.arange(n), :, np.arange(n)]          # (n, c): over its own thing
+    own = own > own.min(axis=1, keepdims=True) + 1e-9                      # ... more than it must be
+    on_things[np.arange(n), :, np.arange(n)] = 0.0                         # else its own thing is no obstacle
     fixed = on_things.sum(axis=-1) + 3.0 * _overlaps(cands, blocks).sum(axis=-1)
     # a label away from its first place gets a leader line: it keeps off the other things
     leaders = _leaders(cands, things)                                     # (n, c, 4)
@@ -158,6 +169,7 @@ def place_labels(items, obstacles=(), screen=None, gap: float | None = None) -> 
         cost = fixed[i] + 3.0 * _overlaps(cands[i], placed[:i]).sum(axis=-1)
         if i:
             cost = cost + np.where(drawn[i], 3.0 * _crossing(leaders[i], placed[:i]).sum(axis=-1) * size[i, 1], 0.0)
+        cost = np.where(own[i], np.inf, cost)
         free = np.flatnonzero(cost <= 1e-9)
         k = int(free[0]) if len(free) else int(np.argmin(cost))
         placed[i] = cands[i, k]
