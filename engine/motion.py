@@ -274,6 +274,29 @@ def _step_height(h: float, st: dict) -> float:
     return float(h) if v == "hitbox" else float(v)
 
 
+# A game's crawl (Legends of Norova, seed "Crawling": "move while staying low to the
+# ground"): the game gives the model this state with Crouched while it judges the
+# crawl. The Crouched hitbox (the base's height) is the room the model needs under
+# scenery, but it steps up as its standing hitbox would (``step_height: hitbox``: the
+# full height); the game's own step limit applies on top. Eldfall has no such state.
+CRAWLING_STATE = "Crawling"
+
+
+def step_height_of(world, model: str, given: dict | None = None) -> float:
+    """The highest rise ``model`` steps up at once as it stands now (``step_height`` of the
+    ``given`` settings; ``hitbox``: its hitbox's height, the standing one while it crawls)."""
+    hb = world.hitbox(model)
+    return _step_height(float(hb.height), _posture_settings(hb, settings(given)))
+
+
+def _posture_settings(hb, st: dict) -> dict:
+    """The settings a query of model ``hb`` runs with: a crawling model's step height
+    is its standing hitbox's (``CRAWLING_STATE``)."""
+    if st["step_height"] != "hitbox" or CRAWLING_STATE not in (getattr(hb, "states", ()) or ()):
+        return st
+    return {**st, "step_height": float(hb.full_height)}
+
+
 def _disc_pattern(radius: float, spacing: float) -> np.ndarray:
     """Probe offsets (k, 2) covering a disc: a square grid inside and a ring at the edge."""
     r = max(radius - 2 * _EPS, 0.0)
@@ -616,8 +639,8 @@ def _combine(*factors, stack=False):
 class _Ctx:
     def __init__(self, world, model, st):
         self.world = world
-        self.st = st
         self.hb = world.hitbox(model)
+        self.st = st = _posture_settings(self.hb, st)
         self.R = float(self.hb.radius)
         self.h = float(self.hb.height)
         self.step = _step_height(self.h, st)
@@ -980,6 +1003,7 @@ def _check_path(world, model, waypoints, mode, speed, settings, flying) -> MoveR
     except KeyError:
         raise InputError(Problem("<move>", None, "model", f"no model {model!r} in the scene "
                                  f"(models: {', '.join(world.model_ids())})")) from None
+    st = ctx.st                  # (a crawling model's step height)
     pts = _parse_waypoints(waypoints)
     hb = ctx.hb
     start = (float(hb.x), float(hb.y), float(hb.z))
@@ -1512,8 +1536,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                 kk = int(np.argmin(np.where(ok, np.abs(dz), np.inf)))
                 t = float(abs(dz[kk]))
                 what = (f"scenery {t:.2f}\" high" if dz[kk] > 0 else f"a drop of {t:.2f}\"")
-                # (a Crouched or Engaged model may only Walk: the way over is a ladder)
-                wo = sorted(set(getattr(ctx.hb, "states", ()) or ()) & set(st["walk_only_states"]))
+                # (a Crouched or Engaged model may only Walk: the way over is a ladder; a
+                # game's crawl is its own move, not the Crouched State's limit)
+                hs = set(getattr(ctx.hb, "states", ()) or ())
+                wo = [] if CRAWLING_STATE in hs else sorted(hs & set(st["walk_only_states"]))
                 blocked = (f"{what} at ({E[0]:.2f}, {E[1]:.2f}) is taller than the "
                            f"hitbox ({ctx.step:.2f}\"): it needs Climb, Jump or a ladder"
                            + (f", and {'an' if wo[0][:1] in 'AEIOU' else 'a'} {wo[0]} model may only Walk"
@@ -2721,9 +2747,18 @@ class _Faces:
         b0 = np.where(v, zlo + self.step + _EPS, zlo + _EPS)
         b1 = zhi + self.h - _EPS
         lo_, hi_ = np.minimum(b0, b1), np.maximum(b0, b1)
+        reach_in = np.ones(len(si), dtype=bool)
+        if self.step > self.h:
+            # a step higher than the hitbox (a crawl, ``CRAWLING_STATE``): a vertical face
+            # bars the base where it rises above the step, if it reaches down into the
+            # hitbox's span at all (the side of a slab overhead does not)
+            Tz = self.T[ti][:, :, 2]
+            lo_ = np.where(v, b0, lo_)
+            hi_ = np.where(v, Tz.max(axis=1) + 1.0, hi_)
+            reach_in = ~v | (Tz.min(axis=1) < b1)
         # the triangle clipped to the band [lo_, hi_] (a convex polygon in plan)
         pts, good = _clip_to_band(self.T[ti], lo_, hi_)         # (p, 9, 2), (p, 9)
-        has = good.any(axis=1)
+        has = good.any(axis=1) & reach_in
         if not has.any():
             return ok
         k = np.nonzero(has)[0]
@@ -3344,6 +3379,14 @@ def _build_static(world, R, h, res, st, window=None):
                     low = np.where(zb >= za, ca, cb)
                     lad |= lc[low] & lz & ~small
                 keep = small | lad
+                if step_h > h + 1e-9:
+                    # a step higher than the hitbox (a crawl): where a cell has two levels
+                    # within it (under an overhang and on its top) the path check keeps to
+                    # the one nearer its own level, either way along the step
+                    with np.errstate(invalid="ignore"):
+                        nearer = (np.any(np.abs(zpad[cb] - za[:, None]) < np.abs(dz)[:, None] - 1e-6, axis=1)
+                                  | np.any(np.abs(zpad[ca] - zb[:, None]) < np.abs(dz)[:, None] - 1e-6, axis=1))
+                    keep &= ~(small & nearer)
                 # a long step must pass over cells where the base can stand at its level
                 for ex, ey in mids:
                     k = np.nonzero(keep & small)[0]
@@ -3628,6 +3671,7 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
         ctx = _Ctx(world, model, st)
     except KeyError:
         raise InputError(Problem("<reach>", None, "model", f"no model {model!r} in the scene")) from None
+    st = ctx.st                  # (a crawling model's step height)
     hb = ctx.hb
     spd = effective_spd(hb, st, speed, getattr(getattr(world, "scene", None), "path", None))
     allowance = allowance_for(mode, spd, st)
@@ -3926,4 +3970,5 @@ def reachable(world, model: str, mode: str = "walk", resolution: float | None = 
 
 
 __all__ = ["MoveResult", "Fall", "PathPoint", "ReachGrid", "check_path", "reachable", "hitbox_distance",
-           "fall_rolls", "fall", "melee_reach", "effective_spd", "allowance_for", "settings", "Columns"]
+           "fall_rolls", "fall", "melee_reach", "effective_spd", "allowance_for", "settings", "Columns",
+           "CRAWLING_STATE", "step_height_of"]

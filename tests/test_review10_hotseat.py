@@ -129,7 +129,8 @@ def test_a_climb_clicked_on_a_wall_side_ends_on_its_top(view_app, arena):
 
 def test_a_crawls_shading_is_what_the_rules_take(view_app, arena):
     """A crawling (low) character's Crouched hitbox is 0.14" high; the rules judge its route
-    standing (``judged_pose``: a crawl steps up 1" as a walk does), and so does the shading:
+    low but stepping up as a standing one (``judged_pose``: Crouched and Crawling, a crawl
+    steps up 1" as a walk does), and so does the shading (``motion.step_height_of``):
     the 1" low wall is crossed, and every end shaded, the wall's far side included, is one
     the rules take. (The shading once stepped up the game's 1" while the rules' route
     check stepped up only the hitbox's 0.14", and refused the far side.)"""

@@ -34,6 +34,9 @@ SLOT_NAMES = {"attack": "Attack", "move": "Move", "support": "Support", "magic":
 # beyond it, groups of several aiders aid with their plain attacks (legal_actions stays short)
 AIDED_ATTACKS = 64
 ENGINE_MODE = {"walk": "walk", "sprint": "walk", "crawl": "walk", "fly": "fly", "climb": "climb"}
+# the table's state of a character while its crawl is judged, with Crouched (engine.motion's
+# CRAWLING_STATE): low for the room it needs, stepping up as it would standing
+CRAWLING = "Crawling"
 
 
 @dataclass
@@ -707,7 +710,21 @@ class NorovaGame(Game):
         self.emit("turn_facing", {"model": f.id, "facing": a.facing % 360.0})
 
     def _why_stand(self, a: Stand, f: Fighter) -> str | None:
-        return None if f.prone or f.low else f"{f.id} is not down: there is nothing to get up from"
+        if not (f.prone or f.low):
+            return f"{f.id} is not down: there is nothing to get up from"
+        return self._no_room_to_stand(f, "stand up")
+
+    def _no_room_to_stand(self, f: Fighter, what: str) -> str | None:
+        """Why ``f``, low (crawled or fallen), cannot ``what`` where it is: its standing
+        hitbox has no room there (under an overhang lower than the standing character),
+        as the geometry judges a standing model's stance at its own place."""
+        here = tuple(self.pos(f.id))
+        with self._posed(f, []):
+            mv = self.geometry.check_move(f.id, "walk", [here], 1.0)
+        if mv.legal:
+            return None
+        return (f"{f.id} cannot {what} here: there is no room over it for its standing height "
+                f"({f.height:.2f}\"); crawl out first")
 
     def _do_stand(self, a: Stand, f: Fighter) -> None:
         f.prone = f.low = False
@@ -732,25 +749,28 @@ class NorovaGame(Game):
 
     @contextlib.contextmanager
     def judged_pose(self, mid: str, mode: str):
-        """The table's pose a route of ``mode`` is judged in, meanwhile: a walk or sprint of
-        a character low from a crawl gets up as it goes, and a crawl (low, or fallen) steps
-        up as a walk does (``walk_step_height``: higher needs a climb): each is judged for
-        the character standing, as the table's Crouched hitbox (its base's height) would
-        make every step higher than that need a climb. Front ends shade a route's reach in
-        it too."""
+        """The table's pose a route of ``mode`` is judged in, meanwhile. A crawl is low
+        (seed "Crawling": "staying low to the ground"): the table's Crouched hitbox (its
+        base's height) is the room it needs under an overhang, and with ``CRAWLING`` it
+        steps up as a walk does (``walk_step_height``: higher needs a climb). Any other
+        move of a character low from a crawl gets up as it goes: it is judged standing.
+        Front ends shade a route's reach in it too."""
         f = self.fighters.get(mid)
-        up = f is not None and (f.low or f.prone) and (
-            mode == "crawl" or mode in ("walk", "sprint") and not f.prone)
-        if not up:
+        states = None
+        if f is not None and mode == "crawl":
+            states = ["Crouched", CRAWLING]
+        elif f is not None and f.low and not f.prone:
+            states = []
+        with (contextlib.nullcontext() if states is None else self._posed(f, states)):
             yield
-            return
-        low, prone = f.low, f.prone
-        f.low = f.prone = False
-        self._sync_states(f)
+
+    @contextlib.contextmanager
+    def _posed(self, f: Fighter, states: list[str]):
+        """``f`` given the table's ``states`` meanwhile (its own ones back after)."""
+        self.geometry.set_states(f.id, states)
         try:
             yield
         finally:
-            f.low, f.prone = low, prone
             self._sync_states(f)
 
     def _why_move(self, a: Move, f: Fighter) -> str | None:
@@ -764,6 +784,11 @@ class NorovaGame(Game):
             return "a route point is not a number"
         if f.prone and a.mode != "crawl":
             return f"{f.id} is down: it may only crawl, or stand up (its move)"
+        if f.low and a.mode != "crawl":
+            # a walk, sprint, climb or flight gets up where it sets off
+            why = self._no_room_to_stand(f, f"get up to {a.mode}")
+            if why:
+                return why
         if a.mode == "sprint":
             if self.r["swimming"]["no_sprint"] and self.swimming(f.id):
                 return f"{f.id} is swimming and cannot sprint"
