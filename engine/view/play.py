@@ -1466,9 +1466,7 @@ class PlayController(TableView):
         judge the route in (``judged_pose``: a Legends of Norova crawl, standing)."""
         from engine import motion
         st = dict(getattr(self.geometry, "motion_settings", None) or {})
-        engine_step = motion.settings(st)["step_height"]
-        if engine_step == "hitbox":
-            engine_step = self.world.hitbox(mid).height
+        engine_step = motion.step_height_of(self.world, mid, st)
         return {**st, "step_height": min(step, float(engine_step))}
 
     def show_reach(self, mid, mode):
