@@ -31,14 +31,26 @@ from rules.core.geometry import TemplateHitAnswer as _Hit
 Point = tuple[float, float, float]
 
 
+def _said(exc) -> str:
+    """An engine refusal in a game's words: its messages, without the command line's
+    ``<command line>:`` and option names (``--at:``), which a game has not given."""
+    msgs = [p.message for p in getattr(exc, "problems", ())] or [str(exc)]
+    return "; ".join(m.split(": ", 1)[1] if m.startswith(("--at: ", "--aim: ", "--target: ", "--by: "))
+                     else m for m in msgs)
+
+
 class WorldGeometry:
-    """Implements rules.core.geometry.Geometry over ``world`` (an engine.World)."""
+    """Implements rules.core.geometry.Geometry over ``world`` (an engine.World), on the
+    sight, motion and template settings given (None: the defaults): a game played on
+    ``eldfall los --settings`` answers as the dispute does."""
 
     def __init__(self, world, sight_settings=None, motion_settings: dict | None = None,
-                 reach_resolution: float | None = None, estimate_patch_mm: float = 10.0):
+                 template_settings=None, reach_resolution: float | None = None,
+                 estimate_patch_mm: float = 10.0):
         self.world = world
-        self.sight_settings = sight_settings
+        self.sight_settings = sight_settings          # engine.sight_settings.SightSettings
         self.motion_settings = motion_settings
+        self.template_settings = template_settings    # engine.templates.TemplateSettings
         self.reach_resolution = reach_resolution
         self.estimate_patch_mm = float(estimate_patch_mm)
         self._cache: dict = {}
@@ -587,6 +599,18 @@ class WorldGeometry:
         self.world.add_model(spec)
 
     # ---- templates --------------------------------------------------------
+    def _template_rules(self):
+        """The template settings the game's templates follow: ``template_settings`` (the
+        defaults when None), their LoS on the game's ``sight_settings`` unless they name
+        their own, so a template's line of sight is the game's (a Forest area, the lattice)."""
+        import dataclasses
+
+        from engine import templates as et
+        ts = self.template_settings if self.template_settings is not None else et.TemplateSettings()
+        if ts.los_settings is None and self.sight_settings is not None:
+            ts = dataclasses.replace(ts, los_settings=self.sight_settings)
+        return ts
+
     def _template(self, res) -> _Template:
         hits = [_Hit(h.id, float(getattr(h, "covered_fraction", getattr(h, "fraction", 1.0))),
                      bool(getattr(h, "in_band", True)), bool(getattr(h, "los_from_origin", True)),
@@ -599,24 +623,26 @@ class WorldGeometry:
                  count: int = 1) -> _Template:
         from engine import templates as et
         from engine.errors import InputError
+        ts = self._template_rules()
         try:
             spec = et.template_spec(kind)
             if spec.kind == "circle":
-                pl = et.place_circle(self.world, kind, target=target, at=at)
+                pl = et.place_circle(self.world, kind, target=target, at=at, settings=ts)
             else:
                 pl = et.place_spray(self.world, kind, user=user, aim=aim, target=target, band=band)
-            res = et.evaluate(self.world, [pl] * max(1, count), target=target, user=user)
+            res = et.evaluate(self.world, [pl] * max(1, count), target=target, user=user, settings=ts)
         except InputError as exc:
-            return _Template(False, str(exc), False, [])
+            return _Template(False, _said(exc), False, [])
         return self._template(res)
 
     def best_template(self, kind: str, *, user: str, target: str, band: str = "up") -> _Template:
         from engine import templates as et
         from engine.errors import InputError
         try:
-            res = et.best_placement(self.world, kind, user=user, target=target, band=None)
+            res = et.best_placement(self.world, kind, user=user, target=target, band=None,
+                                    settings=self._template_rules())
         except InputError as exc:
-            return _Template(False, str(exc), False, [])
+            return _Template(False, _said(exc), False, [])
         return self._template(res)
 
     # ---- points on the surface (hidden tokens) -----------------------------

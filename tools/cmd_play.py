@@ -6,7 +6,11 @@ leaves, the "may react to" line after the reactive side's crouch at the end of t
 Movement Step) and the outcome; ``--log FILE`` writes the JSON-lines event log (flushed and fsynced
 after every event), which ``eldfall replay`` reads back; the log may not be the scene file,
 nor a party or mesh file the scene reads. ``--seed`` is 0 or more (the dice take -N as N). ``--models-dir DIR``: the
-scene's ``party#name`` profiles are in DIR (the log's header records it).
+scene's ``party#name`` profiles are in DIR (the log's header records it). ``--settings FILE``
+(the sight settings, read as ``eldfall los --settings`` reads them) and ``--set
+templates.KEY=VALUE`` (a template setting, as ``eldfall aoe --set KEY=VALUE``) are the table's
+geometry settings: the game is played on them, the log's header records those changed
+from the defaults (``eldfall replay`` plays on them again) and the summary names them.
 
 An Attack with a Knockback weapon may name the push direction in its text form
 (``declare r1 'Melee Attack' weapon=Maul targets=b1:1 knockback=45.0``: degrees
@@ -33,7 +37,11 @@ def add_arguments(p) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a rules setting (e.g. rounds=3, confrontation_ties=keep, or the table "
                         "settings as a mapping: 'table_settings={turn_on_hit: face_attacker, "
-                        "knockback_max_angle_deg: 45}'); repeatable")
+                        "knockback_max_angle_deg: 45}'), or a template setting as templates.KEY=VALUE "
+                        "(e.g. templates.circle_card=hold, as eldfall aoe --set takes it); repeatable")
+    p.add_argument("--settings", metavar="FILE",
+                   help="sight settings for the table (as eldfall los --settings: a settings file, a saved "
+                        "los --json verdict or its settings block; default engine/data/sight.yaml)")
     p.add_argument("--rolls", action="store_true",
                    help="show every die roll (not with --quiet or --json, which print only the outcome: "
                         "a warning says so)")
@@ -99,16 +107,16 @@ def status_lines(game) -> dict:
     return lines
 
 
-def read_file_clash(log: str, scene_path: str, game) -> str | None:
-    """Why ``--log`` may not be written: it is the scene file itself, or a party or mesh
-    file the scene reads (the log would overwrite it, and the game's own scene with it);
-    None when it is none of them."""
+def read_file_clash(log: str, scene_path: str, game, settings_path: str | None = None) -> str | None:
+    """Why ``--log`` may not be written: it is the scene file itself, a party or mesh file
+    the scene reads, or the ``--settings`` file (the log would overwrite it, and the game's
+    own scene with it); None when it is none of them."""
     import os
     if not os.path.exists(log):
         return None
     geo = getattr(game, "geo", None) or getattr(game, "geometry", None)
     scene = getattr(getattr(geo, "world", None), "scene", None)
-    read = [(scene_path, "the scene file")]
+    read = [(scene_path, "the scene file")] + ([(settings_path, "the --settings file")] if settings_path else [])
     if scene is not None:
         base = os.path.dirname(os.path.abspath(scene_path))
         for spec in list(scene.models) + list(getattr(scene, "reserves", ())):
@@ -141,12 +149,12 @@ def run(args) -> int:
         file_argument(args.log, "a file name for the log", "--log")
     if not args.bots.strip():
         raise InputError(Problem("<command line>", None, "--bots", "expected KIND[,KIND], got an empty text"))
-    settings = gameplay.parse_settings(args.set)
+    settings, table = gameplay.command_settings(args)
     warnings: list = []
     mod, game = gameplay.new_game(args.scene, args.game, args.seed, settings=settings,
-                                  models_dir=args.models_dir, warnings=warnings)
+                                  models_dir=args.models_dir, warnings=warnings, table=table)
     names = gameplay.bot_names(args.bots, mod, game)
-    clash = read_file_clash(args.log, args.scene, game) if args.log else None
+    clash = read_file_clash(args.log, args.scene, game, args.settings) if args.log else None
     if clash:
         raise InputError(Problem("<command line>", None, "--log", clash))
     log = None
@@ -195,7 +203,8 @@ def run(args) -> int:
     sides = gameplay.sides(game)
     if not quiet:       # which bot plays which side: the text never said it
         print(f"{game.game_name} game on {args.scene}, seed {args.seed}: "
-              + ", ".join(f"{side} {names[i % len(names)]} bot" for i, side in enumerate(sides)), file=out)
+              + ", ".join(f"{side} {names[i % len(names)]} bot" for i, side in enumerate(sides))
+              + table.words(), file=out)
     show(None, game.events)
 
     try:
@@ -211,6 +220,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps({"game": game.game_name, "seed": args.seed, "bots": names, "sides": sides,
                           "scene": args.scene, "settings": settings, "log": args.log,
+                          "geometry": table.changed(),
                           "decisions": n, "events": len(game.events),
                           "outcome": game.outcome.to_dict(), "state_hash": game.state_hash()},
                          sort_keys=True))

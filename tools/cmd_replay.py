@@ -10,7 +10,10 @@ folder the header's ``scene.models_dir`` names (``eldfall play --models-dir``), 
 ``--models-dir``. Prints the state (models, HP, AP, states, positions) and its hash;
 ``--json``: the game, seed, ``to``, the log's and the replay's event counts, the state, its
 hash and the outcome (with ``--events``, ``narration``: ``[event number, line]`` pairs). An
-event no action of the log made (one added by hand) is refused at its line.
+event no action of the log made (one added by hand) is refused at its line. The geometry
+settings the game was played on (``eldfall play --settings``, ``--set templates.KEY``), which
+the header's ``scene.geometry`` records, rebuild its table: a bad block is one line each at
+``LOG:1: scene.geometry.KEY``.
 """
 from __future__ import annotations
 
@@ -197,13 +200,14 @@ def _shown(value) -> str:
 MAX_HEADER_LINES = 20
 
 
-def scene_header(scene, world) -> dict:
+def scene_header(scene, world, table=None) -> dict:
     """The ``units`` and ``scene`` a log header of this scene holds (as ``eldfall play`` writes
-    them), as plain JSON data. Before the replay: the replay moves the World's models."""
+    them, on the geometry settings ``table``), as plain JSON data. Before the replay: the
+    replay moves the World's models."""
     from tools import gameplay
     from tools.roster import units_from_scene
     return json.loads(json.dumps({"units": [u.to_dict() for u in units_from_scene(scene, world)],
-                                  "scene": gameplay.scene_info(scene)}))
+                                  "scene": gameplay.scene_info(scene, table=table)}))
 
 
 def header_problems(log: str, header: dict, scene, made: dict) -> list:
@@ -237,6 +241,10 @@ def header_problems(log: str, header: dict, scene, made: dict) -> list:
     _differences("scene", logged_scene, made_scene, diffs)
     for key, a, b in diffs[:MAX_HEADER_LINES]:
         tail = why
+        if key.startswith(f"scene.{gameplay.GEOMETRY_KEY}"):   # the settings, not the scene file
+            out.append(Problem(log, 1, key, f"the log has {_shown(a)}, the settings of this game give "
+                                            f"{_shown(b)} (an edited log, or a game on other settings)"))
+            continue
         if key.startswith("units["):      # name the model: units[3] is hard to find by hand
             i = int(key[6:key.index("]")])
             key = key.replace(f"units[{i}]", f"units[{i}] ({made_units[i]['id']})", 1)
@@ -302,8 +310,9 @@ def run(args) -> int:
                                  f"numbered from 0)"))
     mod = gameplay.game_module(header["game"])
     models_dir = models_folder(args.log, scene, args.models_dir, path)
-    table, world, geo = gameplay.load_table(path, models_dir)
-    made = scene_header(table, world)
+    settings = gameplay.header_settings(args.log, scene)        # the table's, as it was played on
+    table, world, geo = gameplay.load_table(path, models_dir, settings)
+    made = scene_header(table, world, settings)
     if table.games and header["game"] not in table.games:
         raise InputError(Problem(args.log, 1, "game", f"the scene {path!r} is for {', '.join(table.games)}, "
                                                       f"not {header['game']} (an edited log?)"))

@@ -7,6 +7,9 @@ with ``--offscreen``: renders N frames of an attract-mode game to PNGs in
 DIR (EGL/llvmpipe, with p3tinydisplay as fallback) and says where they are.
 ``--log LOG`` loads a logged game to play on in the window (hotseat); there is
 no one to play on offscreen, so there (and with ``--attract``) it is refused.
+``--settings FILE`` (sight settings, as ``eldfall los --settings``) and ``--set
+templates.KEY=VALUE`` (template settings) are the table's geometry settings, as ``eldfall
+play`` takes them (the games' logs record them); with ``--log`` and neither, the log's own.
 """
 from __future__ import annotations
 
@@ -38,6 +41,12 @@ def add_arguments(parser) -> None:
                              "not with --attract or offscreen)")
     parser.add_argument("--json", action="store_true", help="offscreen: print the result as JSON")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+    parser.add_argument("--settings", metavar="FILE",
+                        help="sight settings for the table (as eldfall los --settings; default "
+                             "engine/data/sight.yaml; with --log, the log's)")
+    parser.add_argument("--set", action="append", default=[], metavar="templates.KEY=VALUE",
+                        help="a template setting (e.g. templates.circle_card=hold, as eldfall aoe --set "
+                             "takes it); repeatable")
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -59,21 +68,24 @@ def game_name_for(world, requested: str | None) -> str:
     return name
 
 
-def geometry_for(world):
-    """The rules' Geometry over this world (engine.geometry.WorldGeometry)."""
-    from engine.geometry import WorldGeometry
-    return WorldGeometry(world)
+def geometry_for(world, table=None):
+    """The rules' Geometry over this world (engine.geometry.WorldGeometry) on the geometry
+    settings ``table`` (gameplay.TableSettings; None: the defaults)."""
+    from tools.gameplay import TableSettings
+    return (table or TableSettings()).geometry(world)
 
 
-def game_factory(world, name: str, models_dir: str | None = None):
+def game_factory(world, name: str, models_dir: str | None = None, table=None):
     """seed -> (game, geometry): a fresh game on the world's starting positions (``models_dir``:
-    the ``--models-dir`` its profiles came from, logged as ``eldfall play`` logs it)."""
+    the ``--models-dir`` its profiles came from, logged as ``eldfall play`` logs it; ``table``:
+    the geometry settings, gameplay.TableSettings, logged too)."""
     from tools.roster import units_from_scene
     start = {mid: (hb.x, hb.y, hb.z, hb.facing, frozenset(hb.states)) for mid, hb in world.models.items()}
     specs = {mid: hb.spec for mid, hb in world.models.items()}
     from tools.gameplay import game_module, scene_info
     units = units_from_scene(world.scene, world)
-    info = scene_info(world.scene, models_dir)    # the same header as `eldfall play`: logs replay either way
+    # the same header as `eldfall play` (the settings too): logs replay either way
+    info = scene_info(world.scene, models_dir, table)
     mod = game_module(name)
 
     def new(seed: int):
@@ -84,7 +96,7 @@ def game_factory(world, name: str, models_dir: str | None = None):
             x, y, z, f, states = start[mid]
             world.move_model(mid, x, y, z, facing=f)
             world.set_states(mid, states)
-        geo = geometry_for(world)
+        geo = geometry_for(world, table)
         try:
             game = mod.new_game([u.__class__.from_dict(u.to_dict()) for u in units], geo, seed=seed,
                                 scene_info=info)
@@ -114,13 +126,13 @@ def game_kind(game) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "rules" else parts[0]
 
 
-def attract_factories(world, names, models_dir: str | None, bot: str, first_seed: int):
+def attract_factories(world, names, models_dir: str | None, bot: str, first_seed: int, table=None):
     """(new_game, bots_for) for an event screen that plays the ``names`` games in
     turn, game after game: the game whose seed is ``first_seed + i`` is of
     ``names[i % len(names)]`` (the attract mode's seed goes up by one a game); each
     gets its own game's bots. Every game is set up once here, so that a scene
     one of them cannot start on is refused before anything opens."""
-    makers = {n: game_factory(world, n, models_dir) for n in names}
+    makers = {n: game_factory(world, n, models_dir, table) for n in names}
     bots = {n: bots_factory(n, bot) for n in names}
     for i, n in enumerate(names):
         makers[n](first_seed + i)
@@ -141,10 +153,27 @@ def attract_games(world, requested: str | None) -> list[str]:
     return list(dict.fromkeys(getattr(world.scene, "games", ()) or ("eldfall",)))
 
 
-def _check_log(path: str) -> None:
-    """A --log that cannot be read is an error before anything opens."""
+def _check_log(path: str):
+    """A --log that cannot be read is an error before anything opens: its header."""
     from tools.cmd_replay import read_game_log
-    read_game_log(path)
+    return read_game_log(path)[0]
+
+
+def table_settings(args, header: dict | None = None):
+    """The table's geometry settings (gameplay.TableSettings): ``--settings`` and ``--set
+    templates.KEY=VALUE``; with neither, a ``--log``'s ``header`` gives them (the game goes
+    on as it was played). The view's games take the rules' defaults, so any other ``--set``
+    is refused."""
+    from tools import gameplay
+    rules, table = gameplay.command_settings(args)
+    if rules:
+        raise InputError([Problem("<command line>", None, f"--set {key}",
+                                  f"eldfall view takes only template settings ({gameplay.TEMPLATE_PREFIX}KEY="
+                                  "VALUE); the rules' settings are for eldfall play and simulate")
+                          for key in rules])
+    if header is not None and not args.settings and not args.set:
+        table = gameplay.header_settings(args.log, header.get("scene") or {})
+    return table
 
 
 def _check_log_use(args, offscreen: bool) -> None:
@@ -210,18 +239,20 @@ def run(args) -> int:
     check_seed(args.seed)                   # seed -N would roll seed N's dice
     offscreen = args.offscreen or not has_display()
     _check_out_arg(args.out, args.frames if offscreen else None)
+    header = None
     if args.log:
-        _check_log(args.log)
+        header = _check_log(args.log)
         _check_log_use(args, offscreen)     # a log that is read, and then not used: refused
+    table = table_settings(args, header)
     world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
     if offscreen or args.attract:
         # the event screen: with no --game, the scene's games in turn, game after game
         # (each set up here once: one the scene cannot start is refused before a window opens)
         games = attract_games(world, args.game)
-        new_game, bots_for = attract_factories(world, games, args.models_dir, args.bot, args.seed)
+        new_game, bots_for = attract_factories(world, games, args.models_dir, args.bot, args.seed, table)
     else:
-        new_game = game_factory(world, name, args.models_dir)
+        new_game = game_factory(world, name, args.models_dir, table)
     from engine.view.app import RenderError, get_app
     try:
         app = get_app(ViewConfig(offscreen=offscreen, width=width, height=height, multisamples=args.samples,

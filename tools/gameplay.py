@@ -6,6 +6,7 @@ The game system is a package ``rules.<game>`` exposing ``new_game``,
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import re
@@ -14,6 +15,123 @@ from engine.errors import InputError, Problem
 
 GAMES = ("eldfall", "norova")
 
+#: the key of a log header's scene block that holds the geometry settings changed from the
+#: defaults (absent when none is: the logs of games on the defaults keep their headers)
+GEOMETRY_KEY = "geometry"
+
+#: ``--set templates.KEY=VALUE``: a template setting (engine.templates.RULE_CHOICES), for the
+#: table's geometry, not for the rules
+TEMPLATE_PREFIX = "templates."
+
+
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """The geometry settings a game is played on, as a dispute is judged on them: ``sight``
+    (engine.sight_settings.SightSettings, ``--settings FILE`` as ``eldfall los`` reads it) and
+    ``templates`` (engine.templates.TemplateSettings, ``--set templates.KEY=VALUE``); None:
+    the defaults."""
+    sight: object = None
+    templates: object = None
+
+    def geometry(self, world):
+        """The rules' Geometry over ``world`` on these settings."""
+        from engine.geometry import WorldGeometry
+        return WorldGeometry(world, sight_settings=self.sight, template_settings=self.templates)
+
+    def changed(self) -> dict:
+        """The header's block: ``{"sight": {section: {key: value}}, "templates": {key: value}}``,
+        only the settings that differ from the defaults, as a settings file gives them
+        (``{}`` when none does)."""
+        out: dict = {}
+        if self.sight is not None:
+            from engine.sight_settings import _KEYS, default_settings
+            base, sight = default_settings(), {}
+            for keys, name in _KEYS.items():
+                v = getattr(self.sight, name)
+                if v != getattr(base, name):
+                    node = sight
+                    for k in keys[:-1]:
+                        node = node.setdefault(k, {})
+                    node[keys[-1]] = list(v) if isinstance(v, tuple) else v
+            if sight:
+                out["sight"] = sight
+        if self.templates is not None and self.templates.changed():
+            out["templates"] = dict(self.templates.changed())
+        return out
+
+    def words(self) -> str:
+        """``"; settings changed from the defaults: exceptions.area_height piece, ..."`` ("" when
+        none is), as ``eldfall los`` says them."""
+        from tools.cmd_los import changed_settings
+        ch = changed_settings(self.sight) if self.sight is not None else []
+        for k, v in (self.templates.changed() if self.templates is not None else {}).items():
+            v = str(v).lower() if isinstance(v, bool) else format(v, "g") if isinstance(v, float) else v
+            ch.append(f"{TEMPLATE_PREFIX}{k} {v}")
+        return f"; settings changed from the defaults: {', '.join(ch)}" if ch else ""
+
+
+def split_settings(settings: dict) -> tuple[dict, object]:
+    """``--set`` taken apart: (the rules' settings, the TemplateSettings of its
+    ``templates.KEY`` entries, None when there are none). Each entry is checked by
+    ``engine.templates.settings_from``: one ``--set templates.KEY`` line per problem."""
+    rules = {k: v for k, v in settings.items() if not k.startswith(TEMPLATE_PREFIX)}
+    given = {k[len(TEMPLATE_PREFIX):]: v for k, v in settings.items() if k.startswith(TEMPLATE_PREFIX)}
+    if not given:
+        return rules, None
+    from engine import templates as et
+    try:
+        return rules, et.settings_from(given)
+    except InputError as exc:
+        raise InputError([dataclasses.replace(p, path="--set " + TEMPLATE_PREFIX + p.path.split(" ", 1)[-1])
+                          for p in exc.problems]) from None
+
+
+def command_settings(args) -> tuple[dict, TableSettings]:
+    """``--set`` and ``--settings FILE`` of play, simulate and view: (the rules' settings, the
+    table's). The sight settings are read as ``eldfall los --settings`` reads them (a saved
+    ``--json`` verdict or its settings block too); every problem is one line, before any
+    file is read or written."""
+    from engine.sight_settings import load_settings
+    rules, templates = split_settings(parse_settings(getattr(args, "set", None)))
+    path = getattr(args, "settings", None)
+    return rules, TableSettings(load_settings(path) if path is not None else None, templates)
+
+
+def header_settings(log: str, scene: dict) -> TableSettings:
+    """The TableSettings a log's header records (its scene block's ``geometry``); a bad block
+    is one problem per setting at ``LOG:1: scene.geometry.KEY``."""
+    block = scene.get(GEOMETRY_KEY) if isinstance(scene, dict) else None
+    if block is None:
+        return TableSettings()
+    where = f"scene.{GEOMETRY_KEY}"
+    if not isinstance(block, dict):
+        raise InputError(Problem(log, 1, where, f"must be a mapping of sight and templates settings, "
+                                                f"not {block!r} (an edited log?)"))
+    from engine import templates as et
+    from engine.sight_settings import settings_from_dict
+    problems = [Problem(log, 1, f"{where}.{k}", "unknown block; known: sight, templates (an edited log?)")
+                for k in block if k not in ("sight", "templates")]
+    sight = templates = None
+    try:
+        if "sight" in block:
+            sight = settings_from_dict(block["sight"], log)
+    except InputError as exc:
+        problems += [Problem(log, 1, ".".join(filter(None, (where, "sight", p.path))), p.message)
+                     for p in exc.problems]
+    given = block.get("templates", {})
+    if not isinstance(given, dict):
+        problems.append(Problem(log, 1, f"{where}.templates", f"must be a mapping of template settings, "
+                                                              f"not {given!r} (an edited log?)"))
+    else:
+        try:
+            templates = et.settings_from(given) if given else None
+        except InputError as exc:        # each a ``--set KEY`` problem: said at its key here
+            problems += [Problem(log, 1, f"{where}.templates.{p.path.split(' ', 1)[-1]}", p.message)
+                         for p in exc.problems]
+    if problems:
+        raise InputError(problems)
+    return TableSettings(sight, templates)
+
 
 def game_module(name: str):
     if name not in GAMES:
@@ -21,28 +139,31 @@ def game_module(name: str):
     return importlib.import_module(f"rules.{name}")
 
 
-def load_table(scene_path: str, models_dir: str | None = None):
+def load_table(scene_path: str, models_dir: str | None = None, table: TableSettings | None = None):
     """(scene, world, geometry) for a scene file; its ``party#name`` profiles are looked up
-    in ``models_dir`` (``--models-dir``; default: the repository's ``models/``)."""
-    from engine.geometry import WorldGeometry
+    in ``models_dir`` (``--models-dir``; default: the repository's ``models/``); the geometry
+    is on the ``table`` settings (default: the defaults)."""
     from tools.loading import build_world, load_scene_argument
     if not os.path.exists(scene_path):
         raise InputError(Problem(scene_path, None, "", "no such scene file"))
     scene = load_scene_argument(scene_path, models_dir)
     world = build_world(scene, scene_path)     # a table eldfall check refuses is refused here too
-    return scene, world, WorldGeometry(world)
+    return scene, world, (table or TableSettings()).geometry(world)
 
 
 #: the keys of a log header's scene block that say where the files are, not what the table is
 WHERE_KEYS = ("path", "sha256", "models_dir")
 
 
-def scene_info(scene, models_dir: str | None = None) -> dict:
+def scene_info(scene, models_dir: str | None = None, table: TableSettings | None = None) -> dict:
     """The scene block of a game's log header. ``models_dir``: the ``--models-dir`` the
     profiles were read from, as given (absent: the repository's ``models/``), so that
-    ``eldfall replay`` finds the same profiles."""
+    ``eldfall replay`` finds the same profiles. ``table``: the geometry settings, recorded
+    under ``geometry`` when any differs from the defaults (``TableSettings.changed``)."""
     where = {"models_dir": str(models_dir)} if models_dir is not None else {}
+    changed = table.changed() if table is not None else {}
     return {"path": scene.path, "sha256": scene.sha256, **where, "name": scene.name,
+            **({GEOMETRY_KEY: changed} if changed else {}),
             "table": [float(v) for v in scene.table],
             "deployment": {k: [[float(a) for a in p] for p in v] for k, v in scene.deployment.items()},
             # per-game blocks of the scene (e.g. `norova: {flying: true}`), as plain data
@@ -245,13 +366,15 @@ def table_setting_problem(scene, settings) -> Problem | None:
 
 
 def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: dict | None = None,
-             models_dir: str | None = None, warnings: list | None = None):
+             models_dir: str | None = None, warnings: list | None = None,
+             table: TableSettings | None = None):
     """(module, game) for a scene; the log (an EventLog) receives the header and events.
     ``models_dir``: where the scene's profiles are (``--models-dir``), recorded in the header.
     ``warnings``: a list that receives :func:`game_warnings` (the scene's warnings, as
-    ``eldfall check`` prints them, and :func:`stat_warnings`)."""
+    ``eldfall check`` prints them, and :func:`stat_warnings`). ``table``: the geometry
+    settings (``--settings``, ``--set templates.KEY``), recorded in the header."""
     from tools.roster import units_from_scene
-    scene, world, geo = load_table(scene_path, models_dir)
+    scene, world, geo = load_table(scene_path, models_dir, table)
     name = pick_game(scene, game)
     if warnings is not None:
         warnings.extend(game_warnings(scene, name))
@@ -259,7 +382,7 @@ def new_game(scene_path: str, game: str | None, seed: int, log=None, settings: d
     units = units_from_scene(scene, world)
     try:
         g = mod.new_game(units, geo, seed=seed, settings=settings or None,
-                         scene_info=scene_info(scene, models_dir))
+                         scene_info=scene_info(scene, models_dir, table))
     except ValueError as exc:
         raise InputError(game_problems(exc, scene_path, bool(settings), scene)) from None
     lost = objective_problem(scene, (settings or {}).get("objectives")) if name == "eldfall" else None

@@ -479,11 +479,7 @@ def _why_not_ground(game, d: Declare, prof: dict, melee: bool) -> str | None:
             return f"the point is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
     tc = ground_template(game, d.model, prof, d.point)
     if not tc.legal:
-        # (the geometry words it for `eldfall aoe --at`: the option's name is no help here)
-        reason = str(tc.reason)
-        for lead in ("<command line>: ", "--at: "):
-            reason = reason[len(lead):] if reason.startswith(lead) else reason
-        return f"the template cannot lie there: {reason}"
+        return f"the template cannot lie there: {tc.reason}"
     return None
 
 
