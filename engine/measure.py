@@ -30,7 +30,7 @@ All in inches, 3D, between the closest points of the hitboxes (p.18-19).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -98,12 +98,15 @@ class WeaponReach:
     # the attribute its Attack rolls, which the band's modifier modifies (ACC; a spell's casting
     # attribute, INT or M for a Mystic: the rules' to say, ``tools.cmd_measure.with_rolls``)
     rolls: str | None = None
+    # an Assist spell (it targets allies: ``Spell.target`` not "enemy"): only its range counts, no
+    # band's modifier (rules/eldfall/spells.py ``why_not_assist``, ``resolve_assist``)
+    assist: bool = False
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
                 "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why,
                 "distance": None if self.distance is None else round(self.distance, 4),
-                "targetless": self.targetless, "rolls": self.label}
+                "targetless": self.targetless, "rolls": self.label, "assist": self.assist}
 
     @property
     def label(self) -> str:
@@ -113,6 +116,8 @@ class WeaponReach:
 
     def describe(self) -> str:
         at = "" if self.distance is None else f' at {_inches(self.distance)}"'
+        if self.assist and self.band is not None and self.in_reach:
+            return f'{self.name}: in range{at} (range {self.band[1]:g}"; an Assist: no range modifier)'
         if self.band is not None and self.in_reach:
             gap = (" (between the printed bands: the later one counts)"
                    if self.distance is not None and self.distance < self.band[0] - CONTACT_TOLERANCE else "")
@@ -173,8 +178,17 @@ def is_targetless(traits) -> bool:
     return any(" ".join(str(t).split()).casefold() == "targetless" for t in traits or ())
 
 
-def weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
-    """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``?"""
+def weapon_reach(world, a: str, b: str, weapon, assist: bool = False) -> WeaponReach:
+    """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``? ``assist``: the
+    weapon is an Assist spell (no band's modifier)."""
+    wr = _weapon_reach(world, a, b, weapon)
+    if not assist:
+        return wr
+    why = f'{_inches(wr.distance)}" is within its range of {wr.band[1]:g}"' if wr.band and wr.in_reach else wr.why
+    return replace(wr, assist=True, modifier=None, why=why)
+
+
+def _weapon_reach(world, a: str, b: str, weapon) -> WeaponReach:
     d = distance(world, a, b)
     tl = is_targetless(weapon.traits)
     if weapon.bands:
@@ -218,6 +232,13 @@ def _spells_as_weapons(hb) -> tuple:
             out.append(Weapon(sp.name, "spell", pw=sp.pw, stk=sp.stk, traits=sp.traits,
                               bands=sp.bands or ((0.0, float(sp.rng), 0),)))
     return tuple(out)
+
+
+def _assist_spells(hb) -> frozenset[str]:
+    """The names of A's Assist spells: those that target allies, not enemies (``Spell.target``
+    ally or any; "self" ones are not measured), cast with the Assist action."""
+    prof = hb.spec.profile if hb.spec is not None else None
+    return frozenset(sp.name for sp in (prof.spells if prof is not None else ()) if sp.target != "enemy")
 
 
 def melee_reach(world, mid: str) -> float:
@@ -376,11 +397,12 @@ def measure(world, a: str, b: str, weapon: str | None = None, settings=None) -> 
                                      f"{a} has no weapon or spell {weapon!r} (its weapons and spells: {names})"))
         weapons = tuple(chosen)
     horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
+    assists = _assist_spells(ha)
     return Measurement(
         a, b, distance(world, a, b), measuring_z(world, b) - measuring_z(world, a), horiz,
         distance(world, a, b) <= CONTACT_TOLERANCE, ha.awareness, in_awareness(world, a, b),
         in_awareness(world, b, a),
-        tuple(weapon_reach(world, a, b, w) for w in weapons),
+        tuple(weapon_reach(world, a, b, w, assist=w.kind == "spell" and w.name in assists) for w in weapons),
         engages(world, a, b, settings), engages(world, b, a, settings),
         has_los(world, a, b, settings=settings, engaged_with=engaged_on_table(world, a, settings))
         if a != b else True)

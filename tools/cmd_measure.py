@@ -6,9 +6,13 @@ or range of A's weapons, with the band and its modifier (to ACC; a spell's to it
 attribute, INT or M for a Mystic), and for a ranged weapon or spell in range what B's Cover,
 a Forest (named), the Dark and Friendly Fire add to it (the whole modifier, as the rules
 engine adds it; a spell through the Casting Aura halved after it, a Targetless Attack without
-LoS not, and without Cover); engagement both ways.
+LoS not, and without Cover); a Melee Attack (a melee weapon, a Melee-Type spell) and an
+Assist spell add nothing, but a spell without LoS is halved through the Casting Aura and a
+weapon without LoS cannot strike; what the rules engine refuses (an Attack on an ally, an
+Assist on an enemy, an Engaged model's spell that is not Melee-Type, the States); the spells
+not measured, with why; engagement both ways.
 
-    eldfall measure scenes/skirmish.yaml red-archer blue-guard --weapon Bow
+    eldfall measure scenes/skirmish.yaml red-archer blue-guard --weapon Longbow
 """
 from __future__ import annotations
 
@@ -28,6 +32,11 @@ def add_arguments(parser) -> None:
                         help="sight settings for the LoS and engagement answers (default engine/data/sight.yaml), "
                              "as `eldfall los --settings`")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+
+
+# the Casting Aura lets a spell reach a target without LoS in the Active Role only
+# (eldfall-facts.md, Reach; rules/eldfall/resolution.py ``_aura_target``, spells.py ``_in_aura``)
+REACTION_NO_AURA = "a Reaction cannot reach it (the Aura is for the Active Role)"
 
 
 def flying_lines(world, ids) -> list[str]:
@@ -93,9 +102,12 @@ def no_ag_note(world, mid: str) -> str:
 
 
 def attack_of(w) -> str:
-    """The Attack a weapon or spell of ``engine.measure.WeaponReach`` is declared as: a melee
+    """The Action a weapon or spell of ``engine.measure.WeaponReach`` is declared with: a melee
     weapon's and a Melee-Type spell's (measured by its reach) a Melee Attack, another spell's a
-    Spell Attack, any other weapon's a Ranged Attack (as `eldfall aoe` and the rules engine)."""
+    Spell Attack, any other weapon's a Ranged Attack (as `eldfall aoe` and the rules engine); a
+    spell that targets allies an Assist."""
+    if w.assist:
+        return "Assist"
     if w.kind == "spell":
         return "Melee Attack" if w.rch is not None else "Spell Attack"
     return "Melee Attack" if w.rch is not None and not w.band else "Ranged Attack"
@@ -128,7 +140,10 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
     distance, by the rules engine's own tables: B's States (Flying: Melee Attacks only by a
     Flying model; Shrouded: only Perceive; Dead), A's States (an Engaged A, by its State or where
     the table stands it, makes no Ranged Attack; Blinded, Immobilized ...). ``{weapon name:
-    reason}``; "in reach" alone read as "may strike" (a Flying model in base contact)."""
+    reason}``; "in reach" alone read as "may strike" (a Flying model in base contact). Also an
+    Attack on an ally, an Assist on an enemy (``side_bar``) and an Engaged A's Spell Attack with a
+    spell that is not Melee-Type (ruling "Spell Attack while Engaged"), as the rules engine refuses
+    them."""
     if world is None:
         return {}
     from engine.measure import engaged_on_table
@@ -143,6 +158,10 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
         if not w.in_reach:
             continue
         action = attack_of(w)
+        side = side_bar(m, action, ha.side != hb.side)
+        if side:
+            out[w.name] = side
+            continue
         try:
             own = why_not("active", "Idle", ast, action)
             them = targeting_block(hb.states, action, attacker_states=ha.states)
@@ -150,9 +169,20 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
             continue                      # a State the rules' tables do not know: no answer
         if own:
             out[w.name] = f"{m.a} cannot declare a {action}: {own}"
+        elif action == "Spell Attack" and "Engaged" in ast:
+            # ruling "Spell Attack while Engaged" (rules/eldfall/resolution.py ``_why_not``)
+            out[w.name] = f"{m.a} is Engaged: only a melee-type spell within Reach, not {w.name}"
         elif them:
             out[w.name] = f"{m.b} cannot be its target: {them}"
     return out
+
+
+def side_bar(m, action: str, enemy: bool) -> str | None:
+    """An Attack on an ally or an Assist on an enemy, in the rules engine's words
+    (rules/eldfall/resolution.py ``_why_not``, spells.py ``why_not_assist``); None otherwise."""
+    if action == "Assist":
+        return f"{m.b} is an enemy: Assist targets allies or the model itself" if enemy else None
+    return None if enemy else f"{m.b} is not an enemy (friendly models are Assisted, not Attacked)"
 
 
 def target_modifiers(world, m, settings=None) -> list[dict]:
@@ -268,16 +298,45 @@ def weapon_terms(w, terms: list[dict]) -> tuple[list[dict] | None, str]:
         return None, f"but no LoS, and {w.name} reaches only through the Casting Aura, which the target is outside"
     else:
         why = (f"no LoS: only a Spell reaches the target, through the Casting Aura, its {w.label} halved; "
-               "the target gets no Cover")
+               f"the target gets no Cover; {REACTION_NO_AURA}")
     return [dict(t, why=why) if t is no_los else t for t in terms], ""
 
 
-def modifier_words(w, terms: list[dict]) -> str:
+def ranged(w) -> bool:
+    """A Ranged (or Spell) Attack in range: the one the target and the table add modifiers to."""
+    return w.in_reach and w.modifier is not None and attack_of(w) in ("Ranged Attack", "Spell Attack")
+
+
+def aura_only(w, m) -> tuple[bool | None, str]:
+    """A Melee Attack in reach (a melee weapon's, a Melee-Type spell's) or an Assist spell in range,
+    as the rules engine resolves it: nothing is added to its attribute (no band, Cover, Forest, Dark
+    nor Friendly Fire: rules/eldfall/resolution.py ``_attack_attribute``, spells.py
+    ``resolve_assist``), but without LoS only a spell reaches the target, through the Casting Aura,
+    its casting attribute halved (rounding up); a Targetless Attack needs no LoS and is not halved
+    (eldfall-facts.md, Reach; docs/rulings.md, "A Melee-Type spell's Attack is a Melee Attack").
+    (halved, words: "" with LoS) or (None, why it cannot be made: no LoS)."""
+    if m.los:
+        return False, ""
+    if w.targetless and attack_of(w) != "Assist":
+        return False, f"no LoS: {w.name} is Targetless and needs none; it is not halved"
+    if w.kind != "spell":
+        return None, "but no LoS: a weapon's Melee Attack needs it (only a spell reaches through the Casting Aura)"
+    if not m.b_in_awareness:
+        return None, f"but no LoS, and {w.name} reaches only through the Casting Aura, which {m.b} is outside"
+    return True, (f"no LoS: only a Spell reaches {m.b}, through the Casting Aura: {w.label} halved (rounding up); "
+                  f"{REACTION_NO_AURA}")
+
+
+def modifier_words(w, terms: list[dict], m=None) -> str:
     """"; with Light Cover -2 (from wall, ...), Forest -3 (...): ACC -5 in all" for a ranged
     weapon or spell in range (``terms``: ``target_modifiers``), labelled by the attribute it
     rolls (``rolls``: ACC, a spell's INT or M), or why none is added up (no LoS); "" when
-    nothing adds to the band's modifier."""
-    if w.modifier is None or not w.in_reach or attack_of(w) == "Melee Attack" or not terms:
+    nothing adds to the band's modifier. A Melee Attack or an Assist in reach says only the Casting
+    Aura's halving, or why it cannot be made without LoS (``aura_only``; ``m`` the measurement)."""
+    if m is not None and w.in_reach and not ranged(w):
+        words = aura_only(w, m)[1]
+        return f"; {words}" if words else ""
+    if not ranged(w) or not terms:
         return ""
     terms, no = weapon_terms(w, terms)
     if terms is None:
@@ -299,9 +358,37 @@ def halved_by_aura(w, terms: list[dict]) -> bool:
             and any(t.get("no_los") and not t.get("outside_aura") for t in terms))
 
 
-def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str:
+def unmeasured(world, a: str, b: str, models_dir: str | None = None) -> list[dict]:
+    """A's spells that ``engine.measure`` does not measure to B, each with why (``{"name", "why"}``):
+    a Conjuration (the Ritual action), a Transmutation (it lays a token), a spell that targets
+    only its caster, and a template laid from the caster's base (a Spray: range 0), which
+    `eldfall aoe` measures (the command given, with ``models_dir``). [] without a world or a profile."""
+    from shlex import quote
+    prof = world.hitbox(a).spec.profile if world is not None and world.hitbox(a).spec is not None else None
+    out = []
+    for sp in (prof.spells if prof is not None else ()):
+        if sp.type == "Conjuration":
+            why = "a Conjuration: cast with the Ritual action, it targets no model"
+        elif sp.type == "Transmutation":
+            why = "a Transmutation: it lays its token on the table and targets no model"
+        elif sp.target == "self":
+            why = f"it targets only {a}"
+        elif sp.rng <= 0 and sp.template:
+            t = sp.template.replace("circular", "circle")
+            where = f" --models-dir {quote(models_dir)}" if models_dir else ""
+            why = (f"a {t} template from {a}'s base: `eldfall aoe {quote(str(world.scene.path))} --template {t} "
+                   f"--by {quote(a)} --target {quote(b)}{where}` says whom it covers")
+        elif sp.rng <= 0:
+            why = "no range given"
+        else:
+            continue
+        out.append({"name": sp.name, "why": why})
+    return out
+
+
+def describe(m, world=None, why_no_los: str | None = None, settings=None, rest=()) -> str:
     """The text answer; ``why_no_los``: the reason of a LoS no (``los_reason``), or of a yes that a
-    state gives (``los_given_by``)."""
+    state gives (``los_given_by``); ``rest``: the spells not measured (``unmeasured``)."""
     from engine.measure import inches
     yes = lambda v: "yes" if v else "no"   # noqa: E731
     hd = 0.0 if abs(m.height_difference) < 0.005 else m.height_difference     # never "-0.00"
@@ -318,13 +405,18 @@ def describe(m, world=None, why_no_los: str | None = None, settings=None) -> str
     if m.weapons:
         lines.append("  weapons and spells:")
         bars = weapon_bars(world, m, settings)
-        terms = target_modifiers(world, m, settings) if any(
-            w.in_reach and w.modifier is not None and attack_of(w) != "Melee Attack" for w in m.weapons) else []
-        lines.extend(f"    {w.describe()}" + modifier_words(w, terms)
+        terms = target_modifiers(world, m, settings) if any(ranged(w) for w in m.weapons) else []
+        # an Attack on an ally, an Assist on an enemy: its modifiers are beside the point
+        enemy = world is None or world.hitbox(m.a).side != world.hitbox(m.b).side
+        lines.extend(f"    {w.describe()}" + ("" if side_bar(m, attack_of(w), enemy) else modifier_words(w, terms, m))
                      + (f"; but {bars[w.name]}" if w.name in bars else "")
                      for w in m.weapons)
+    elif world is not None and world.hitbox(m.a).spec is not None and world.hitbox(m.a).spec.profile is None:
+        lines.append(f"  weapons: {m.a} has no profile, so no weapon or spell")
     else:
         lines.append(f"  weapons: {m.a} has no weapon or spell in its profile")
+    if rest:
+        lines.append("  not measured: " + "; ".join(f"{x['name']} ({x['why']})" for x in rest))
     lines.append(f"  engagement: {m.a} {'engages' if m.a_engages_b else 'does not engage'} {m.b}; "
                  f"{m.b} {'engages' if m.b_engages_a else 'does not engage'} {m.a}")
     return "\n".join(lines)
@@ -342,19 +434,36 @@ def run(args) -> int:
             raise InputError(Problem("<command line>", None, flag, not_a_model(world, mid)))
     if args.a == args.b:
         raise InputError(Problem("<command line>", None, "B", f"A and B are the same model ({args.a!r})"))
+    rest = unmeasured(world, args.a, args.b, args.models_dir)
+    if args.weapon is not None:
+        # a spell measure leaves out, named: why, not "has no weapon or spell"
+        left = next((x for x in rest if x["name"].lower() == args.weapon.lower()), None)
+        if left is not None:
+            raise InputError(Problem("<command line>", None, "--weapon",
+                                     f"{left['name']} is not measured to a model: {left['why']}"))
+        rest = []
     m = with_rolls(world, measure(world, args.a, args.b, weapon=args.weapon, settings=settings))
     why = los_given_by(world, args.a, args.b, settings) if m.los else los_reason(world, args.a, args.b, settings)
     if args.json:
         from engine.measure import measure_settings
         out = m.to_json()
+        out["not_measured"] = rest
         bars = weapon_bars(world, m, settings)
-        terms = target_modifiers(world, m, settings) if any(
-            w.in_reach and w.modifier is not None and attack_of(w) != "Melee Attack" for w in m.weapons) else []
+        terms = target_modifiers(world, m, settings) if any(ranged(w) for w in m.weapons) else []
         for w, wr in zip(out["weapons"], m.weapons):    # why the Attack is barred whatever the distance
             w["barred"] = bars.get(w["name"])
+            if wr.in_reach and not ranged(wr):
+                # a Melee Attack or an Assist: nothing added; halved through the Casting Aura
+                halved, words = aura_only(wr, m)
+                if halved is None:
+                    w["no_los"] = words.removeprefix("but ")
+                else:
+                    w.update(modifiers=[], total_modifier=0, halved=halved)
+                continue
             # the whole modifier of a ranged weapon or spell in range: its band's and the target's
-            mine = weapon_terms(wr, terms)[0] if wr.in_reach and wr.modifier is not None \
-                and attack_of(wr) != "Melee Attack" else None
+            mine, no = weapon_terms(wr, terms) if ranged(wr) else (None, "")
+            if no:
+                w["no_los"] = no.removeprefix("but ")
             if mine is not None:
                 w["modifiers"] = [{"what": "range band", "value": wr.modifier,
                                    "why": f"{wr.band[0]:g}-{wr.band[1]:g}\" band"}] + mine
@@ -377,7 +486,7 @@ def run(args) -> int:
                     "settings": measure_settings(settings)})
         print(json.dumps(out, indent=2))
     else:
-        print(describe(m, world, why, settings))
+        print(describe(m, world, why, settings, rest))
         note = eldfall_rules_note(world, "measure")
         if note:
             print(note)

@@ -446,7 +446,8 @@ class EldfallGame(Game):
             return 0
 
     def melee_reach(self, model: str) -> float:
-        """The longest melee reach (weapons and Melee-Type spells); 0 = base contact."""
+        """The longest Melee Weapon reach; 0 = base contact. Engaged is "within the Melee
+        Weapon Reach" (eldfall-states.txt): a Melee-Type spell is no weapon, so it engages no one."""
         r = max((float(w.get("rch", 0)) for w in self.weapons(model, "melee")), default=0.0)
         return r
 
