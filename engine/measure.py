@@ -101,12 +101,15 @@ class WeaponReach:
     # an Assist spell (it targets allies: ``Spell.target`` not "enemy"): only its range counts, no
     # band's modifier (rules/eldfall/spells.py ``why_not_assist``, ``resolve_assist``)
     assist: bool = False
+    # a spell with no printed bands: in range up to its ``range``, no band's modifier to print
+    unbanded: bool = False
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
                 "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why,
                 "distance": None if self.distance is None else round(self.distance, 4),
-                "targetless": self.targetless, "rolls": self.label, "assist": self.assist}
+                "targetless": self.targetless, "rolls": self.label, "assist": self.assist,
+                "unbanded": self.unbanded}
 
     @property
     def label(self) -> str:
@@ -118,6 +121,8 @@ class WeaponReach:
         at = "" if self.distance is None else f' at {_inches(self.distance)}"'
         if self.assist and self.band is not None and self.in_reach:
             return f'{self.name}: in range{at} (range {self.band[1]:g}"; an Assist: no range modifier)'
+        if self.unbanded and self.band is not None and self.in_reach:
+            return f'{self.name}: in range{at} (range {self.band[1]:g}"; no bands printed), {self.label} +0'
         if self.band is not None and self.in_reach:
             gap = (" (between the printed bands: the later one counts)"
                    if self.distance is not None and self.distance < self.band[0] - CONTACT_TOLERANCE else "")
@@ -178,10 +183,11 @@ def is_targetless(traits) -> bool:
     return any(" ".join(str(t).split()).casefold() == "targetless" for t in traits or ())
 
 
-def weapon_reach(world, a: str, b: str, weapon, assist: bool = False) -> WeaponReach:
+def weapon_reach(world, a: str, b: str, weapon, assist: bool = False, unbanded: bool = False) -> WeaponReach:
     """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``? ``assist``: the
-    weapon is an Assist spell (no band's modifier)."""
-    wr = _weapon_reach(world, a, b, weapon)
+    weapon is an Assist spell (no band's modifier); ``unbanded``: a spell with no printed
+    bands, measured to its range."""
+    wr = replace(_weapon_reach(world, a, b, weapon), unbanded=unbanded)
     if not assist:
         return wr
     why = f'{_inches(wr.distance)}" is within its range of {wr.band[1]:g}"' if wr.band and wr.in_reach else wr.why
@@ -234,11 +240,16 @@ def _spells_as_weapons(hb) -> tuple:
     return tuple(out)
 
 
+def _spell_names(hb, which) -> frozenset[str]:
+    """The names of A's spells for which ``which(spell)`` holds."""
+    prof = hb.spec.profile if hb.spec is not None else None
+    return frozenset(sp.name for sp in (prof.spells if prof is not None else ()) if which(sp))
+
+
 def _assist_spells(hb) -> frozenset[str]:
     """The names of A's Assist spells: those that target allies, not enemies (``Spell.target``
     ally or any; "self" ones are not measured), cast with the Assist action."""
-    prof = hb.spec.profile if hb.spec is not None else None
-    return frozenset(sp.name for sp in (prof.spells if prof is not None else ()) if sp.target != "enemy")
+    return _spell_names(hb, lambda sp: sp.target != "enemy")
 
 
 def melee_reach(world, mid: str) -> float:
@@ -398,11 +409,13 @@ def measure(world, a: str, b: str, weapon: str | None = None, settings=None) -> 
         weapons = tuple(chosen)
     horiz = max(0.0, math.hypot(hb.x - ha.x, hb.y - ha.y) - ha.radius - hb.radius)
     assists = _assist_spells(ha)
+    unbanded = _spell_names(ha, lambda sp: not sp.melee and not sp.bands)
     return Measurement(
         a, b, distance(world, a, b), measuring_z(world, b) - measuring_z(world, a), horiz,
         distance(world, a, b) <= CONTACT_TOLERANCE, ha.awareness, in_awareness(world, a, b),
         in_awareness(world, b, a),
-        tuple(weapon_reach(world, a, b, w, assist=w.kind == "spell" and w.name in assists) for w in weapons),
+        tuple(weapon_reach(world, a, b, w, assist=w.kind == "spell" and w.name in assists,
+                           unbanded=w.kind == "spell" and w.name in unbanded) for w in weapons),
         engages(world, a, b, settings), engages(world, b, a, settings),
         has_los(world, a, b, settings=settings, engaged_with=engaged_on_table(world, a, settings))
         if a != b else True)

@@ -224,3 +224,15 @@ def test_the_spells_not_measured_are_named_with_why(tmp_path, capsys):
     # a model with no profile has no weapon to measure, and says why
     rc, out, err = run_cli(capsys, "measure", scene, "pal", "caster", "--models-dir", models)
     assert "  weapons: pal has no profile, so no weapon or spell" in out.splitlines(), out
+
+
+def test_a_spell_with_no_printed_bands_is_measured_to_its_range_not_a_made_up_band(capsys):
+    """Flame Burst prints a range (18") and no bands: measure says its range, not "band 0-18"";
+    Fire Bolt's printed bands are still given."""
+    rc, out, err = run_cli(capsys, "measure", "scenes/skirmish.yaml", "red-mage", "red-brute")
+    assert rc == 0, err
+    assert 'Flame Burst: in range at 9.89" (range 18"; no bands printed), INT +0' in out
+    assert 'Fire Bolt: in range at 9.89", band 0-12", INT +0' in out
+    rc, out, err = run_cli(capsys, "measure", "scenes/skirmish.yaml", "red-mage", "red-brute", "--json")
+    w = {x["name"]: x for x in json.loads(out)["weapons"]}
+    assert w["Flame Burst"]["unbanded"] is True and w["Fire Bolt"]["unbanded"] is False
