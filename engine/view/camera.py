@@ -53,11 +53,21 @@ class TableCamera:
         self.eye_of = None
         self.apply()
 
+    @staticmethod
+    def forward(heading: float, pitch: float) -> np.ndarray:
+        """The unit view direction of an orbit at ``heading`` and ``pitch`` (degrees):
+        heading 0 looks toward +y from the -y side, pitch down from the horizontal."""
+        h, p = math.radians(heading), math.radians(pitch)
+        return np.array([math.sin(h) * math.cos(p), math.cos(h) * math.cos(p), -math.sin(p)])
+
     def position(self) -> np.ndarray:
-        h, p = math.radians(self.heading), math.radians(self.pitch)
-        # heading 0: camera on the -y side looking toward +y
-        offset = np.array([-math.sin(h) * math.cos(p), -math.cos(h) * math.cos(p), math.sin(p)])
-        return self.target + offset * self.distance
+        return self.target - self.forward(self.heading, self.pitch) * self.distance
+
+    @classmethod
+    def swing(cls, a: tuple[float, float], b: tuple[float, float]) -> float:
+        """Degrees between the view directions of two orbits (heading, pitch)."""
+        c = float(cls.forward(*a) @ cls.forward(*b))
+        return math.degrees(math.acos(min(1.0, max(-1.0, c))))
 
     def apply(self) -> None:
         cam = self.app.camera

@@ -31,7 +31,7 @@ import re
 import numpy as np
 
 from engine.view import overlays as ov
-from engine.view.camera import TableCamera
+from engine.view.camera import MAX_PITCH, MIN_PITCH, TableCamera
 from engine.view.hud import Hud, event_line
 from engine.view.meshes import TableScene
 from engine.view.picking import pick, pick_standing, pick_token
@@ -3082,8 +3082,10 @@ class PlayController(TableView):
         """When a step begins (``step_key`` changed) and a HUD panel or the frame's edge
         hides one of its models (``step_models``), pan the camera (its heading, pitch and
         distance kept), else pull it back as little as it takes, until none is hidden
-        (else the fewest). Between steps the camera is the player's: a view moved on
-        purpose is never moved back. Not in the eye view (V). True when it moved."""
+        (else the fewest); when scenery hides one wholly, swing the view as little as
+        shows it (``move_from_behind_scenery``). Between steps the camera is the
+        player's: a view moved on purpose is never moved back. Not in the eye view (V).
+        True when it moved."""
         if not self.KEEP_IN_VIEW or not hasattr(self, "camera"):
             return False
         key = self.step_key()
@@ -3093,7 +3095,82 @@ class PlayController(TableView):
         if self.camera.mode != "orbit":
             return False
         focus = self.step_models()
-        return bool(focus) and self.move_off_panels(focus)
+        if not focus:
+            return False
+        panned = self.move_off_panels(focus)
+        return self.move_from_behind_scenery(focus) or panned
+
+    #: a hitbox's sight points the camera's rays test (shares of its radius along x
+    #: and y, share of its height): its middle and top, and its four sides
+    SIGHT_POINTS = ((0, 0, 0.5), (0, 0, 0.9), (1, 0, 0.6), (-1, 0, 0.6), (0, 1, 0.6), (0, -1, 0.6))
+
+    def sight_hidden(self, focus) -> np.ndarray:
+        """Per model of ``focus`` (rows), per sight point (``SIGHT_POINTS``): whether
+        scenery stands between the camera as it stands and the point (the world's rays)."""
+        eye = self.camera.position()
+        pts = np.array([(hb.x + dx * hb.radius * 0.7, hb.y + dy * hb.radius * 0.7, hb.z + hb.height * f)
+                        for m in focus for hb in [self.world.hitbox(m)] for dx, dy, f in self.SIGHT_POINTS],
+                       float).reshape(-1, 3)
+        if not len(pts):
+            return np.zeros((0, len(self.SIGHT_POINTS)), bool)
+        d = pts - eye
+        hit, _ = self.world.rays.first_hit(np.repeat(eye[None], len(pts), axis=0), d)
+        return (hit < np.linalg.norm(d, axis=1) - 0.05).reshape(len(focus), -1)
+
+    def hidden_share(self, focus) -> float:
+        """The share of the models' sight points (middle and top of each hitbox, and
+        its sides) that scenery hides from the camera as it stands."""
+        hidden = self.sight_hidden(focus)
+        return float(hidden.mean()) if hidden.size else 0.0
+
+    def behind_scenery(self, focus) -> list[str]:
+        """The models of ``focus`` that scenery hides wholly from the camera (every
+        sight point behind it)."""
+        return [m for m, row in zip(focus, self.sight_hidden(focus)) if row.all()]
+
+    def shot_cost(self, dist: float, turn: float, hidden: float) -> float:
+        """Smaller is better: nearer (the models larger), turned less from the view
+        (a quarter turn costs as much as a fifth closer), and the step's models in
+        plain view (each hidden sight point costs about its share twice)."""
+        return dist * (1.0 + 0.25 * abs(turn) / 90.0) * (1.0 + 2.0 * hidden)
+
+    #: the swings of the view tried when scenery hides a step's model: heading turns
+    #: and pitch changes (degrees), about the view's target, its distance kept
+    KEEP_TURNS = tuple(range(-165, 181, 15))
+    KEEP_TILTS = (0.0, 10.0, 20.0, 30.0, 40.0, -10.0, -20.0)
+
+    def move_from_behind_scenery(self, focus) -> bool:
+        """When scenery hides a model of ``focus`` wholly from the camera, the least
+        swing of the view about its target (``KEEP_TURNS``, ``KEEP_TILTS``) after
+        which none is wholly hidden, scored as the attract mode scores its shots
+        (``shot_cost``: the swing, the distance, the share of sight points hidden),
+        then moved off the panels (``move_off_panels``) where that keeps them shown
+        (else the swing alone). The view stays when no swing shows them. True when
+        it moved."""
+        cam = self.camera
+        if not self.behind_scenery(focus):
+            return False
+        keep = (cam.target.copy(), cam.heading, cam.pitch, cam.distance)
+        views = {}
+        for dp in self.KEEP_TILTS:
+            for dh in self.KEEP_TURNS:
+                view = ((keep[1] + dh) % 360.0, float(np.clip(keep[2] + dp, MIN_PITCH, MAX_PITCH)))
+                if view == keep[1:3]:
+                    continue
+                cam.set_orbit(keep[0], *view, keep[3])
+                if not self.behind_scenery(focus):
+                    swing = TableCamera.swing(keep[1:3], view)
+                    views[view] = self.shot_cost(keep[3], swing, self.hidden_share(focus))
+        for view in sorted(views, key=views.get):
+            cam.set_orbit(keep[0], *view, keep[3])
+            self.move_off_panels(focus)
+            if not self.behind_scenery(focus):
+                return True
+        if views:                         # no pan off the panels keeps them shown: the swing alone
+            cam.set_orbit(keep[0], *min(views, key=views.get), keep[3])
+            return True
+        cam.set_orbit(*keep)
+        return False
 
     def move_off_panels(self, focus) -> bool:
         """The least camera move (pan, then pull back) that shows every model of
@@ -3657,23 +3734,6 @@ class AttractController(PlayController):
     #: nearest first, and a turn must earn its place (see ``shot_cost``)
     SHOT_TURNS = (0.0, 25.0, -25.0, 50.0, -50.0, 90.0, -90.0, 135.0, -135.0, 180.0)
 
-    def hidden_share(self, focus) -> float:
-        """The share of the framed models' sight points (middle and top of each
-        hitbox, and its sides) that scenery hides from the camera as it stands."""
-        eye = self.camera.position()
-        pts = []
-        for m in focus:
-            hb = self.world.hitbox(m)
-            for dx, dy, f in ((0, 0, 0.5), (0, 0, 0.9), (1, 0, 0.6), (-1, 0, 0.6), (0, 1, 0.6), (0, -1, 0.6)):
-                pts.append((hb.x + dx * hb.radius * 0.7, hb.y + dy * hb.radius * 0.7, hb.z + hb.height * f))
-        if not pts:
-            return 0.0
-        pts = np.asarray(pts, float)
-        d = pts - eye
-        length = np.linalg.norm(d, axis=1)
-        hit, _ = self.world.rays.first_hit(np.repeat(eye[None], len(pts), axis=0), d)
-        return float(np.mean(hit < length - 0.05))
-
     def frame_step(self, focus) -> tuple[np.ndarray, float, list[str]]:
         """The orbit target and distance for ``focus`` at the present heading, and
         the models framed: a model that would stand behind a panel is framed with
@@ -3691,12 +3751,6 @@ class AttractController(PlayController):
             framed += under
         goal, dist = self.frame_goal(everyone)
         return goal, dist, everyone
-
-    def shot_cost(self, dist: float, turn: float, hidden: float) -> float:
-        """Smaller is better: nearer (the models larger), turned less from the slow
-        orbit (a quarter turn costs as much as a fifth closer), and the step's
-        models in plain view (each hidden sight point costs about its share twice)."""
-        return dist * (1.0 + 0.25 * abs(turn) / 90.0) * (1.0 + 2.0 * hidden)
 
     def shot_heading(self, focus) -> float:
         """The heading for a step's shot: of the headings ``SHOT_TURNS`` around the
