@@ -11,3 +11,13 @@ def view_app():
     from engine.view.app import get_app
     from engine.view.config import ViewConfig
     return get_app(ViewConfig(offscreen=True, width=640, height=400))
+
+
+@pytest.fixture
+def skirmish(view_app, tmp_path):
+    """A hotseat controller on scenes/skirmish.yaml (seed 3); closed after the test. A test
+    file that needs another seed defines its own ``skirmish``."""
+    from view_fixtures import open_scene
+    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml", seed=3)
+    yield c
+    c.close()

@@ -30,14 +30,7 @@ import pytest
 
 pytest.importorskip("panda3d")
 
-from view_fixtures import menu_key, open_scene, press  # noqa: E402
-
-
-@pytest.fixture
-def skirmish(view_app, tmp_path):
-    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml", seed=3)
-    yield c
-    c.close()
+from view_fixtures import menu_key, press  # noqa: E402
 
 
 def _over(app, world, mid, f=0.6):

@@ -33,13 +33,6 @@ pytest.importorskip("panda3d")
 from view_fixtures import menu_key, open_scene, press  # noqa: E402
 
 
-@pytest.fixture
-def skirmish(view_app, tmp_path):
-    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml", seed=3)
-    yield c
-    c.close()
-
-
 def _play(ctl, *texts):
     """Apply logged actions through the controller (as its menu and clicks do)."""
     out = None

@@ -20,14 +20,7 @@ import pytest
 pytest.importorskip("panda3d")
 
 from engine.view.labels import LabelItem, place_labels  # noqa: E402
-from view_fixtures import label_rect, model_rect, open_scene, rect_overlap, stage_table  # noqa: E402
-
-
-@pytest.fixture
-def skirmish(view_app, tmp_path):
-    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml", seed=3)
-    yield c
-    c.close()
+from view_fixtures import label_rect, model_rect, rect_overlap, stage_table  # noqa: E402
 
 
 def _words(text: str) -> str:

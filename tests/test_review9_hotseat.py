@@ -16,13 +16,6 @@ from view_fixtures import (all_menu_entries, click_model, hotseat_activate, hots
                            menu_key, open_scene, press)
 
 
-@pytest.fixture()
-def skirmish(view_app, tmp_path):
-    c = open_scene(view_app, tmp_path, "scenes/skirmish.yaml")
-    yield c
-    c.close()
-
-
 def _walk(app, c, mid="red-mage"):
     """Red plays first; ``mid`` (red-mage: on the ruin's upper floor) starts a Walk."""
     hotseat_activate(app, c, mid, "order blue second")
