@@ -18,6 +18,11 @@ def _pt(p) -> str:
 # the declaration names only the point. An "activate" forgets the model's last move,
 # a "setup" (a new game) every move.
 _MOVES: dict[str, dict] = {}
+# Each model's movements and activations by event number (None: an activation), so that
+# a declaration told again after later events (the view's event log, narrated anew from
+# an earlier decision) is told against the move its mover had made then, not a later one;
+# an event told at a number forgets what another (undone) event there left.
+_PAST: dict[str, dict[int, dict | None]] = {}
 
 
 # The initiative rolls of the present roll-off ((side, total) in order), so that a tie
@@ -34,10 +39,16 @@ _INITIATIVE: list = []
 _OFFER: dict = {"kind": None, "models": [], "reactions": {}, "active": None}
 
 
-def _remember(k: str, d: dict) -> None:
+def _remember(k: str, d: dict, seq: int | None = None) -> None:
     if k == "setup":
         _MOVES.clear()
+        _PAST.clear()
         _INITIATIVE.clear()
+    if seq is not None and seq >= 0:
+        for past in _PAST.values():
+            past.pop(seq, None)       # another game's event at this number (an undo)
+        if k in ("activate", "movement") and d.get("model"):
+            _PAST.setdefault(d["model"], {})[seq] = d if k == "movement" else None
     if k in ("setup", "activate"):
         # (the activated model: a Panicked M roll of any other model is a reactor's)
         _OFFER.update(kind=None, models=[], reactions={}, active=d.get("model"))
@@ -58,9 +69,28 @@ def _remember(k: str, d: dict) -> None:
             _OFFER["reactions"][d.get("model")] = what
 
 
-def _did_not_react(d: dict | None = None) -> str | None:
+def _moves_at(seq: int | None) -> dict:
+    """The move each model had made in its activation when the event ``seq`` happened
+    (model -> its "movement" event): the latest one told, unless that one came after
+    ``seq`` (a later activation's: then the one before ``seq``, if any). A model whose
+    move the narration has forgotten (at its next activation, as last told) has none."""
+    out = dict(_MOVES)
+    if seq is None or seq < 0:
+        return out
+    for m, mv in _MOVES.items():
+        past = _PAST.get(m) or {}
+        told = next((n for n, v in past.items() if v is mv), None)
+        if told is None or told < seq:
+            continue
+        before = [n for n in past if n < seq]
+        out[m] = past[max(before)] if before else None
+    return {m: mv for m, mv in out.items() if mv is not None}
+
+
+def _did_not_react(d: dict | None = None, moves: dict | None = None) -> str | None:
     """The line of a pass (``d``: its "reactions_done" event's data) that closes an
-    offer: who did not take it."""
+    offer: who did not take it (a kept reaction told against ``moves``, as
+    :func:`declared`)."""
     rest, kind, kept = list(_OFFER["models"]), _OFFER["kind"], _OFFER["reactions"]
     _OFFER["models"] = []
     if d and "models" in d:
@@ -69,7 +99,7 @@ def _did_not_react(d: dict | None = None) -> str | None:
         return None
     if kind == "change":
         return "  " + "; ".join(
-            f"{m} keeps its reaction" + (f" ({declared(kept[m], _MOVES)})"
+            f"{m} keeps its reaction" + (f" ({declared(kept[m], moves)})"
                                          if m in kept else "") for m in rest)
     who = ", ".join(rest)
     verb = "does" if len(rest) == 1 else "do"
@@ -79,29 +109,38 @@ def _did_not_react(d: dict | None = None) -> str | None:
 
 
 def _on_leg(p, a, b) -> bool:
-    ab = [y - x for x, y in zip(a, b)]
+    """``p`` lies on the leg from ``a`` to ``b`` seen from above: the route's height
+    follows the ground, a step, a climb's face, not the straight line between the ends."""
+    ab = [y - x for x, y in zip(a[:2], b[:2])]
     L2 = sum(v * v for v in ab)
     t = 0.0 if L2 < _EPS * _EPS else max(0.0, min(1.0, sum((q - x) * v for q, x, v in zip(p, a, ab)) / L2))
-    return math.dist(p, [x + t * v for x, v in zip(a, ab)]) < _EPS
+    return math.dist(p[:2], [x + t * v for x, v in zip(a, ab)]) < _EPS
 
 
-def _back_from_end(p, path, end) -> float | None:
+def _length(a, b, climb: bool) -> float:
+    """A part of a move as the rules measure it: on the table (a drop or a step adds
+    nothing); a Climb counts its height too, up or down (rulings "Climb": "the
+    vertical distance of every climb ... plus the horizontal route")."""
+    plan = math.dist(a[:2], b[:2])
+    return plan + abs(b[2] - a[2]) if climb and len(a) > 2 and len(b) > 2 else plan
+
+
+def _back_from_end(p, path, end, climb: bool = False) -> float | None:
     """How far along the move ``p`` is from its end: the move ran from its (untold)
     start straight to ``path[0]``, then leg by leg, and stopped at ``end`` (short of
-    the last waypoint when an enemy stopped it). None: ``p`` is not on the legs that
-    are known and the move has no first leg to hold it."""
+    the last waypoint when an enemy stopped it); ``climb``: a Climb, its height counted.
+    None: ``p`` is not on the legs that are known and the move has no first leg to
+    hold it."""
     pts = [tuple(q) for q in path]
     if not pts or math.dist(pts[-1], end) > _EPS:
         cut = next((i for i in range(1, len(pts)) if _on_leg(end, pts[i - 1], pts[i])), None)
         pts = [end] if cut is None else pts[:cut] + [end]
-    def flat(a, b):          # a move is measured on the table: a drop or a ramp adds nothing
-        return math.dist(a[:2], b[:2])
     tail = 0.0
     for i in range(len(pts) - 1, 0, -1):
         if _on_leg(p, pts[i - 1], pts[i]):
-            return tail + flat(p, pts[i])
-        tail += flat(pts[i - 1], pts[i])
-    return tail + flat(p, pts[0])           # on the first leg, from where the move began
+            return tail + _length(p, pts[i], climb)
+        tail += _length(pts[i - 1], pts[i], climb)
+    return tail + _length(p, pts[0], climb)           # on the first leg, from where the move began
 
 
 def _where(a, mv: dict | None) -> str | None:
@@ -113,7 +152,7 @@ def _where(a, mv: dict | None) -> str | None:
         return None
     p, end, verb = tuple(a.point), tuple(mv["end"]), mv["movement"]
     total = float(mv.get("distance") or 0.0)
-    back = _back_from_end(p, mv.get("path") or (), end)
+    back = _back_from_end(p, mv.get("path") or (), end, climb=verb == "Climb")
     if back is None or back > total + 1e-3:
         return None
     if back < _EPS:
@@ -207,7 +246,11 @@ def _dice(values) -> str:
 def line(ev) -> str | None:
     """One line for an event, or None for an event not worth a line."""
     k, d = ev.kind, ev.data
-    _remember(k, d)
+    seq = getattr(ev, "seq", None)
+    _remember(k, d, seq)
+    # the moves a declaration's point is told against (only these events name one)
+    moves = _moves_at(seq) if k in ("declare", "reactions_done", "reaction_void", "action_void",
+                                    "reaction_changed") else _MOVES
     if k == "turn":
         return f"== Round {d['round']}, {d['side']}'s turn =="
     if k == "initiative":
@@ -266,8 +309,8 @@ def line(ev) -> str | None:
             return None
         who = ("reacts (Foresight)" if d.get("foresight") else "reacts") \
             if d.get("role") == "reactive" else "declares"
-        s = f"  {d['model']} {who}: {declared(d['action'], _MOVES)}"
-        mv = _MOVES.get(d.get("against")) if d.get("role") == "reactive" else None
+        s = f"  {d['model']} {who}: {declared(d['action'], moves)}"
+        mv = moves.get(d.get("against")) if d.get("role") == "reactive" else None
         if mv and "end" in mv and mv.get("movement") != "Idle" and _melee_at_no_point(d["action"]):
             # a melee reaction that names no point is measured where the mover ended (not
             # where it entered the Reach, the Attack of Opportunity, which names that point)
@@ -281,18 +324,18 @@ def line(ev) -> str | None:
                         for m, q in d["qualified"].items())
         return f"  may react to {d['mover']}: {who}"
     if k == "reactions_done":
-        return _did_not_react(d)
+        return _did_not_react(d, moves)
     if k == "late_reaction_offered":
         return f"  {', '.join(d['models'])} may react now (Foresight), after {declared(d['after'])}"
     if k == "reaction_change_offered":
         return (f"  {', '.join(d['models'])} may change a Dodge or Perceive into an Attack "
                 "(the activated model was Shrouded or Flying and declared an Attack)")
     if k == "reaction_void":
-        return f"  {d['model']}'s reaction {declared(d['reaction'], _MOVES)} does not resolve ({d['why']})"
+        return f"  {d['model']}'s reaction {declared(d['reaction'], moves)} does not resolve ({d['why']})"
     if k == "action_void":
-        return f"  {d['model']}'s action {declared(d['action'], _MOVES)} does not resolve ({d['why']})"
+        return f"  {d['model']}'s action {declared(d['action'], moves)} does not resolve ({d['why']})"
     if k == "reaction_changed":
-        return f"  {d['model']} changes its reaction {declared(d['from'], _MOVES)} to: {declared(d['to'], _MOVES)}"
+        return f"  {d['model']} changes its reaction {declared(d['from'], moves)} to: {declared(d['to'], moves)}"
     if k == "attack":
         mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a not in ("targetless", "aura"))
         on = d["target"] if d.get("target") is not None else f"the ground at {_pt(d.get('at') or (0, 0, 0))}"

@@ -3,9 +3,20 @@ from __future__ import annotations
 
 import re
 
+from rules.core.text import point_words
+
 
 def _pt(p) -> str:
+    """A point of a route, in plan (a leg's end may be part-way down a drop)."""
     return f"({p[0]:.2f}, {p[1]:.2f})"
+
+
+def _end(p) -> str:
+    """Where a move ends (the mover stands there), to 0.01", with its height when that is
+    off the table, as Eldfall's lines ("(20.90, 6.00), 1.50\" up,"): the comma sets the
+    height off from the facing that follows."""
+    s = point_words(p, 2)
+    return s + "," if s.endswith(" up") else s
 
 
 # the data's keys (skills, spells, weapons, items, checks) read as words: "aimed shot"
@@ -215,9 +226,9 @@ def _line(k: str, d: dict) -> str | None:
         verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
         if d.get("stopped"):
             # after the move_leg line (it came to the point) and the successful hit check
-            return f"   {d['model']} is stopped at {_pt(d['end'])} facing {d['facing']:.0f}: its move is over"
+            return f"   {d['model']} is stopped at {_end(d['end'])} facing {d['facing']:.0f}: its move is over"
         on = " on" if d.get("legs") else ""
-        return f"   {d['model']} {verb}{on} to {_pt(d['end'])} facing {d['facing']:.0f}"
+        return f"   {d['model']} {verb}{on} to {_end(d['end'])} facing {d['facing']:.0f}"
     if k == "move_leg":
         verb = {"fly": "flies"}.get(d["mode"], d["mode"] + "s")
         _LEGS[0] += 1
