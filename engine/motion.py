@@ -137,6 +137,9 @@ class MoveResult:
     # (not a field: the brief's fields stay as they are) ``dangerous``: the ids of the
     # Dangerous areas the base touched along the route, in order (set by ``check_path``)
     dangerous = ()
+    # (not a field) ``via``: the waypoints a Climb refused straight on was routed through
+    # to a face elsewhere (``--via`` them for the same verdict); () when taken as declared
+    via = ()
     # (not a field: the brief's fields stay as they are) ``legs``: the route in the parts a
     # player measures (Walk, Run, Climb): across at one rate, up or down a climb or a
     # ladder; each {"kind", "length", "cost"} (inches; cost in allowance). Set by the
@@ -154,7 +157,7 @@ class MoveResult:
 
     def to_dict(self) -> dict:
         r = lambda v: round(float(v), 4)  # noqa: E731
-        return {
+        out = {
             "model": self.model, "mode": self.mode, "legal": bool(self.legal), "reason": self.reason,
             "distance": r(self.distance), "allowance": r(self.allowance), "left": r(self.left),
             "end": [r(v) for v in self.end], "surfaces": list(self.surfaces),
@@ -167,6 +170,9 @@ class MoveResult:
             "dangerous": list(self.dangerous),
             "legs": [{"kind": g["kind"], "length": r(g["length"]), "cost": r(g["cost"])} for g in (self.legs or ())],
         }
+        if self.via:
+            out["via"] = [[r(v) for v in p] for p in self.via]
+        return out
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -1040,7 +1046,10 @@ def _check_path(world, model, waypoints, mode, speed, settings, flying) -> MoveR
                           f"one) and the allowance is {allowance:g}\""
                           + (" (Flying)" if res.reason.endswith("(Flying)") else ""))
         return res
-    return move(ctx, model, mode, start, pts, spd, allowance)
+    res = move(ctx, model, mode, start, pts, spd, allowance)
+    if mode == "climb" and not res.legal and len(pts) == 1 and not states & set(st["flying_states"]):
+        return _climb_route(ctx, model, start, pts[0], spd, allowance, settings, res)
+    return res
 
 
 _LONG_ROUTE = 500.0     # inches: a declared route longer than this is walked only up to ...
@@ -1692,6 +1701,156 @@ def _no_face_words(ctx, nf) -> str:
     return (f"where the route meets that level at ({a[0]:.2f}, {a[1]:.2f}) no face carries a Climb from "
             f"z {z + 0.0:.2f} up onto {what} at {zk:.2f} (an open side has none: a Climb goes along "
             f"scenery, never through the air): Jump instead")
+
+
+# A Climb refused straight on finds the shortest legal route by a face elsewhere, as a
+# Walk's reachable area finds its way round scenery: the walk grid's shortest path to
+# the foot of a face, the climb there, and on straight to the target. Each foot costs a
+# path check (a fraction of a second): the feet are tried cheapest first, at most
+# _ROUTE_TRIES of them, one per _ROUTE_SPACING".
+_ROUTE_TRIES = 8
+_ROUTE_SPACING = 0.5
+
+
+def _climb_route(ctx, model, start, target, spd, allowance, overrides, straight) -> MoveResult:
+    """A Climb declared straight to ``target`` and refused (``straight``) short of it: the
+    cheapest legal route that walks to the foot of a face up (or down) to the target's
+    level, climbs it and goes on straight to the target (``_climb_feet``), as the path
+    check judges it along those waypoints (``--via`` with them gives the same verdict;
+    the result's ``via`` names them). Else ``straight``, its reason saying why no other
+    face serves. Rulings "Climb: a route by a face elsewhere"."""
+    T = np.asarray(target[:2], dtype=float)
+    reached = float(np.hypot(*(np.asarray(straight.end[:2]) - T))) <= 1e-3
+    if (reached and not straight.reason.startswith("the route ends at z")) or \
+            straight.reason.startswith("the route costs "):
+        return straight           # refused where it ends, or for its length (not for want of a face)
+    feet = _climb_feet(ctx, model, start, target, spd, allowance, overrides)
+    if feet is None:
+        return straight
+    grid, zT, tries, cheapest = feet
+    if not tries:
+        straight.reason += (f"; and no other face that carries a Climb to z {zT:.2f} is within the "
+                            f"allowance of {allowance:g}\""
+                            + (f" (the nearest, climbing at ({cheapest[0]:.2f}, {cheapest[1]:.2f}), costs at "
+                               f"least {cheapest[2]:.2f}\")" if cheapest else ""))
+        return straight
+    best, first_no = None, None
+    for F, top, est in tries:
+        if best is not None and est >= best[0].distance - 0.05:
+            break
+        way = grid.shortest_path(F)
+        if not way:
+            continue
+        pts = [tuple(float(v) for v in p) for p in way[1:]] + [top, tuple(target)]
+        r = _walk(ctx, model, "climb", start, pts, spd, allowance)
+        if r.legal and float(np.hypot(*(np.asarray(r.end[:2]) - T))) <= 1e-3:
+            if best is None or r.distance < best[0].distance:
+                best = (r, pts, F)
+        elif first_no is None:
+            first_no = (F, r.reason)
+    if best is None:
+        if first_no is not None:
+            F, why = first_no
+            straight.reason += (f"; nor is a route by another face legal (the cheapest, climbing at "
+                                f"({F[0]:.2f}, {F[1]:.2f}): {why})")
+        return straight
+    r, pts, F = best
+    r.via = tuple(pts[:-1])
+    # where it climbs: the first climb up or down the route makes (its foot's plan place)
+    at = next((p for p, q in zip(r.path, r.path[1:]) if p[:2] == q[:2] and abs(q[2] - p[2]) > ctx.step), F)
+    r.reason = (f"ok, by way of a face elsewhere, climbing at ({at[0]:.2f}, {at[1]:.2f}) (--via "
+                + " --via ".join(",".join(f"{v:g}" for v in p) for p in r.via)
+                + f"); straight on: {straight.reason}")
+    return r
+
+
+def _climb_feet(ctx, model, start, target, spd, allowance, overrides):
+    """Where a Climb to ``target`` may leave its walk: (grid, zT, tries, cheapest) or None
+    (no climb to another level there, or no walk at all). ``grid`` is the walk's reachable
+    area (its shortest paths), ``zT`` the target's level (as declared, else the highest),
+    ``tries`` [(foot, top, estimate)] the feet to try (x, y, z), cheapest first, one per
+    _ROUTE_SPACING", each with the node on the target's level it climbs to, whose estimate
+    (the walk to the foot, the climb's height, the plan distance on to the target by the
+    top, and twice the way out under an overhang) is within the allowance; ``cheapest``
+    (x, y, estimate) the cheapest foot past it (None: none).
+
+    A foot is a grid node at most two cells from a node on the target's level (the top's
+    nodes reach a base's radius out over its edge: the foot is at the face). Going up,
+    that node stands where nothing is under the level (a top, not a deck's open side),
+    and a foot under scenery needs open sky within the base's width; going down, the
+    landing is under open sky, and a foot over open ground needs the face under it within
+    the base's width (rulings "Climb down an overhang")."""
+    from scipy.spatial import cKDTree
+    st = ctx.st
+    lo, hi, std, _, _ = ctx.layers(np.asarray(target[:2], dtype=float)[None, :])
+    stn = _stances(lo, hi, std, ctx.h, 4)[0]
+    stn = stn[np.isfinite(stn)]
+    if not len(stn):
+        return None
+    # the declared level (the stance within declared_level_tolerance of it), else the highest
+    near = stn if target[2] is None else stn[np.abs(stn - target[2]) <= float(st["declared_level_tolerance"])]
+    if not len(near):
+        return None
+    zT = float(near.max() if target[2] is None else near[np.argmin(np.abs(near - target[2]))])
+    if abs(zT - float(start[2])) <= ctx.step + 1e-9:
+        return None
+    grid = reachable(ctx.world, model, "walk", settings=overrides, speed=max(spd, allowance))
+    if grid.reason:
+        return None
+    g = grid._static
+    P = g.node_xyz
+    kmax = g.z.shape[0]
+    cost = grid.cost.reshape(kmax, -1)[g.node_slot, g.node_cell]
+    Zc = g.z[:, g.node_cell]                       # (kmax, n) every stance in each node's cell
+    with np.errstate(invalid="ignore"):
+        below = np.any(Zc < P[:, 2] - ctx.step - 1e-9, axis=0)
+        above = np.any(Zc > P[:, 2] + ctx.step + 1e-9, axis=0)
+    up = zT > float(start[2])
+    # scenery over a foot going up (an overhang), open ground under one going down (a
+    # ledge over a set-back face); the top or the landing must have none
+    hangs, open_top = (above, below) if up else (below, above)
+    A = (np.abs(P[:, 2] - zT) <= float(st["level_tolerance"])) & ~open_top
+    if not _climbs(ctx):
+        # (no foot of an unscalable piece: only the Climbing skill gets onto it)
+        A &= ~np.isin(g.node_piece, list(_unscalable_pieces(ctx.world, st)))
+    B = np.isfinite(cost) & ((P[:, 2] < zT - ctx.step) if up else (P[:, 2] > zT + ctx.step))
+    if not A.any() or not B.any():
+        return None
+    b = np.nonzero(B)[0]
+    res = float(g.res)
+    # at the face: a node on the level next to it (the top's nodes reach a base's radius
+    # out over its edge), the climb made toward it
+    a_nodes = np.nonzero(A)[0]
+    dA, iA = cKDTree(P[a_nodes, :2]).query(P[b, :2], distance_upper_bound=2 * res + 1e-6)
+    keep = np.isfinite(dA)
+    b, G = b[keep], a_nodes[iA[keep]]
+    # an overhang's depth, from the node climbed to (out to open sky going up, back to the
+    # face under the ledge going down), on the foot's level: at most the base's width,
+    # crossed both ways
+    pen = np.zeros(len(b))
+    if hangs[b].any():
+        O = np.nonzero(~hangs)[0]
+        k = np.nonzero(hangs[b])[0]
+        lift = np.array([1.0, 1.0, 10.0])          # (the same level: a step's height apart is far)
+        depth, _ = cKDTree(P[O] * lift).query(np.column_stack([P[G[k], :2], P[b[k], 2]]) * lift)
+        pen[k] = np.where(depth <= 2 * ctx.R + 2 * res, 2 * depth, np.inf)
+    est = (cost[b] + np.abs(zT - P[b, 2]) + np.hypot(*(P[G, :2] - P[b, :2]).T)
+           + np.hypot(P[G, 0] - target[0], P[G, 1] - target[1]) + pen)
+    keep = np.isfinite(est)
+    b, G, est = b[keep], G[keep], est[keep]
+    order = np.argsort(est, kind="stable")
+    ok = est[order] <= allowance + 0.3             # (the grid's costs are within 0.3" of the path check's)
+    tries = []
+    for n, m, e in zip(b[order[ok]], G[order[ok]], est[order[ok]]):
+        if any(np.hypot(*(P[n, :2] - np.asarray(f[:2]))) < _ROUTE_SPACING and abs(P[n, 2] - f[2]) <= ctx.step
+               for f, _, _ in tries):
+            continue
+        tries.append((tuple(float(v) for v in P[n]), (float(P[m, 0]), float(P[m, 1]), zT), float(e)))
+        if len(tries) >= _ROUTE_TRIES:
+            break
+    past = order[~ok]
+    cheapest = (float(P[b[past[0]], 0]), float(P[b[past[0]], 1]), float(est[past[0]])) if len(past) else None
+    return grid, zT, tries, cheapest
 
 
 def _area_costs(ctx, route):

@@ -75,8 +75,12 @@ def test_a_climb_down_a_decks_side_finds_the_pillar_to_the_side():
     assert f[0] == pytest.approx(20.0 + R_M, abs=0.05)                  # on the pillar's east face
     for z in (0.3, 1.0):
         assert steep_face_near(w, f[0] + 0.0005, f[1], z, R_M) is not None
-    # in the middle of the deck's side the pillars are out of reach: refused as before
+    # in the middle of the deck's side no face is under it: straight down (a declared
+    # waypoint: never rerouted) refused as before
     w = _table(medium("m", 24.0, 11.0, 3.4, spd=40))
-    r = check_path(w, "m", [(24.0, 9.0, 0)], "climb")
+    r = check_path(w, "m", [(24.0, 10.5), (24.0, 9.0, 0)], "climb")
     assert not r.legal and "no face carries a Climb down" in r.reason and "Jump" in r.reason
+    # given only its end, it climbs down a pillar within reach (a route by a face elsewhere)
+    r = check_path(w, "m", [(24.0, 9.0, 0)], "climb")
+    assert r.legal and r.via and "straight on: below the edge of deck" in r.reason, r.reason
     assert DECK

@@ -56,10 +56,15 @@ def test_a_climb_up_under_a_deep_overhang_goes_out_to_its_side():
     # (back onto the way at its next 0.05" sample)
     under = 6.2 - (5.7 - R_M)
     assert r.distance == pytest.approx((14 - 10 - R_M) + 6.3 + 2 * under + (10 + R_M - 8), abs=0.05)
-    # in the middle of the east face the roof is 2" deep every way: refused as before
-    r = check_path(w, "mid", [(8, 8, 6.3)], "climb")
+    # in the middle of the east face the roof is 2" deep every way: straight on (a declared
+    # waypoint: never rerouted) refused as before
+    r = check_path(w, "mid", [(11, 8), (8, 8, 6.3)], "climb")
     assert not r.legal
     assert "the base cannot pass at (10.63, 8.00): roof overhangs the face there, too deep" in r.reason
+    # given only its end, the Climb finds a face elsewhere (tests/test_review17_climb_route.py)
+    r = check_path(w, "mid", [(8, 8, 6.3)], "climb")
+    assert r.legal and r.via, r.reason
+    assert "straight on: the base cannot pass at (10.63, 8.00): roof overhangs the face there, too deep" in r.reason
 
 
 def test_the_rules_name_the_edges_a_panicked_reactor_must_dodge_toward():

@@ -87,10 +87,12 @@ def test_a_climb_down_the_open_side_of_a_deck_is_refused_naming_the_deck_and_the
     # under the deck's side there is no face within reach (the pillars are at its ends):
     # a Climb does not go down through the air (before: legal, or left in the air)
     w = _table(medium("m", 24, 12, 3.4, spd=40))
-    r = check_path(w, "m", [(24, 8, 0)], "climb")
+    r = check_path(w, "m", [(24, 10.5), (24, 8, 0)], "climb")    # declared: never rerouted
     assert not r.legal
     assert "no face carries a Climb down" in r.reason and "deck" in r.reason and "Jump" in r.reason
     assert r.end[2] == pytest.approx(3.4)                        # stopped on the deck's edge
+    # given only its end, 20" of allowance reach a pillar's face: a route by it
+    assert check_path(w, "m", [(24, 8, 0)], "climb").via
     # the Jump down it names is legal
     assert check_path(w, "m", [(24, 8, 0)], "jump").legal
     # down the deck's end, over the pillar's flush face, the Climb is as before
