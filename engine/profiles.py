@@ -327,7 +327,7 @@ def _trait_spelling(ck, traits, p) -> None:
             guess = lower[hits[0]] if hits else None
         if guess is not None:
             ck.warn(p + (j,), f"{t!r} is not spelt as the rules read it: did you mean {guess!r}? (the rules "
-                              f"match the name exactly: as written, the game may play the model without it)")
+                              f"match the name letter for letter, in any case: as written, the game may play the model without it)")
 
 
 def party_warnings(file: str) -> tuple[Problem, ...]:

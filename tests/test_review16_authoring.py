@@ -130,11 +130,11 @@ def test_a_trait_spelt_unlike_the_rules_is_warned_of_at_its_line(tmp_path, capsy
     warned = [s for s in out.splitlines() if "is not spelt as" in s]
     assert warned == [
         f"{party}:7: profiles.fighter.traits[0]: warning: 'Acute Sense' is not spelt as the rules "
-        "read it: did you mean 'Acute Senses'? (the rules match the name exactly: as written, the "
-        "game may play the model without it)",
+        "read it: did you mean 'Acute Senses'? (the rules match the name letter for letter, in any "
+        "case: as written, the game may play the model without it)",
         f"{party}:9: profiles.fighter.items[0].traits[0]: warning: 'Armour-Piercing' is not spelt as "
-        "the rules read it: did you mean 'Armor-Piercing'? (the rules match the name exactly: as "
-        "written, the game may play the model without it)"]
+        "the rules read it: did you mean 'Armor-Piercing'? (the rules match the name letter for "
+        "letter, in any case: as written, the game may play the model without it)"]
     # said once, though two models name the party
     assert out.count("'Acute Sense'") == 1
 
@@ -208,16 +208,21 @@ def test_a_setting_given_twice_is_refused_not_one_dropped(tmp_path, capsys):
 
 
 def test_a_token_of_a_side_with_no_model_is_warned_of(tmp_path, capsys):
-    # `side: rde` made a third owner, whose hidden Item every side could Perceive as an enemy's
+    # `side: rde` made a third owner, whose hidden Item every side could Perceive as an enemy's;
+    # the warning says the likely typo, and the game it stops is said at the same line
+    # (tests/test_review17_readme.py: `play` refuses it)
     scene = write(tmp_path, "s.yaml", "table: [36, 36]\nmodels:\n"
                   "  - {id: r1, side: red, size: M, at: [5, 5]}\n"
                   "  - {id: b1, side: blue, size: M, at: [30, 30]}\n"
                   "tokens:\n"
                   "  - {id: cache, kind: item, side: rde, at: [12, 12]}\n"
                   "  - {id: relic, kind: item, side: blue, at: [20, 20]}\n")
-    assert _check(capsys, scene) == [
+    rc, out, err = run_cli(capsys, "check", str(scene))
+    assert rc == 2
+    assert [s for s in (out + err).splitlines() if str(scene) in s] == [
         f"{scene}:6: tokens[0].side: warning: no model is on side 'rde', the token's owner; "
-        "did you mean 'red'?"]
+        "did you mean 'red'?",
+        f"{scene}:6: tokens[0].side: side 'rde' is not one of red, blue: a game of the scene cannot start"]
 
 
 @pytest.mark.parametrize("size, says", [

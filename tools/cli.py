@@ -55,6 +55,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = next((a for a in argv if not a.startswith("-")), None)
+    later = next((a for a in argv if a in COMMANDS), None)
+    if later is not None and argv[0] != later and argv[0] not in ("-h", "--help"):
+        # `eldfall --models-dir DIR check SCENE`: not "unknown command 'DIR'; did you mean
+        # 'move'", nor "eldfall los: unrecognized arguments: --json" for an option los takes
+        before = " ".join(argv[:argv.index(later)])
+        print(f"eldfall: the command comes first, then its arguments and options: eldfall {later} ... {before} "
+              f"(got {before!r} before {later!r})", file=sys.stderr)
+        return 2
     if name not in COMMANDS:
         if not argv or argv[0] in ("-h", "--help"):
             build_parser(only="").print_help()

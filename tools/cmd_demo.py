@@ -29,6 +29,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=("eldfall", "norova"), default=None)
     parser.add_argument("--json", action="store_true", help="print what was written as JSON")
+    parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
 
 
 def _dispute_pair(world, budget_s: float = 8.0):
@@ -74,14 +75,14 @@ def run(args) -> int:
     check_frames(args.frames)
     check_seed(args.seed)
     args.scene = demo_scene(args.scene)
-    world = load_world(args.scene)
+    world = load_world(args.scene, args.models_dir)
     name = game_name_for(world, args.game)
     if has_display() and not args.offscreen:
         from tools import cmd_view
         # no --game: the window plays the scene's games in turn (eldfall view --attract)
         ns = type("Args", (), dict(scene=args.scene, attract=True, game=args.game, offscreen=False, frames=1,
                                    out="out/view", seed=args.seed, size="1280x720", bot="greedy", log=None, samples=None,
-                                   json=False, models_dir=None))()
+                                   json=False, models_dir=args.models_dir, settings=None, set=[]))()
         print(render(summary(world)))
         return cmd_view.run(ns)
 

@@ -239,6 +239,40 @@ def _sheet_problem(text: str, scene) -> Problem | None:
                    f"profiles.{pname}.{m.group(2)}", f"{m.group(3)} (model {m.group(1)})")
 
 
+_TOKEN_KEY = re.compile(r"^token ([^\s:]+): (?:(side|kind|at) )?(.*)$")
+
+
+def _token_problem(text: str, scene) -> Problem | None:
+    """A token's problem as the rules say it (``token ID: side 'x' is not one of ...``) at
+    its line in the scene (``FILE:LINE: tokens[i].side: ...``); None when the text is no
+    such problem or the token is not found."""
+    m = _TOKEN_KEY.match(text)
+    path = getattr(scene, "path", None)
+    if m is None or not path:
+        return None
+    toks = [t.get("id") for t in (getattr(scene, "extra", {}) or {}).get("tokens", ())]
+    if m.group(1) not in toks:
+        return None
+    i = toks.index(m.group(1))
+    key = ("tokens", i) + ((m.group(2),) if m.group(2) else ())
+    from engine.validate import read_yaml
+    try:
+        _, lines, _ = read_yaml(path)
+        line = lines.of(key) or lines.of(key[:2])
+    except InputError:
+        line = None
+    what = f"{m.group(2)} {m.group(3)}" if m.group(2) else m.group(3)
+    return Problem(path, line, ".".join([f"tokens[{i}]"] + list(key[2:])),
+                   f"{what}: a game of the scene cannot start")
+
+
+def _scene_problem(text: str, scene, scene_path: str) -> Problem:
+    """A rules error about the scene at its line: a Norova sheet's, a token's, else the
+    scene's models'."""
+    return (_sheet_problem(text, scene) or _token_problem(text, scene)
+            or Problem(scene_path, None, "models", text))
+
+
 def game_problems(exc: Exception, scene_path: str, with_settings: bool, scene=None) -> list[Problem]:
     """A rules error at the start of a game as Problems, one per line of it: a setting's
     as ``<command line>: --set KEY: what is wrong`` (Norova's ``settings: KEY: `` prefix
@@ -254,13 +288,14 @@ def game_problems(exc: Exception, scene_path: str, with_settings: bool, scene=No
         elif with_settings and eldfall_key:
             out.append(Problem("<command line>", None, f"--set {eldfall_key}", text))
         else:
-            out.append(_sheet_problem(text, scene) or Problem(scene_path, None, "models", text))
+            out.append(_scene_problem(text, scene, scene_path))
     return out
 
 
 def start_problems(scene, world) -> list[Problem]:
-    """The models' sheets that stop a game the scene is for from starting (a Norova sheet of
-    the wrong shape), as ``eldfall play`` would say them: ``eldfall check`` tells them first.
+    """The models' sheets and the tokens that stop a game the scene is for from starting (a
+    Norova sheet of the wrong shape, a token of a side with no model), as ``eldfall play``
+    would say them: ``eldfall check`` tells them first.
     (A roster no game could start with, one side or none, is a fine table for a dispute.)"""
     from engine.geometry import WorldGeometry
     from tools.roster import units_from_scene
@@ -272,8 +307,8 @@ def start_problems(scene, world) -> list[Problem]:
         except ValueError as exc:
             texts = [str(p) for p in getattr(exc, "problems", None) or str(exc).splitlines()]
             for text in texts:
-                if _SHEET_KEY.match(text):
-                    p = _sheet_problem(text, scene) or Problem(scene.path, None, "models", text)
+                if _SHEET_KEY.match(text) or _TOKEN_KEY.match(text):
+                    p = _scene_problem(text, scene, scene.path)
                     if p not in out:
                         out.append(p)
     return out
