@@ -128,3 +128,15 @@ def test_a_crowded_model_at_the_frames_edge_is_not_labelled_over_itself(view_app
     assert lab[0] >= -0.5 and rect_overlap(lab, models["edge"]) < 2.0, (lab, models["edge"])
     for m in ("above", "right", "below"):
         assert rect_overlap(lab, models[m]) < 2.0 and rect_overlap(lab, labels[m]) < 2.0, (m, lab)
+
+
+def test_the_dice_panel_without_a_narrator_keeps_whole_lines(skirmish):
+    """A game with no narration (the raw events' fallback) cut its dice lines at 70 characters
+    too; the panel wraps them as it does the narrated ones."""
+    why = "attack: red-archer Longbow vs blue-marksman, second strike, after cover and range"
+    evs = [SimpleNamespace(kind="action", data={"action": "declare red-archer 'Ranged Attack'"}),
+           SimpleNamespace(kind="roll", data={"value": 7, "sides": 20, "why": why})]
+    skirmish.hud.show_dice(evs)
+    text = skirmish.hud.dice.text
+    assert why in text and "..." not in text, text
+    assert skirmish.hud.dice.rows() > text.count("\n") + 1          # the long line wraps

@@ -223,7 +223,7 @@ class Hud:
         evs = list(events)
         if narrator is None:
             text = explain_rolls(evs[-60:])
-            lines = [t if len(t) <= 70 else t[:67] + "..." for t in text.splitlines() if t.strip()]
+            lines = [t for t in text.splitlines() if t.strip()]         # whole: the panel wraps them
             self.dice.set(("Dice and confrontation\n" + "\n".join(lines[-9:])) if lines else "")
             self.place_right()
             return
