@@ -3441,6 +3441,18 @@ def _at(path, cum, d):
     return path[k] + (path[k + 1] - path[k]) * u[:, None]
 
 
+def watchers(world, mover: str, path_points, settings: SightSettings | None = None) -> list[PathLos]:
+    """``los_along_path`` for every enemy of ``mover`` (another side, not Dead) along its
+    route: who had LoS to it where, and who it came within the Awareness of (what decides
+    who may react to a move, eldfall-reactions.txt "LoS Requirement")."""
+    side = world.hitbox(mover).side
+    enemies = [m for m in world.model_ids() if m != mover and world.hitbox(m).side != side
+               and "Dead" not in set(world.hitbox(m).states)]
+    if not enemies or len(path_points) < 2:
+        return []
+    return los_along_path(world, mover, np.asarray(path_points, dtype=float), enemies, settings=settings)
+
+
 def los_along_path(world, mover: str, path_points, observers: Sequence[str],
                    settings: SightSettings | None = None, every_sample: bool = False) -> list[PathLos]:
     """For each observer: where along the mover's path it had LoS to the mover.

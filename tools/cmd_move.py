@@ -166,6 +166,37 @@ def describe(r) -> str:
     return "\n".join(lines)
 
 
+def seen_by(world, result) -> list:
+    """For a legal move: every enemy's LoS to the mover along its route (``sight.watchers``):
+    who may react to it, and from where a ranged reaction may aim (eldfall-reactions.txt)."""
+    if not result.legal or len(result.path) < 2:
+        return []
+    from engine import sight
+    return sight.watchers(world, result.model, result.path)
+
+
+def seen_lines(watch) -> list[str]:
+    """``seen_by`` in words: one line per enemy that saw the mover, then those that did not."""
+    pt = lambda p: f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})"  # noqa: E731
+    out = []
+    for w in watch:
+        if w.had_los:
+            out.append(f"  seen by {w.observer} from {_inches(w.first_distance)}\" to {_inches(w.last_distance)}\" "
+                       f"along the route (first at {pt(w.first)}, last at {pt(w.last)})")
+    unseen = [w.observer for w in watch if not w.had_los]
+    if unseen:
+        out.append(f"  not seen by {', '.join(unseen)} (no LoS anywhere along the route)")
+    return out
+
+
+def seen_json(watch) -> list[dict]:
+    r = lambda p: None if p is None else [round(float(v), 4) for v in p]  # noqa: E731
+    return [{"observer": w.observer, "had_los": bool(w.had_los), "first": r(w.first), "last": r(w.last),
+             "first_distance": None if w.first_distance is None else round(float(w.first_distance), 4),
+             "last_distance": None if w.last_distance is None else round(float(w.last_distance), 4),
+             "entered_awareness": bool(w.entered_awareness)} for w in watch]
+
+
 def via_level(result, via, overrides) -> None:
     """A --via X,Y,Z of a Walk, Run or Climb names the level the route passes there (as
     --to's Z does for the end): a route that passes (X, Y) on another level is refused
@@ -230,8 +261,10 @@ def run(args) -> int:
     else:
         path = None
     note = eldfall_rules_note(world, "move")
+    watch = seen_by(world, result)
     if args.json:
         out = result.to_dict()
+        out["seen_by"] = seen_json(watch)
         if engaged_by:
             out["engaged_by"] = engaged_by
         if note:
@@ -241,6 +274,8 @@ def run(args) -> int:
         print(json.dumps(out, indent=2))
     else:
         print(describe(result))
+        for line in seen_lines(watch):
+            print(line)
         spd = speed_line(world, args.model, args.mode, speed)
         if spd:
             print(spd)

@@ -1658,12 +1658,9 @@ class PlayController(TableView):
         """The enemies that gain LoS to the mover along ``pts`` (engine.sight)."""
         if pts is None or len(pts) < 2:
             return []
-        side = self.world.hitbox(mid).side
-        enemies = [m for m in self.world.model_ids() if self.world.hitbox(m).side != side
-                   and not ({"Dead"} & set(self.world.hitbox(m).states))]
         try:
             from engine import sight
-            return sight.los_along_path(self.world, mid, np.asarray(pts, float), enemies)
+            return sight.watchers(self.world, mid, pts)
         except Exception:
             return []
 
