@@ -38,3 +38,19 @@ def test_a_refused_move_names_no_watchers(capsys):
     rc, out, err = run_cli(capsys, "move", "scenes/skirmish.yaml", "red-brute", "--to", "14,10",
                            "--mode", "walk", "--json")
     assert rc == 0 and json.loads(out)["seen_by"] == [] and not json.loads(out)["legal"]
+
+
+def test_move_takes_the_sight_settings_for_who_sees_it(tmp_path, capsys):
+    """A visible-area threshold larger than any hitbox: no one sees the brute, and the changed
+    setting is named; a bad file is one line, exit 2."""
+    from scene_files import write
+    huge = write(tmp_path, "huge.yaml", "min_visible_area_mm2: 100000\n")
+    rc, out, err = run_cli(capsys, "move", "scenes/skirmish.yaml", "red-brute", "--to", "18,7",
+                           "--mode", "walk", "--settings", str(huge))
+    assert rc == 0, err
+    assert "  seen by " not in out and "  not seen by blue-warden" in out
+    assert "changed from the defaults: min_visible_area_mm2 100000" in out
+    bad = write(tmp_path, "bad.yaml", "min_visible_area_mm2: x\n")
+    rc, out, err = run_cli(capsys, "move", "scenes/skirmish.yaml", "red-brute", "--to", "18,7",
+                           "--mode", "walk", "--settings", str(bad))
+    assert rc == 2 and err.strip() == f"{bad}:1: min_visible_area_mm2: must be a number, not 'x'"

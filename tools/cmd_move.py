@@ -126,6 +126,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--picture", metavar="DIR", help="write move.png into DIR")
     parser.add_argument("--models-dir", default=None, help="where party#name profiles are looked up")
+    parser.add_argument("--settings", metavar="FILE",
+                        help="sight settings for who sees the mover along a legal route (default "
+                             "engine/data/sight.yaml), as `eldfall los --settings`")
 
 
 def _inches(v: float) -> str:
@@ -166,13 +169,14 @@ def describe(r) -> str:
     return "\n".join(lines)
 
 
-def seen_by(world, result) -> list:
-    """For a legal move: every enemy's LoS to the mover along its route (``sight.watchers``):
-    who may react to it, and from where a ranged reaction may aim (eldfall-reactions.txt)."""
+def seen_by(world, result, settings=None) -> list:
+    """For a legal move: every enemy's LoS to the mover along its route (``sight.watchers``, on
+    the sight ``settings``): who may react to it, and from where a ranged reaction may aim
+    (eldfall-reactions.txt)."""
     if not result.legal or len(result.path) < 2:
         return []
     from engine import sight
-    return sight.watchers(world, result.model, result.path)
+    return sight.watchers(world, result.model, result.path, settings=settings)
 
 
 def seen_lines(watch) -> list[str]:
@@ -238,6 +242,8 @@ def run(args) -> int:
     if args.picture is not None:
         from engine.validate import output_folder
         output_folder(args.picture, "--picture", files=("move.png",))     # before any work: a bad folder writes nothing
+    from engine.sight_settings import load_settings
+    sight_settings = load_settings(args.settings)          # before the scene: a bad file reads nothing
     world = load_world(args.scene, args.models_dir)
     check_model(world, args.model)
     for p in via:
@@ -261,7 +267,7 @@ def run(args) -> int:
     else:
         path = None
     note = eldfall_rules_note(world, "move")
-    watch = seen_by(world, result)
+    watch = seen_by(world, result, sight_settings)
     if args.json:
         out = result.to_dict()
         out["seen_by"] = seen_json(watch)
@@ -276,6 +282,9 @@ def run(args) -> int:
         print(describe(result))
         for line in seen_lines(watch):
             print(line)
+        from tools.cmd_los import changed_words
+        if watch and changed_words(sight_settings):     # --settings that changes who sees it
+            print(f"  settings: {changed_words(sight_settings)[2:]}")
         spd = speed_line(world, args.model, args.mode, speed)
         if spd:
             print(spd)
