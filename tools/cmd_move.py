@@ -253,6 +253,7 @@ def run(args) -> int:
     result = check_path(world, args.model, via + [to], args.mode, speed=speed, settings=overrides or None)
     if args.mode != "jump":
         via_level(result, via, overrides)
+    watch = seen_by(world, result, sight_settings)
     if args.picture:
         try:
             from engine.view.pictures import move_picture
@@ -260,14 +261,14 @@ def run(args) -> int:
             # out of the picture: drawn at most the table's size above it
             cap = float(max(world.table))
             shown = [p if len(p) < 3 else (p[0], p[1], min(p[2], cap)) for p in via + [to]]
-            path = move_picture(world, result, args.picture, waypoints=shown, caption=describe(result))
+            path = move_picture(world, result, args.picture, waypoints=shown,
+                                caption="\n".join([describe(result)] + seen_lines(watch)))
         except Exception as exc:  # noqa: BLE001 - the verdict stands without the picture
             print(f"eldfall move: no picture ({type(exc).__name__}: {exc})", file=sys.stderr)
             path = None
     else:
         path = None
     note = eldfall_rules_note(world, "move")
-    watch = seen_by(world, result, sight_settings)
     if args.json:
         out = result.to_dict()
         out["seen_by"] = seen_json(watch)
