@@ -15,6 +15,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m compileall -q engine rules tools >/dev/null
 	touch $(STAMP)
 
 # Debian libraries for Panda3D's offscreen renderer, installed only when missing.
