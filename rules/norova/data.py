@@ -276,9 +276,6 @@ class RuleData:
         for v in r["swimming"]["environments"]:
             if not isinstance(v, str):
                 p.append(bad("swimming.environments", f"must be environment names, not {given_words(v)}"))
-        if r["dying"]["save_stat"] not in POOLS:
-            p.append(bad("dying.save_stat", f"must be one of {', '.join(POOLS)}, "
-                                            f"not {given_words(r['dying']['save_stat'])}"))
         return p
 
 

@@ -132,7 +132,11 @@ class NorovaGame(Game):
                 height=u.height, vitality=sheet.vitality, soul=sheet.soul, power=sheet.power,
                 main=sheet.equipment["main"], off=sheet.equipment["off"],
                 inventory=dict(sheet.inventory), ammo=dict(sheet.ammo),
-                hidden="Hidden" in u.states, prone=bool({"Prone", "Crouched"} & set(u.states)))
+                # a model the scene sets Crouched (the table's low pose, behind cover) is low,
+                # as after a crawl: it still fights; "Prone" is Norova's fallen (getting up is
+                # its move, no attack till then)
+                hidden="Hidden" in u.states, prone="Prone" in u.states,
+                low="Crouched" in u.states and "Prone" not in u.states)
         if problems:
             raise NorovaDataError(problems)
         if len({f.side for f in self.fighters.values()}) < 2:
@@ -424,7 +428,9 @@ class NorovaGame(Game):
         ini = self.r["initiative"]
         order = []
         for i, f in enumerate(self.fighters.values()):
-            if not f.able:
+            # a Dying character keeps a place: its turn is its Vitality save (with
+            # ``reroll_each_round`` it would otherwise never make one again)
+            if f.status not in ("active", "dying"):
                 continue
             nat = self.roll("initiative", int(ini["die"]), model=f.id)
             f.init_roll = nat
@@ -658,7 +664,7 @@ class NorovaGame(Game):
     def _why_wait(self, a: Wait, f: Fighter) -> str | None:
         if f.acted:
             return f"{f.id} has already acted this turn: it can no longer wait"
-        if len(self.queue) < 2:
+        if not self._to_act(f.id):
             return f"no character is left to act after {f.id} this round"
         if self._wait_place(f.id) is None:
             # a wait passes a character that has not waited itself: two characters could
@@ -674,9 +680,15 @@ class NorovaGame(Game):
         a character that waited does not take that choice from the next one."""
         waited = self._waited_this_round()
         for i, other in enumerate(self.queue[1:], start=1):
-            if other != mid and other not in waited:
+            if other != mid and other not in waited and self.fighters[other].status in ("active", "dying"):
                 return i
         return None
+
+    def _to_act(self, mid: str | None = None) -> list[str]:
+        """The characters after the head of the queue (but ``mid``) that still take a turn
+        this round: not those killed (or made Stable) since the round began, who stay in the
+        queue until their place comes and are passed over then."""
+        return [m for m in self.queue[1:] if m != mid and self.fighters[m].status in ("active", "dying")]
 
     def _waited_this_round(self) -> set[str]:
         out = set()
@@ -691,7 +703,9 @@ class NorovaGame(Game):
         at = self._wait_place(f.id)
         self.queue.pop(0)
         self.queue.insert(at, f.id)
-        self.emit("wait", {"model": f.id, "queue": list(self.queue)})
+        # who comes next: not a character killed since the round began (passed over at its place)
+        self.emit("wait", {"model": f.id, "queue": [m for m in self.queue if m == f.id
+                                                    or self.fighters[m].status in ("active", "dying")]})
 
     def _why_endturn(self, a: EndTurn, f: Fighter) -> str | None:
         return None
@@ -811,7 +825,7 @@ class NorovaGame(Game):
             return f"the route is {flat:.2f}\" long, more than the {allowance:g}\" of this {a.mode}"
         mv, allowance = self.move_check(a)
         if not mv.legal:
-            return f"illegal route: {mv.reason}"
+            return f"illegal route: {_norova_reason(mv.reason)}"
         if mv.distance > allowance + 1e-6:
             return f"the route is {mv.distance:.2f}\" long, more than the {allowance:g}\" of this {a.mode}"
         if mv.stopped_by is not None and math.dist(mv.end[:2], a.route[-1][:2]) > 1e-3:
@@ -1795,7 +1809,11 @@ class NorovaGame(Game):
                     continue
                 if o.id != mid and self.geometry.distance(mid, o.id) > radius + 1e-6:
                     continue
-                if sp.get("los") and o.id != mid and not self._sight(mid, o.id).los:
+                # seed "Using Skills and Spells": "Targets within the area of effect are
+                # affected ... Walls and solid obstacles may block an area of effect": the
+                # scenery blocks it, the characters in the area do not (each is a target)
+                if sp.get("los") and o.id != mid and not self.geometry.sight(
+                        mid, o.id, moving=True, models_block=False).los:
                     self.emit("blocked", {"spell": spell, "model": o.id, "why": "no line of sight from the caster"})
                     continue
                 targets.append(o.id)
@@ -2203,7 +2221,7 @@ class NorovaGame(Game):
             lines.append(f"Over: {self.outcome}")
         elif self.queue:
             lines.append(f"Active: {self.queue[0]} ({self.fighters[self.queue[0]].side})"
-                         + (f"; then {', '.join(self.queue[1:4])}" if len(self.queue) > 1 else ""))
+                         + (f"; then {', '.join(self._to_act()[:3])}" if self._to_act() else ""))
             if self.aoo_pending is not None:
                 p = self.aoo_pending
                 lines.append(f"Attack of Opportunity: {p['model']} chooses its blow on {p['mover']} "
@@ -2270,6 +2288,20 @@ class NorovaGame(Game):
         if self.aoo_pending is not None:          # (only then: the hashes of other states stay)
             out["aoo_pending"] = {**self.aoo_pending, "skills": list(self.aoo_pending["skills"])}
         return out
+
+
+# the table's refusal of a step or a drop taller than the figure names the table's own
+# moves ("it needs Climb, Jump or a ladder"): Legends of Norova has no Jump; its way up or
+# down such a face is a `climb` move (half rate), or a flight
+_TABLE_MOVES = "it needs Climb, Jump or a ladder"
+
+
+def _norova_reason(reason: str) -> str:
+    """The geometry's reason for refusing a route, in Norova's moves."""
+    if _TABLE_MOVES not in str(reason):
+        return reason
+    way = "climb down it (a climb move)" if "a drop of" in str(reason) else "it needs a climb move (or a ladder)"
+    return str(reason).replace(_TABLE_MOVES, way)
 
 
 def _along_route(route, p) -> float:

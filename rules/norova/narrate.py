@@ -103,6 +103,11 @@ _SKILL = {"crit": "critical success (natural 20)", "success": "success", "failur
           "works_anyway": "natural 1, but it works anyway (d6 1)", "backfire": "natural 1: it backfires (d6 6)"}
 
 
+# a spell's critical hit check names the spell and its target ("mend on cleric"); an
+# attack's names its strike ("attack strike 1", "power_strike strike 2")
+_SPELL_CHECK = re.compile(r"\S+ on \S+")
+
+
 def _terms(terms) -> str:
     """What an amount is made of: "longsword 5 + Offensive Power 8" (data keys as words)."""
     return " + ".join(f"{_words(w, _IDS)} {v}" for w, v in terms)
@@ -271,6 +276,10 @@ def _line(k: str, d: dict) -> str | None:
         return f"     {d['model']} {_key(d['what'])}: d20 {d['natural']}{trait} -> {d['total']} vs {d['target']}: {said}"
     if k == "critical_check":
         said = _CRIT.get(d['result'], _key(d['result'])) if d['result'] else 'no critical'
+        if d['result'] == "deathblow" and _SPELL_CHECK.fullmatch(str(d.get("what", ""))):
+            # seed "Critical Critical Hits": on a spell's critical hit the 6 is Epic Casting
+            # (the target killed or fully restored), not a Deathblow
+            said = "epic casting"
         nat = int(d["natural"])
         if nat == 20 and isinstance(d.get("d6"), int):
             roll = f"d20 20, d6 {d['d6']}"           # the Critical Critical Hit's d6
@@ -316,7 +325,8 @@ def _line(k: str, d: dict) -> str | None:
         left = f": {pool.title()} {now}/{top}" if top is not None and isinstance(now, int) else ""
         return f"     {d['model']} recovers {d['amount']} {pool} ({why}){left}"
     if k == "state":
-        return f"   {d['model']} is {d['status']} ({d['why']})"
+        # the reason may name a data key ("healing_potion", "flame_burst"): as words
+        return f"   {d['model']} is {d['status']} ({_words(d['why'], ids)})"
     if k == "save":
         # the sheet's save bonus, where the event gives it ("d20 8 +3 save -> 11 vs 12")
         bonus = f" {int(d['bonus']):+d} save" if isinstance(d.get("bonus"), int) else ""
