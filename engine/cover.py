@@ -338,6 +338,31 @@ def piece_distance(mesh, hb) -> float:
     return best
 
 
+def piece_gap(piece, hb) -> float:
+    """``piece_distance`` of a terrain piece, as a ruler measures the piece the scene declares:
+    a ``cylinder`` piece is round (its mesh has 48 flat sides, up to 0.2% of its radius
+    inside the circle: a model 1.00" from a round 3" tower measured 1.006" to a flat side,
+    "1.01\" away", no cover)."""
+    spec = getattr(piece, "spec", None)
+    if spec is not None and spec.shape == "cylinder" and spec.radius and spec.height:
+        from engine.world import cylinder_distance
+        return float(cylinder_distance(np.array(spec.at, dtype=float), float(spec.radius), float(spec.height),
+                                       np.array([hb.x, hb.y, hb.z]), hb.radius, hb.height))
+    return piece_distance(piece.mesh, hb)
+
+
+def piece_top(piece, hb, within: float, lowest: bool = False) -> float:
+    """``local_top`` of a terrain piece, a ``cylinder`` piece taken round as declared (see
+    ``piece_gap``): its top (or bottom) when its circle comes within ``within`` of the base."""
+    spec = getattr(piece, "spec", None)
+    if spec is not None and spec.shape == "cylinder" and spec.radius and spec.height:
+        gap = math.hypot(spec.at[0] - hb.x, spec.at[1] - hb.y) - float(spec.radius) - hb.radius
+        if gap > within + 1e-9:
+            return math.inf if lowest else -math.inf
+        return float(spec.at[2]) + (0.0 if lowest else float(spec.height))
+    return local_top(piece.mesh, hb, within, lowest)
+
+
 def local_top(mesh, hb, within: float, lowest: bool = False) -> float:
     """Highest point of the piece within ``within`` (horizontally) of the base's edge (a disc
     of radius ``radius + within`` about the base's centre, seen from above); -inf if none.
@@ -429,7 +454,7 @@ def stack_bottom(world, pidx: int, hb, within: float, base_top: float) -> float:
     reaches down to the step's foot): a piece whose bottom stays above ``base_top`` hangs
     over the model (an awning, the floor above it) rather than rising from its ground."""
     lo, hi = piece_bounds(world)
-    bottom = local_top(world.pieces[pidx].mesh, hb, within, lowest=True)
+    bottom = piece_top(world.pieces[pidx], hb, within, lowest=True)
     group, todo = {pidx}, [pidx]
     while todo and bottom > base_top + 1e-9:
         k = todo.pop()
@@ -439,34 +464,53 @@ def stack_bottom(world, pidx: int, hb, within: float, base_top: float) -> float:
             piece = world.pieces[q]
             if q in group or not piece.solid:
                 continue
+            # under it, not beside it: their plans overlap (an awning fixed to a house's wall
+            # only touches it, or sinks into it by a hair)
+            over = np.minimum(hi[q, :2], hi[k, :2]) - np.maximum(lo[q, :2], lo[k, :2])
+            if (over <= 0.05).any():
+                continue
+            q_top = piece_top(piece, hb, within)
             group.add(q)
             # under it: reaching up to its bottom there
-            if local_top(piece.mesh, hb, within) >= bottom - 0.01:
-                b = local_top(piece.mesh, hb, within, lowest=True)
+            if q_top >= bottom - 0.01:
+                b = piece_top(piece, hb, within, lowest=True)
                 if b < bottom:
                     bottom = b
                     todo.append(q)
     return bottom
 
 
-def apparent_width(mesh, above_z: float, direction_xy: np.ndarray) -> float:
-    """Width across the line of sight of the part of the piece above ``above_z``."""
+def band_slice(mesh, above_z: float, below_z: float | None = None):
+    """The part of the piece between the heights ``above_z`` and ``below_z`` (None: no upper
+    limit), or None when nothing of it lies there."""
     import trimesh
     m = trimesh.intersections.slice_mesh_plane(mesh, (0, 0, 1), (0, 0, above_z), cap=False)
+    if m is not None and len(m.faces) and below_z is not None:
+        m = trimesh.intersections.slice_mesh_plane(m, (0, 0, -1), (0, 0, below_z), cap=False)
     if m is None or len(m.faces) == 0:
+        return None
+    return m
+
+
+def apparent_width(mesh, above_z: float, direction_xy: np.ndarray, below_z: float | None = None) -> float:
+    """Width across the line of sight of the part of the piece above ``above_z`` (and below
+    ``below_z``: the model's height, so that a wide part wholly above it, a lintel over an
+    arch or a sign on a post, does not make the part beside the model wider than its base)."""
+    m = band_slice(mesh, above_z, below_z)
+    if m is None:
         return 0.0
     perp = np.array([-direction_xy[1], direction_xy[0]])
     u = np.asarray(m.vertices)[:, :2] @ perp
     return float(u.max() - u.min())
 
 
-def face_on_width(mesh, above_z: float) -> float:
-    """The length of the part of the piece above ``above_z``, as a ruler laid along it reads
-    it (a wall's length, what it is wide seen face on): its extent along the direction square
-    to its thinnest (the extents along 720 directions; a box's exactly)."""
-    import trimesh
-    m = trimesh.intersections.slice_mesh_plane(mesh, (0, 0, 1), (0, 0, above_z), cap=False)
-    if m is None or len(m.faces) == 0:
+def face_on_width(mesh, above_z: float, below_z: float | None = None) -> float:
+    """The length of the part of the piece above ``above_z`` (and below ``below_z``), as a
+    ruler laid along it reads it (a wall's length, what it is wide seen face on): its extent
+    along the direction square to its thinnest (the extents along 720 directions; a box's
+    exactly)."""
+    m = band_slice(mesh, above_z, below_z)
+    if m is None:
         return 0.0
     a = np.radians(np.arange(0.0, 360.0, 0.5))
     u = np.asarray(m.vertices)[:, :2] @ np.vstack([np.cos(a), np.sin(a)])
@@ -476,28 +520,44 @@ def face_on_width(mesh, above_z: float) -> float:
 
 
 def joined_width(world, pidx: int, above_z: float, tall_z: float, direction_xy: np.ndarray,
-                 skip: set[int]) -> tuple[float, list[str]]:
+                 skip: set[int], below_z: float | None = None) -> tuple[float, list[str]]:
     """Width across the line of sight of piece ``pidx`` joined with the pieces that touch it
     (boxes within 0.01"), again and again, that also reach ``tall_z``: a wall built of
     several blocks is as wide as all of them. Returns the width and the ids of the pieces
     that make it wider than ``pidx`` alone: the fewest that span it, outwards from
     ``pidx`` (of two reaching as far, the one nearer the attacker, then the lower one), not
-    every block that touches (a floor inside, a wall behind, a roof adding nothing)."""
+    every block that touches (a floor inside, a wall behind, a roof adding nothing).
+    ``below_z``: only the parts below it count for the width (the model's height: a lintel
+    over an arch is no block beside the pillar the model stands behind)."""
     lo, hi = piece_bounds(world)
     perp = np.array([-direction_xy[1], direction_xy[0]])
 
     def span(k):
-        import trimesh
-        m = trimesh.intersections.slice_mesh_plane(world.pieces[k].mesh, (0, 0, 1), (0, 0, above_z), cap=False)
-        if m is None or len(m.faces) == 0:
+        m = band_slice(world.pieces[k].mesh, above_z, below_z)
+        if m is None:
             return None
         v = np.asarray(m.vertices)
         u = v[:, :2] @ perp
         return float(u.min()), float(u.max()), float((v[:, :2] @ direction_xy).min()), float(v[:, 2].min())
-    a, b = (span(pidx) or (0.0, 0.0))[:2]
+    solid = np.array([p.solid and p.id != "table" for p in world.pieces])
+    own = span(pidx)
+    if own is None:
+        # nothing of it at the model's height (a wall on a platform, the model at the
+        # platform's foot; a lintel): as wide as the touching blocks there that reach as high
+        best: tuple[float, list[str]] = (0.0, [])
+        near = np.nonzero(solid & np.all(lo <= hi[pidx] + 0.01, axis=1) & np.all(hi >= lo[pidx] - 0.01, axis=1)
+                          & (hi[:, 2] >= tall_z))[0]
+        for q in map(int, near):
+            if q == pidx or q in skip or span(q) is None:
+                continue
+            w, names = joined_width(world, q, above_z, tall_z, direction_xy, set(skip) | {pidx}, below_z)
+            if w > best[0] + 1e-12:
+                qid = world.pieces[q].id
+                best = (w, [qid] + [n for n in names if n != qid])
+        return best
+    a, b = own[:2]
     a0, b0 = a, b
     group, todo, beside = {pidx}, [pidx], {}
-    solid = np.array([p.solid and p.id != "table" for p in world.pieces])
     while todo:
         k = todo.pop()
         near = np.nonzero(solid & np.all(lo <= hi[k] + 0.01, axis=1) & np.all(hi >= lo[k] - 0.01, axis=1)
@@ -710,7 +770,11 @@ def cover(world, attacker: str, target: str, los_result=None,
     if s.flying_state in th.states:
         return CoverResult("none", None, f"{target} is {s.flying_state}: no cover")
     code = _size_code(th)
-    if code not in s.cover_sizes:
+    # the Crouched State's Light Cover is the State's own ("model counts as in Light Cover",
+    # eldfall-states.txt), whatever the Size: only the cover from scenery is for S, M and L
+    # (a Crouched Huge model was "none" here while `measure` and the rules gave it -2)
+    by_scenery = code in s.cover_sizes
+    if not by_scenery and not (crouched and s.cover_crouched != "none"):
         return CoverResult("none", None, f"{target} is {_size_words(th, code)}: only {', '.join(s.cover_sizes)} get cover")
     if los_result is None or not los_result.fraction_exact or los_result.target_visible is None:
         from engine.sight import los
@@ -731,6 +795,10 @@ def cover(world, attacker: str, target: str, los_result=None,
         base_level, base_reason = s.cover_crouched, f"{target} is Crouched"
     if not los_result.los:
         return CoverResult("none", None, "no LoS")
+    if not by_scenery:
+        return CoverResult(base_level, None, f"{base_reason} (the State's cover, whatever its Size; as "
+                           f"{_size_words(th, code)} it gets none from scenery: only "
+                           f"{', '.join(s.cover_sizes)} do)")
 
     pts = los_result.target_points
     allowed = los_result.target_allowed if los_result.target_allowed is not None else np.ones(len(pts), bool)
@@ -817,21 +885,27 @@ def cover(world, attacker: str, target: str, los_result=None,
             if not pnear:
                 # the exact distance is only needed if the reason ends up listing it
                 rejected.append(lambda piece=piece, share=share: f"{piece.id} hides {percent(share)} of its hitbox "
-                                "but is " + inches_vs(piece_distance(piece.mesh, th), s.cover_within_in) + "\" away")
+                                "but is " + inches_vs(piece_gap(piece, th), s.cover_within_in) + "\" away")
                 hiders.append((piece.id, share, f"more than {s.cover_within_in:g}\" away: no cover"))
                 continue
-            dist_p = piece_distance(piece.mesh, th)
+            dist_p = piece_gap(piece, th)
             if dist_p > s.cover_within_in + WITHIN_TOL:
                 rejected.append(f"{piece.id} hides {percent(share)} of its hitbox but is "
                                 f"{inches_vs(dist_p, s.cover_within_in)}\" away")
                 hiders.append((piece.id, share, f"{inches_vs(dist_p, s.cover_within_in)}\" away: no cover"))
                 continue
-            top = local_top(piece.mesh, th, s.cover_within_in + WITHIN_TOL)
+            top = piece_top(piece, th, s.cover_within_in + WITHIN_TOL)
             if top <= base_top + 1e-9:
                 rejected.append(f"{piece.id} hides {percent(share)} of its hitbox but is not higher than its base")
                 hiders.append((piece.id, share, "not higher than its base: no cover"))
                 continue
-            width = apparent_width(piece.mesh, base_top, los_dir)
+            # wider than the base where it stands beside the model: between the top of the base
+            # and the top of the hitbox Heavy is judged against (a lintel above an arch's pillar,
+            # a sign on a post, a canopy, all above the model, widen nothing beside it)
+            # (a hitbox shrunk to its base, judged as such: cover.heavy_against hitbox, the width
+            # just above the base)
+            model_top = max(th.z + tall_h, base_top + 0.01)
+            width = apparent_width(piece.mesh, base_top, los_dir, model_top)
             taller = top >= th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9
             hangs = None
             if taller:
@@ -846,7 +920,7 @@ def cover(world, attacker: str, target: str, los_result=None,
                 # a wall of several touching blocks counts as one
                 w2, joined = joined_width(world, int(pidx), base_top,
                                           th.z + tall_h - s.cover_heavy_height_tolerance_in - 1e-9, los_dir,
-                                          support)
+                                          support, model_top)
                 if joined:
                     width = max(width, w2)
                     wider = width > 2 * th.radius + 1e-9
@@ -854,18 +928,23 @@ def cover(world, attacker: str, target: str, los_result=None,
             level = auto if piece.cover == "auto" else piece.cover
             top_s, tall_s = side_by_side(top - th.z, tall_h)
             width_s, base_s = side_by_side(width, 2 * th.radius)
+            wide = (f"it is {width_s}\" wide{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
+                    f"({'wider' if wider else 'not wider'} than the {base_s}\" base")
+            if width <= 0:
+                # nothing of it at the model's height ("0.00\" wide" of an awning read as a fault)
+                above = apparent_width(piece.mesh, base_top, los_dir)
+                wide = (f"it is {above:.2f}\" wide, all of it above the top of the {tall_s}\" {tall_what} "
+                        f"(nothing of it beside the model, to be wider than its {2 * th.radius:.2f}\" base")
             head = (f"{piece.id} is {dist_p:.2f}\" away and hides {percent(share)} of its hitbox from {attacker}; "
                     f"its top is {top_s}\" above the base ({_tall_words(top - th.z, tall_h, taller, s, hangs)} the "
-                    f"{tall_s}\" {tall_what}) and it is {width_s}\" wide"
-                    f"{' with ' + ', '.join(joined) + ' beside it' if joined else ''} "
-                    f"({'wider' if wider else 'not wider'} than the {base_s}\" base")
+                    f"{tall_s}\" {tall_what}) and {wide}")
             tag = f"; the piece's cover tag says {piece.cover} (automatic: {auto})" if piece.cover != "auto" else ""
 
             def why(head=head, tag=tag, mesh=piece.mesh, width=width, joined=joined):
                 # the width is across the line of sight: a 3" wall seen at an angle is 2.71" wide,
                 # and a player's ruler laid along it reads 3" (said when the two print differently;
                 # built only when the reason is read)
-                face = 0.0 if joined else face_on_width(mesh, base_top)
+                face = 0.0 if joined else face_on_width(mesh, base_top, model_top)
                 slant = (f"; across the line of sight from {attacker}: it is {face:.2f}\" long, seen at an angle"
                          if f"{face:.2f}" != f"{width:.2f}" and face > width else "")
                 return head + slant + ")" + tag

@@ -543,11 +543,15 @@ def place_circle(world, template: str | TemplateSpec, *, target: str | None = No
         # way down may not even find it (the tower's bottom face lies on the table's top):
         # then the point asked for itself is tested
         z = surface if math.isfinite(surface) else float(at[2])
-        p = np.array([[cx, cy, z + settings.lift()]])
-        _, tri = world.rays.first_hit(p, np.array([[0.0, 0.0, 1.0]]))
-        if tri[0] >= 0 and world.rays.normals[tri[0], 2] > 1e-6:
-            piece = world.pieces[int(world.tri_piece[tri[0]])].id
-            raise InputError(f"--at: ({cx:g}, {cy:g}, {round(z, 2) + 0.0:.2f}) is inside {piece}: the template lies on a "
+        p = np.array([[cx, cy, z + settings.lift()], [cx, cy, min(float(at[2]), world.top_z) + settings.lift()]])
+        _, tri = world.rays.first_hit(p, np.array([[0.0, 0.0, 1.0]] * 2))
+        inside = [bool(t >= 0 and world.rays.normals[t, 2] > 1e-6) for t in tri]
+        if inside[0]:
+            # the point the user gave, when it is inside the piece too ("z 2" inside a 4" tower
+            # read "(x, y, 0.00) is inside tower": the table under the tower, a height never given)
+            k, zz = (1, float(at[2])) if inside[1] else (0, z)
+            piece = world.pieces[int(world.tri_piece[tri[k]])].id
+            raise InputError(f"--at: ({cx:g}, {cy:g}, {round(zz, 2) + 0.0:.2f}) is inside {piece}: the template lies on a "
                              "surface, give the z of one")
         if not math.isfinite(surface):
             raise InputError(f"--at: no surface at or below z={at[2]:g} under ({cx:g}, {cy:g})")

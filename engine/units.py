@@ -32,3 +32,14 @@ def size_table() -> dict:
 def base_height_mm() -> float:
     with open(DATA / "sizes.yaml", encoding="utf-8") as fh:
         return float(yaml.safe_load(fh)["base_height_mm"])
+
+
+def inches_over(value: float, limit: float) -> str:
+    """``value`` (more than ``limit``) with two decimals, or as many more (up to six) as it
+    takes to print it above the limit: a route costing 10.004" against 10" reads "10.004",
+    never "10.00" (which a player reads as within the allowance)."""
+    for d in range(2, 7):
+        text = f"{value:.{d}f}"
+        if float(text) > limit:
+            return text
+    return f"{value:.6f}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 
 from engine.errors import InputError, Problem
+from engine.units import inches_over
 from tools.loading import eldfall_rules_note, load_world
 
 
@@ -242,8 +243,8 @@ def target_modifiers(world, m, settings=None) -> list[dict]:
     d = distance(world, a, b)
     if dark and d > ha.awareness / 2:
         out.append({"what": "dark", "value": -3,
-                    "why": f"{' and '.join(dark)} in the Dark, {d:.2f}\" beyond half {a}'s Awareness "
-                           f"({ha.awareness / 2:g}\")"})
+                    "why": f"{' and '.join(dark)} in the Dark, {inches_over(d, ha.awareness / 2)}\" beyond half {a}'s "
+                           f"Awareness ({ha.awareness / 2:g}\")"})
     allies = [o for o in world.model_ids() if o not in (a, b) and world.hitbox(o).side == ha.side
               and not cd.ignored_for_game(world.hitbox(o).states) and world.base_contact(o, b)]
     if allies:
