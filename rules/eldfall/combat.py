@@ -24,6 +24,12 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 SIZES = ("S", "M", "L", "H", "G", "C", "E")
+# The referee's measuring tolerance, inches: a distance within it of a printed limit (a
+# range band's ends, a spell's range, Reach) is at that limit. The same 0.001" as the
+# table's Reach, Base Contact and Awareness (engine.measure.CONTACT_TOLERANCE; the
+# rules never import the engine) and as `eldfall measure`'s bands (docs/rulings.md,
+# "Range bands": whole inches, inclusive within the 0.001" measuring tolerance).
+MEASURE_TOLERANCE = 1e-3
 
 
 def halve(v: int) -> int:
@@ -153,15 +159,15 @@ def size_steps(a: str, b: str) -> int:
 def band_modifier(bands: Sequence[Sequence[float]], distance: float) -> int | None:
     """The ACC modifier of a ranged weapon at ``distance``; None when out of range.
 
-    Bands are inclusive ``(min, max, mod)``; a distance between two printed
-    bands (e.g. 20.4" with 0-20 and 21-40) belongs to the farther band; one
-    closer than the first band's printed minimum is out of range (ruling "Range
-    bands").
+    Bands are inclusive ``(min, max, mod)``, within ``MEASURE_TOLERANCE`` (20.0005"
+    is in 0-20, as `eldfall measure` says); a distance between two printed bands
+    (e.g. 20.4" with 0-20 and 21-40) belongs to the farther band; one closer than
+    the first band's printed minimum is out of range (ruling "Range bands").
     """
-    if not bands or distance < float(bands[0][0]) - 1e-9:
+    if not bands or distance < float(bands[0][0]) - MEASURE_TOLERANCE:
         return None
     for lo, hi, mod in bands:
-        if distance <= hi + 1e-9:
+        if distance <= hi + MEASURE_TOLERANCE:
             return int(mod)
     return None
 

@@ -401,6 +401,17 @@ def _placements(game, model, action, foes, stk, weapon=None, spell=None):
             yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk),), place=place)
 
 
+def _dense(game, model, target, action, weapon=None, spell=None) -> bool:
+    """Whether a Dense area takes a Strike off this Attack (resolution.dense_strike)."""
+    from rules.eldfall.resolution import dense_strike
+    prof = game.weapon(model, weapon) if weapon is not None else game.spell(model, spell)
+    if prof is None:
+        return False
+    melee = action == "Melee Attack" or bool(prof.get("melee"))
+    return dense_strike(game, model, [target], melee,
+                        float(prof.get("rch", prof.get("rng", 0)) or 0))
+
+
 def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role="active"):
     """All Strikes on one target, one Strike on each of up to STK targets, and
     (reactive) the points of the path a ranged reaction may aim at."""
@@ -408,6 +419,9 @@ def _attack_splits(game, model, action, foes, stk, weapon=None, spell=None, role
         if f is None:
             continue
         yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk),))
+        if stk > 2 and _dense(game, model, f, action, weapon, spell):
+            # one Strike fewer: all the Strikes a Dense area leaves (-1 STK)
+            yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, stk - 1),))
         if stk > 1:
             yield Declare(model, action, weapon=weapon, spell=spell, targets=((f, 1),))
     if role == "active":

@@ -461,7 +461,8 @@ def line(ev) -> str | None:
         if d.get("skipped"):
             return f"  {d['model']} cannot move after its Dodge ({d['skipped']})"
         if d.get("end"):
-            return f"  {d['model']} moves to {_pt(d['end'])} after its Dodge"
+            return (f"  {d['model']} moves to {_pt(d['end'])} after its Dodge"
+                    + (f", stopped by {d['stopped_by']}" if d.get("stopped_by") else ""))
         return None
     if k == "land":
         return f"    {d['model']} lands {d['height']:.1f}\" down, at {_pt(d['at'])} (no Fall rolls)"

@@ -218,6 +218,11 @@ def reaction_point(game, d: Declare):
         return d.point
     q = act.qualified.get(d.model) or {}
     end = tuple(game.geo.position(act.model))
+    spell = game.spell(d.model, d.spell) if d.action == "Spell Attack" else None
+    if spell is not None and spell.get("melee"):
+        # a Melee-Type spell's reaction is a melee reaction: aimed at the end of the move
+        # unless it names its point (``_point_ok``), never at the last point it was seen
+        return None
     if d.action in ("Ranged Attack", "Spell Attack") and q.get("seen"):
         if any(math.dist(s, end) < 1e-6 for s in q["seen"]):
             return None

@@ -300,11 +300,13 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             return f"{w['name']} is not a {want} weapon"
     prof = attack_profile(game, d)
     stk = 1 if role == "reactive" else int(prof.get("stk", 1))
-    melee_reach = a == "Melee Attack" or prof.get("melee")
-    if "dense" in game.geo.environments(d.model) and (
-            not melee_reach or float(prof.get("rch", 0)) >= 1):
-        stk = max(1, stk - 1)            # Dense: -1 STK for reach 1"+ melee and ranged
     melee = bool(a == "Melee Attack" or prof.get("melee"))
+    if dense_strike(game, d.model, d.target_ids, melee, float(prof.get("rch", 0))):
+        stk = max(1, stk - 1)            # Dense: -1 STK for reach 1"+ melee and ranged
+    if not melee:
+        r = hazy_block(game, d.model, d.target_ids)
+        if r:
+            return r
     # a Melee-Type Spell's Attack is a Melee Attack ("Requires a Melee Weapon or a
     # Melee-Type Spell within Reach"): the caps and the targeting rules of Melee
     # Attacks bind it too (Flying: "Melee Attack Strike value of 1"; "Cannot be
@@ -369,7 +371,8 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
                 lo = float(prof["bands"][0][0])
                 return (f"{t} is out of range ({dist:.2f}\" inside the minimum range of {lo:g}\")" if dist < lo
                         else f"{t} is out of range ({dist:.2f}\" beyond the last band)")
-        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and \
+                dist > prof["rng"] + cb.MEASURE_TOLERANCE:
             return f"{t} is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
         if not targetless and not game.has_los(d.model, t) and \
                 not _aura_target(game, d, prof, role, t):
@@ -386,6 +389,33 @@ def _why_not_attack(game, d: Declare, role: str) -> str | None:
             # as the Assist refuses it: "Max 1 Enchantment of same name per model"
             return f"{t} already has the Enchantment {prof['name']} (max 1 of a name per model)"
     return None
+
+
+def dense_strike(game, attacker: str, targets, melee: bool, rch: float) -> bool:
+    """Dense (eldfall-facts.md, Environments: "-1 STK for reach 1+ melee and for ranged
+    within or through"): a melee Attack of reach 1" or more made from within a Dense
+    area; a ranged Attack made from within one, or at a model that stands in one (the
+    line of fire goes through the area to reach it). A line that only crosses a Dense
+    area between two models outside it is not seen by the rules (the geometry tells
+    only which areas a base touches)."""
+    if "dense" in game.geo.environments(attacker):
+        return not melee or rch >= 1
+    return not melee and any("dense" in game.geo.environments(t) for t in targets
+                             if t in game.models and game.models[t].on_table)
+
+
+def hazy_block(game, attacker: str, targets) -> str | None:
+    """Hazy (eldfall-facts.md, Environments: "no ranged attacks through"): why a ranged
+    Attack (a weapon's or a spell's) may not be made, when the attacker or a target stands
+    in a Hazy area (its base touches one: the line of fire would pass through the haze);
+    None otherwise. A line that only crosses a Hazy area between two models outside it
+    is not seen by the rules (the geometry tells only which areas a base touches)."""
+    who = [m for m in (attacker, *targets) if m in game.models and game.models[m].on_table
+           and "hazy" in game.geo.environments(m)]
+    if not who:
+        return None
+    return (f"no ranged Attack through a Hazy area: {who[0]} stands in one "
+            "(Hazy: no ranged attacks through)")
 
 
 def _xy(p) -> str:
@@ -468,14 +498,15 @@ def _why_not_ground(game, d: Declare, prof: dict, melee: bool) -> str | None:
         dist = game.geo.point_distance(d.model, d.point)
         if melee:
             reach = float(prof.get("rch", 0))
-            if dist > reach + EPS:
+            if dist > reach + cb.MEASURE_TOLERANCE:
                 return f"the point is out of Reach ({dist:.2f}\" > RCH {reach:g}\")"
         elif prof.get("bands"):
             if cb.band_modifier(prof["bands"], dist) is None:
                 lo = float(prof["bands"][0][0])
                 return (f"the point is out of range ({dist:.2f}\" inside the minimum range of {lo:g}\")"
                         if dist < lo else f"the point is out of range ({dist:.2f}\" beyond the last band)")
-        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+        elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and \
+                dist > prof["rng"] + cb.MEASURE_TOLERANCE:
             return f"the point is out of range ({dist:.2f}\" > {prof['rng']:g}\")"
     tc = ground_template(game, d.model, prof, d.point)
     if not tc.legal:
@@ -590,6 +621,9 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
                 mods["cover"] = -4
         _range(st, prof, dist, mods)
         envs = game.geo.environments(st.attacker) | game.geo.environments(st.target)
+        haze = hazy_block(game, st.attacker, [st.target])
+        if haze and not st.failed:
+            st.failed = haze             # (where a reaction is aimed, the mover's point)
         if "forest" in envs:
             mods["forest"] = -3          # ranged attacks within a Forest (facts: Environments)
         elif los and game.geo.through_forest(st.attacker, st.target, moving=all_round):
@@ -628,7 +662,8 @@ def _range(st: Strike, prof: dict, dist: float, mods: dict) -> None:
             st.failed = f"out of range at {dist:.2f}\""
         elif bm:
             mods["range"] = bm
-    elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and dist > prof["rng"] + EPS:
+    elif prof.get("kind") == "spell" and prof.get("rng", 0) > 0 and \
+            dist > prof["rng"] + cb.MEASURE_TOLERANCE:
         st.failed = f"out of range at {dist:.2f}\""
 
 
@@ -643,11 +678,14 @@ def _ground_attribute(game, st: Strike, stat: str, melee: bool) -> None:
     dist = game.geo.point_distance(st.attacker, st.ground)
     if melee:
         reach = float(prof.get("rch", 0))
-        if dist > reach + EPS:
+        if dist > reach + cb.MEASURE_TOLERANCE:
             st.failed = f"out of Reach ({dist:.2f}\")"
     else:
         _range(st, prof, dist, mods)
         envs = game.geo.environments(st.attacker)
+        haze = hazy_block(game, st.attacker, [])
+        if haze and not st.failed:
+            st.failed = haze
         if "forest" in envs:
             mods["forest"] = -3
         if "dark" in envs:
@@ -726,6 +764,13 @@ def resolve(game) -> None:
                                   and h.id in game.models]
                     if t not in st.victims:
                         st.victims.insert(0, t)
+                    more = set(st.victims) - set(act.surprised)
+                    if more and (mid in act.was_shrouded or cb.has_trait(
+                            prof.get("traits", []), "Surprise Attack")):
+                        # Surprise Attack: every model the template covers is a target of
+                        # the Attack, as under a template aimed at the ground
+                        act.surprised = act.surprised | frozenset(more)
+                        game.emit("surprise_attack", {"targets": sorted(more)})
                 strikes.append(st)
         if d.action == "Spell Attack":
             sp.pay_mana(game, mid, game.spell(mid, d.spell))

@@ -2126,6 +2126,19 @@ class EldfallGame(Game):
                 return r
         if not a.path:
             return None
+        mv = self._dodge_move_check(a)
+        if not mv.legal:
+            return f"illegal Dodge move: {mv.reason}"
+        if self.panic_dodge_edges(a.model):
+            return self._why_not_toward_edge(a.model, a.path)
+        return None
+
+    def _dodge_move_check(self, a: DodgeMove):
+        """The table's answer for the move after a Dodge along ``a.path`` (a walk of up
+        to SPD / 2, the SPD without Crouched when the move cancels it), asked before the
+        move changes anything: where it ends (``end``: at once on Base Contact with an
+        enemy, ``stopped_by``) and the Dangerous areas it touches."""
+        m = self.models[a.model]
         states = set(m.states)
         if a.crouch is False:
             states.discard("Crouched")
@@ -2137,12 +2150,7 @@ class EldfallGame(Game):
         # the move after a Dodge goes "in any direction": not the Engaged model's
         # Walk, which the table keeps "directly toward" an engager
         with self.dodge_move_geometry(a.model):
-            mv = self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
-        if not mv.legal:
-            return f"illegal Dodge move: {mv.reason}"
-        if self.panic_dodge_edges(a.model):
-            return self._why_not_toward_edge(a.model, a.path)
-        return None
+            return self.geo.check_move(a.model, "walk", list(a.path), allowance, enemies=enemies)
 
     def dodge_move_geometry(self, model: str):
         """The geometry asked for the move after a Dodge: "up to SPD / 2 in any
@@ -2199,16 +2207,27 @@ class EldfallGame(Game):
     def _dodge_move(self, a: DodgeMove) -> None:
         act = self.act
         act.dodge_queue.pop(0)
+        # the table's answer for the move, before the Crouched change (as it was judged):
+        # it ends where the table ends it ("Movement ends at once on base contact with an
+        # enemy", eldfall-facts.md, Movement), on the surface there, not at the declared end
+        mv = self._dodge_move_check(a) if a.path else None
         if a.crouch is not None:
             if a.crouch:
                 self.add_state(a.model, "Crouched", "after a Dodge")
             else:
                 self.remove_state(a.model, "Crouched", "after a Dodge")
         if a.path:
-            end = tuple(a.path[-1])
+            end = tuple(float(v) for v in mv.end)
             self.geo.place(a.model, end)
+            stopped = getattr(mv, "stopped_by", None)
             self.emit("dodge_move", {"model": a.model, "path": [list(p) for p in a.path],
-                                     "end": list(end)})
+                                     "end": list(end), **({"stopped_by": stopped} if stopped else {})})
+            for area in getattr(mv, "dangerous", ()) or ():
+                # "1 Wound on touch unless a Dodge roll passes" (eldfall-facts.md,
+                # Environments): the move after a Dodge is a movement of the model too
+                if self.models[a.model].out:
+                    break
+                self.dangerous_roll(a.model, area)
             m = self.models[a.model]
             if m.engaged_by:
                 left = [e for e in m.engaged_by if not self.geo.in_reach(e, a.model, self.melee_reach(e))]

@@ -198,7 +198,7 @@ def why_not_assist(game, d, role: str) -> str | None:
         if not game.has_los(d.model, t) and not _in_aura(game, d.model, t, role):
             return f"no LoS to {t}, and it is not inside {d.model}'s Casting Aura"
         rng = float(s.get("rng", 0))
-        if rng > 0 and game.geo.distance(d.model, t) > rng + 1e-6:
+        if rng > 0 and game.geo.distance(d.model, t) > rng + cb.MEASURE_TOLERANCE:
             return f"{t} is out of range ({game.geo.distance(d.model, t):.2f}\" > {rng:g}\")"
         if rng == 0 and not game.geo.base_contact(d.model, t):
             return f"{t} is not in Base Contact"
@@ -446,7 +446,7 @@ def why_not_place(game, model: str, spell: dict, place) -> str | None:
             return f"the token would lie on the token {t.id}"
     gap = game.geo.point_distance(model, p) - r
     rng = float(spell.get("rng", 0) or 0)
-    if rng > 0 and gap > rng + 1e-6:
+    if rng > 0 and gap > rng + cb.MEASURE_TOLERANCE:
         return f"({x:g}, {y:g}) is out of range ({gap:.2f}\" > {rng:g}\")"
     if rng <= 0 and gap > tk.CONTACT:
         return (f"{spell['name']} has no range: its token lies in Base Contact with {model} "

@@ -28,6 +28,7 @@ another source lasts until the longest-lasting of them ends (docs/rulings.md,
 from __future__ import annotations
 
 from rules.eldfall import spells as sp
+from rules.eldfall.combat import MEASURE_TOLERANCE
 
 TARGETS = ("own", "enemy", "leader", "all-own", "all-enemy")
 PER = ("game", "turn")
@@ -157,7 +158,7 @@ def _eligible(game, s: dict, leader: str, model) -> bool:
         return False
     if model.id == leader:
         return True
-    if s["range"] is not None and game.geo.distance(leader, model.id) > s["range"] + 1e-6:
+    if s["range"] is not None and game.geo.distance(leader, model.id) > s["range"] + MEASURE_TOLERANCE:
         return False
     if s["awareness"] and not game.geo.in_awareness(leader, model.id):
         return False
