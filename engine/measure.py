@@ -103,13 +103,16 @@ class WeaponReach:
     assist: bool = False
     # a spell with no printed bands: in range up to its ``range``, no band's modifier to print
     unbanded: bool = False
+    # the Snipe ability (a trait of the weapon's, or a skill or trait of A's): its Attack ignores
+    # the target's Cover (eldfall-facts.md, Cover; rules/eldfall/resolution.py ``snipes``)
+    snipe: bool = False
 
     def to_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "in_reach": self.in_reach, "rch": self.rch,
                 "band": list(self.band) if self.band else None, "modifier": self.modifier, "why": self.why,
                 "distance": None if self.distance is None else round(self.distance, 4),
                 "targetless": self.targetless, "rolls": self.label, "assist": self.assist,
-                "unbanded": self.unbanded}
+                "unbanded": self.unbanded, "snipe": self.snipe}
 
     @property
     def label(self) -> str:
@@ -177,17 +180,23 @@ def range_band(bands, distance: float) -> tuple[tuple[float, float], int] | None
     return None
 
 
+def has_trait(traits, name: str) -> bool:
+    """The trait ``name`` among ``traits``, in any case and spacing (as the rules read a trait:
+    rules/eldfall/combat.py ``has_trait``)."""
+    return any(" ".join(str(t).split()).casefold() == name.casefold() for t in traits or ())
+
+
 def is_targetless(traits) -> bool:
-    """The Targetless trait among ``traits``, in any case (as the rules read a trait:
-    rules/eldfall/combat.py ``has_trait``): its Attack needs no LoS to the target."""
-    return any(" ".join(str(t).split()).casefold() == "targetless" for t in traits or ())
+    """The Targetless trait among ``traits``: its Attack needs no LoS to the target."""
+    return has_trait(traits, "targetless")
 
 
 def weapon_reach(world, a: str, b: str, weapon, assist: bool = False, unbanded: bool = False) -> WeaponReach:
     """Is ``b`` in reach (melee) or in range (a band) of ``a``'s ``weapon``? ``assist``: the
     weapon is an Assist spell (no band's modifier); ``unbanded``: a spell with no printed
     bands, measured to its range."""
-    wr = replace(_weapon_reach(world, a, b, weapon), unbanded=unbanded)
+    snipe = has_trait(tuple(weapon.traits or ()) + tuple(world.hitbox(a).traits), "snipe")
+    wr = replace(_weapon_reach(world, a, b, weapon), unbanded=unbanded, snipe=snipe)
     if not assist:
         return wr
     why = f'{_inches(wr.distance)}" is within its range of {wr.band[1]:g}"' if wr.band and wr.in_reach else wr.why

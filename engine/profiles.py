@@ -64,7 +64,7 @@ _WARNINGS: dict[str, tuple[Problem, ...]] = {}
 # number after one ("Knockback (2)", "Knockback 2") is its value
 RULES_TRAITS = ("Knockback", "Knockdown", "Surprise Attack", "Unkeen", "Poison I", "Poison II",
                 "Armor-Piercing", "Ignore Armor", "Targetless", "Vigilance", "Acute Senses",
-                "Watchful", "Foresight")
+                "Watchful", "Foresight", "Snipe")
 _TRAIT_VALUE = re.compile(r"\s*\(?\s*\d+(?:\.\d+)?\s*\)?\s*$")
 
 

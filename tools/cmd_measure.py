@@ -286,6 +286,10 @@ def weapon_terms(w, terms: list[dict]) -> tuple[list[dict] | None, str]:
     no LoS and nothing lets ``w`` through). A Targetless one needs no LoS nor the Casting Aura,
     is aimed at the ground where the target stands, is not halved, and the target gets no Cover
     (docs/rulings.md, Targetless; rules/eldfall/resolution.py ``_attack_attribute``)."""
+    if w.snipe:
+        # "the Snipe ability ignore[s] cover" (eldfall-facts.md, Cover), whatever gives it
+        terms = [dict(t, value=0, ignored="snipe", why=f"{w.name} ignores it (Snipe): {t['why']}")
+                 if t["what"] == "cover" and t["value"] else t for t in terms]
     no_los = next((t for t in terms if t.get("no_los")), None)
     if no_los is None:
         return terms, ""

@@ -337,7 +337,7 @@ def line(ev) -> str | None:
     if k == "reaction_changed":
         return f"  {d['model']} changes its reaction {declared(d['from'], moves)} to: {declared(d['to'], moves)}"
     if k == "attack":
-        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a not in ("targetless", "aura"))
+        mods = ", ".join(f"{a} {b}" for a, b in d["modifiers"].items() if a not in ("targetless", "aura", "snipe"))
         on = d["target"] if d.get("target") is not None else f"the ground at {_pt(d.get('at') or (0, 0, 0))}"
         s = f"    {d['attacker']} {d['kind']} with {d['with']} on {on}: {d['stat']} {d['attribute']}"
         # "aura": aimed without LoS (the Casting Aura): halved after the other modifiers
@@ -346,6 +346,8 @@ def line(ev) -> str | None:
             s += " (" + "; ".join(x for x in (f"after {mods}" if mods else "", aura) if x) + ")"
         if d["modifiers"].get("targetless"):
             s += " (Targetless: no LoS needed, no Cover)"
+        if d["modifiers"].get("snipe"):
+            s += f" (Snipe: ignores {d['target']}'s {d['modifiers']['snipe'].capitalize()} Cover)"
         if d.get("spell_type"):
             # eldfall-actions.txt, Spell Types: "If PW = ✯: target's Attacks gain the Spell type"
             s += f" (of the Spell type: Enchantment {_dice(d['spell_type'])}, PW \u272f)"

@@ -538,6 +538,15 @@ def is_targetless(prof: dict | None) -> bool:
     return bool(prof) and cb.has_trait(prof.get("traits", []), "Targetless")
 
 
+def snipes(m, prof: dict | None) -> bool:
+    """The Snipe ability (eldfall-facts.md, Cover: "Targetless attacks at the ground and the
+    Snipe ability ignore cover"): a skill or trait of the attacking model's, or a trait of the
+    weapon or spell it attacks with. It ignores every Cover, a Crouched target's included
+    (docs/rulings.md, "Snipe")."""
+    own = list(m.unit.skills) + list(m.unit.traits)
+    return cb.has_trait(own + list((prof or {}).get("traits", []) or []), "Snipe")
+
+
 def _acute(m) -> float:
     """Awareness beyond AG is the geometry's business (Acute Senses: +3")."""
     return 0.0
@@ -615,7 +624,9 @@ def _attack_attribute(game, st: Strike, with_cover: bool = True) -> None:
                 cover = "none"
             elif rule == "light" and cover == "none":
                 cover = "light"
-            if cover == "light":
+            if cover != "none" and snipes(m, prof):
+                mods["snipe"] = cover    # "the Snipe ability ignore[s] cover" (facts: Cover)
+            elif cover == "light":
                 mods["cover"] = -2
             elif cover == "heavy":
                 mods["cover"] = -4
