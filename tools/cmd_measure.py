@@ -143,17 +143,21 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
     the table stands it, makes no Ranged Attack; Blinded, Immobilized ...). ``{weapon name:
     reason}``; "in reach" alone read as "may strike" (a Flying model in base contact). Also an
     Attack on an ally, an Assist on an enemy (``side_bar``) and an Engaged A's Spell Attack with a
-    spell that is not Melee-Type (ruling "Spell Attack while Engaged"), as the rules engine refuses
-    them."""
+    spell that is not Melee-Type (ruling "Spell Attack while Engaged") and a ranged Attack when A
+    or B stands in a Hazy area, as the rules engine refuses them."""
     if world is None:
         return {}
     from engine.measure import engaged_on_table
     from rules.eldfall.availability import why_not
     from rules.eldfall.conditions import targeting_block
+    from engine.geometry import WorldGeometry
+    from rules.eldfall.resolution import hazy_reason
     ha, hb = world.hitbox(m.a), world.hitbox(m.b)
     ast = set(ha.states)
     if engaged_on_table(world, m.a, settings):
         ast.add("Engaged")
+    geo = WorldGeometry(world, sight_settings=settings)
+    haze = hazy_reason([x for x in (m.a, m.b) if "hazy" in geo.environments(x)])
     out = {}
     for w in m.weapons:
         if not w.in_reach:
@@ -175,6 +179,8 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
             out[w.name] = f"{m.a} is Engaged: only a melee-type spell within Reach, not {w.name}"
         elif them:
             out[w.name] = f"{m.b} cannot be its target: {them}"
+        elif haze and action in ("Ranged Attack", "Spell Attack"):
+            out[w.name] = haze
     return out
 
 

@@ -410,11 +410,15 @@ def hazy_block(game, attacker: str, targets) -> str | None:
     in a Hazy area (its base touches one: the line of fire would pass through the haze);
     None otherwise. A line that only crosses a Hazy area between two models outside it
     is not seen by the rules (the geometry tells only which areas a base touches)."""
-    who = [m for m in (attacker, *targets) if m in game.models and game.models[m].on_table
-           and "hazy" in game.geo.environments(m)]
-    if not who:
+    return hazy_reason([m for m in (attacker, *targets) if m in game.models and game.models[m].on_table
+                        and "hazy" in game.geo.environments(m)])
+
+
+def hazy_reason(in_haze) -> str | None:
+    """``hazy_block``'s words for the models (attacker first) that stand in a Hazy area."""
+    if not in_haze:
         return None
-    return (f"no ranged Attack through a Hazy area: {who[0]} stands in one "
+    return (f"no ranged Attack through a Hazy area: {in_haze[0]} stands in one "
             "(Hazy: no ranged attacks through)")
 
 
