@@ -64,11 +64,12 @@ def at_action(g, model="r1"):
     return g
 
 
-def engine_game(pos, terrain, stats=None, weapons=None) -> EldfallGame:
+def engine_game(pos, terrain, stats=None, weapons=None, extra=None) -> EldfallGame:
     """A game on the real engine (engine.world, Embree rays): the Medium models of ``pos``
     (id -> (side, x, y, facing)) with ``stats`` (BASE_STATS), r1 armed with ``weapons``,
-    on a 36" table with ``terrain`` (engine.scene.TerrainSpec records); at the first
-    player's Tactical Phase, no dice fixed."""
+    on a 36" table with ``terrain`` (engine.scene.TerrainSpec records); ``extra``: id ->
+    more of its Unit's fields (skills, states); at the first player's Tactical Phase, no
+    dice fixed."""
     from engine.geometry import WorldGeometry
     from engine.scene import ModelSpec, Scene
     from engine.world import World
@@ -76,7 +77,8 @@ def engine_game(pos, terrain, stats=None, weapons=None) -> EldfallGame:
     scene = Scene("", (36, 36), terrain=tuple(terrain),
                   models=tuple(ModelSpec(k, s, 32, 45, (x, y, None), facing=f, stats=dict(stats))
                                for k, (s, x, y, f) in pos.items()))
-    units = [unit(k, s, x, y, facing=f, stats=dict(stats), weapons=weapons if k == "r1" else None)
+    units = [unit(k, s, x, y, facing=f, stats=dict(stats), weapons=weapons if k == "r1" else None,
+                  **(extra or {}).get(k, {}))
              for k, (s, x, y, f) in pos.items()]
     g = EldfallGame(units, WorldGeometry(World(scene)), seed=0, scene_info={"table": [36, 36]})
     w = g.pending[1]
@@ -89,3 +91,21 @@ def walled_game(pos, weapons) -> EldfallGame:
     """``engine_game`` with BASE_STATS and a 4" wall 8" long across x 6-14 at y 11.75."""
     from engine.scene import TerrainSpec
     return engine_game(pos, [TerrainSpec("wall", "box", (10, 11.75, 0), size=(8, 0.5, 4))], weapons=weapons)
+
+
+def low_wall_shot(wall_height, bow=BOW, extra=None):
+    """r1 at (10, 5) shoots b1 at (10, 20.5) (the 12-24" band: -3) with ``bow``, two Strikes,
+    across a wall 4" long, 0.5" thick and ``wall_height`` tall, 0.37" in front of b1's base,
+    on the real engine (``extra``: as ``engine_game``); the attack event."""
+    from engine.scene import TerrainSpec
+    from rules.eldfall.actions import Activate, Declare, Move, Pass
+    g = engine_game({"r1": ("red", 10, 5, 90), "b1": ("blue", 10, 20.5, 270)},
+                    [TerrainSpec("low-wall", "box", (10, 19.25, 0), size=(4, 0.5, wall_height))],
+                    weapons=[bow], extra=extra)
+    g.dice = Dice.fixed([5, 20, 20])
+    g.apply(Activate("r1"))
+    g.apply(Move("r1", "idle"))
+    if g.pending[0] == "reaction":
+        g.apply(Pass("blue"))
+    ev = g.apply(Declare("r1", "Ranged Attack", weapon=bow["name"], targets=(("b1", 2),)))
+    return kinds(ev, "attack")[0]

@@ -6,29 +6,11 @@ makes sure the game asks the engine in a way that gets cover decided too.
 from engine.geometry import WorldGeometry
 from engine.scene import ModelSpec, Scene, TerrainSpec
 from engine.world import World
-from rules.core.dice import Dice
-from rules.eldfall.actions import Activate, ChooseOrder, Declare, Move, Pass
-from rules.eldfall.sequence import EldfallGame
-from tests.eldfall_scenario import BASE_STATS, BOW, kinds, unit
+from tests.eldfall_scenario import BASE_STATS, low_wall_shot
 
 
 def _game(wall_height):
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("low-wall", "box", (10, 19.25, 0), size=(4, 0.5, wall_height)),),
-                  models=(ModelSpec("r1", "red", 32, 45, (10, 5, None), facing=90, stats=dict(BASE_STATS)),
-                          ModelSpec("b1", "blue", 32, 45, (10, 20.5, None), facing=270, stats=dict(BASE_STATS))))
-    geo = WorldGeometry(World(scene))
-    units = [unit("r1", "red", 10, 5, weapons=[BOW]), unit("b1", "blue", 10, 20.5)]
-    g = EldfallGame(units, geo, seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([5, 20, 20])
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    if g.pending[0] == "reaction":
-        g.apply(Pass("blue"))
-    ev = g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
-    return kinds(ev, "attack")[0].data
+    return low_wall_shot(wall_height).data
 
 
 def test_low_wall_within_an_inch_gives_light_cover_in_a_real_attack():

@@ -94,3 +94,17 @@ def arena_game(settings=None, seed: int = 1):
     scene = load_scene(Path(__file__).resolve().parents[1] / "scenes" / "norova-arena.yaml")
     world = World(scene)
     return nv.new_game(units_from_scene(scene, world), WorldGeometry(world), seed=seed, settings=settings)
+
+
+def narrated(events, skip_actions: bool = False) -> list[str]:
+    """The narration of ``events``, one entry per printed line (``skip_actions``: without the
+    action events' own lines)."""
+    from rules.norova import narrate
+    out = []
+    for e in events:
+        if skip_actions and e.kind == "action":
+            continue
+        t = narrate.line(e)
+        if t:
+            out += t.split("\n")
+    return out

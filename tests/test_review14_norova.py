@@ -6,7 +6,7 @@ Every test fixes the dice, so each number can be checked by hand.
 import pytest
 
 from rules.norova.actions import Attack, Equip
-from test_norova_helpers import game, kinds, rolls, unit
+from test_norova_helpers import game, kinds, narrated, rolls, unit
 
 
 # ---- "Changing equipment": a second weapon drawn into the free off hand ----------------------
@@ -84,14 +84,7 @@ def test_a_bad_dotted_setting_on_the_command_line_is_one_line_at_its_key(capsys,
 
 # ---- a support skill's backfire: "does the opposite of what was intended" -------------------
 def _narrate(events):
-    from rules.norova import narrate
-    out = []
-    for e in events:
-        if e.kind != "action":
-            t = narrate.line(e)
-            if t:
-                out += t.split("\n")
-    return out
+    return narrated(events, skip_actions=True)
 
 
 def test_a_backfired_second_wind_says_what_it_drained_and_drains_no_more_than_there_is():

@@ -8,16 +8,9 @@ import pytest
 from rules.core.game import IllegalAction
 from rules.norova import narrate
 from rules.norova.actions import Attack, EndTurn, Focus, Perceive, Turn, Wait
-from test_norova_helpers import game, kinds, rolls, unit
+from test_norova_helpers import game, kinds, narrated as _narrate, rolls, unit
 
 
-def _narrate(events):
-    out = []
-    for e in events:
-        t = narrate.line(e)
-        if t:
-            out += t.split("\n")
-    return out
 
 
 # ---- "You may choose to wait and act later in the round, even after a character with a lower

@@ -11,36 +11,14 @@ import pytest
 
 from cli_run import run_cli  # noqa: E402
 from scene_files import write as _write  # noqa: E402
-from engine.geometry import WorldGeometry
-from engine.scene import ModelSpec, Scene, TerrainSpec
-from engine.world import World
-from rules.core.dice import Dice
-from rules.eldfall.actions import Activate, ChooseOrder, Declare, Move, Pass
 from rules.eldfall.narrate import line
-from rules.eldfall.sequence import EldfallGame
-from tests.eldfall_scenario import BASE_STATS, BOW, kinds, unit
+from tests.eldfall_scenario import BASE_STATS, BOW, low_wall_shot
 
 
 def _attack(wall_height, skills=(), bow_traits=(), target_states=()):
     """r1 shoots b1 (12-24" band, -3) across a wall 0.37" in front of b1."""
-    scene = Scene("", (36, 36),
-                  terrain=(TerrainSpec("low-wall", "box", (10, 19.25, 0), size=(4, 0.5, wall_height)),),
-                  models=(ModelSpec("r1", "red", 32, 45, (10, 5, None), facing=90, stats=dict(BASE_STATS)),
-                          ModelSpec("b1", "blue", 32, 45, (10, 20.5, None), facing=270, stats=dict(BASE_STATS))))
-    geo = WorldGeometry(World(scene))
-    bow = dict(BOW, traits=list(bow_traits))
-    units = [unit("r1", "red", 10, 5, weapons=[bow], skills=list(skills)),
-             unit("b1", "blue", 10, 20.5, states=list(target_states))]
-    g = EldfallGame(units, geo, seed=0, scene_info={"table": [36, 36]})
-    w = g.pending[1]
-    g.apply(ChooseOrder(w, w == "red"))
-    g.dice = Dice.fixed([5, 20, 20])
-    g.apply(Activate("r1"))
-    g.apply(Move("r1", "idle"))
-    if g.pending[0] == "reaction":
-        g.apply(Pass("blue"))
-    ev = g.apply(Declare("r1", "Ranged Attack", weapon="Bow", targets=(("b1", 2),)))
-    return kinds(ev, "attack")[0]
+    return low_wall_shot(wall_height, bow=dict(BOW, traits=list(bow_traits)),
+                         extra={"r1": {"skills": list(skills)}, "b1": {"states": list(target_states)}})
 
 
 def test_without_snipe_the_low_wall_gives_light_cover():
