@@ -20,6 +20,12 @@ def write(tmp: Path, name: str, text: str | bytes) -> Path:
     return p
 
 
+def write_dedented(tmp: Path, name: str, text: str) -> Path:
+    """``text`` written as ``write`` does, its common indentation removed first."""
+    import textwrap
+    return write(tmp, name, textwrap.dedent(text))
+
+
 def world_of(tmp: Path, text: str, name: str = "scene.yaml"):
     """The World of the scene ``text`` written to ``tmp/name`` (as the commands build it)."""
     from tools.loading import build_world

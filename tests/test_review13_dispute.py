@@ -5,7 +5,6 @@ Sizes: Medium base 32 mm (radius 0.62992"), hitbox 45 mm (1.77165").
 """
 from __future__ import annotations
 
-import textwrap
 
 import numpy as np
 import pytest
@@ -14,12 +13,9 @@ from engine import sight
 from engine.scene import load_scene
 from tools.loading import build_world
 from cli_run import run_cli  # noqa: E402
+from scene_files import write_dedented as _write  # noqa: E402
 
 
-def _write(tmp_path, name: str, text: str):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
 
 
 def _world(tmp_path, text: str, name: str = "scene.yaml"):

@@ -8,20 +8,16 @@ from __future__ import annotations
 import json
 import math
 import re
-import textwrap
 
 import pytest
 
 from cli_run import run_cli  # noqa: E402
+from scene_files import write_dedented as _write  # noqa: E402
 
 R = 16 / 25.4           # a Medium base's radius, inches
 H = 45 / 25.4           # a Medium hitbox's height, inches
 
 
-def _write(tmp_path, name: str, text: str):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
 
 
 # an archer on a 4" tower behind a 0.6" parapet; a mage 0.12" behind a 1" low wall; a model

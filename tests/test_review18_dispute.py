@@ -6,20 +6,16 @@ Sizes: Medium base 32 mm (radius 0.62992"), hitbox 45 mm (1.77165"); Huge 50 x 5
 from __future__ import annotations
 
 import json
-import textwrap
 
 import pytest
 
 from cli_run import run_cli  # noqa: E402
+from scene_files import write_dedented as _write  # noqa: E402
 
 R = 16 / 25.4           # a Medium base's radius, inches
 H = 45 / 25.4           # a Medium hitbox's height, inches
 
 
-def _write(tmp_path, name: str, text: str):
-    p = tmp_path / name
-    p.write_text(textwrap.dedent(text))
-    return p
 
 
 def _los(capsys, scene, a, b, *extra):

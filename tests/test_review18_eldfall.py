@@ -139,7 +139,11 @@ def test_a_spell_reaches_a_target_within_the_tolerance_of_its_range():
 
 # --- the move after a Dodge ends where the table ends it --------------------------------
 def _dodger(units, rolls, boxes=()):
-    g = setup(units, rolls, boxes=boxes)
+    return _to_dodge_move(setup(units, rolls, boxes=boxes))
+
+
+def _to_dodge_move(g):
+    """r1 activates Idle, b1 reacts with a Dodge, r1 does Nothing: b1's move after its Dodge."""
     g.apply(Activate("r1"))
     while g.pending[0] == "crouch":
         g.apply(Pass(g.pending[1]))
@@ -172,15 +176,7 @@ def test_a_dodge_move_into_a_dangerous_area_rolls_as_a_walk_does():
     g = engine_game({"r1": ("red", 6, 18, 0), "b1": ("blue", 9, 18, 180)}, [fire],
                     dict(BASE_STATS, SPD=5, AG=10, HP=3))
     g.dice = Dice.fixed([5, 15])          # b1's Dodge (nobody attacks it) passes; the fire's roll fails
-    g.apply(Activate("r1"))
-    while g.pending[0] == "crouch":
-        g.apply(Pass(g.pending[1]))
-    g.apply(Move("r1", "idle"))
-    g.apply(Declare("b1", "Dodge"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
-    g.apply(Declare("r1", "Nothing"))
-    assert g.pending == ("dodge-move", "b1")
+    _to_dodge_move(g)
     ev = g.apply(DodgeMove("b1", ((10.6, 18.0, 0.0),)))       # the base's edge at x 11.23: in the fire
     checks = [e.data for e in ev if e.kind == "check" and e.data["check"] == "Dangerous"]
     assert [(c["area"], c["die"]["success"]) for c in checks] == [("fire", False)]
