@@ -156,7 +156,7 @@ class MoveResult:
         return self._legs_of
 
     def to_dict(self) -> dict:
-        r = lambda v: round(float(v), 4)  # noqa: E731
+        r = lambda v: round(float(v), 4) + 0.0  # noqa: E731 (+ 0.0: never "-0.0")
         out = {
             "model": self.model, "mode": self.mode, "legal": bool(self.legal), "reason": self.reason,
             "distance": r(self.distance), "allowance": r(self.allowance), "left": r(self.left),
@@ -996,7 +996,11 @@ def check_path(world, model: str, waypoints: Sequence[Sequence[float]], mode: st
     """
     r = _check_path(world, model, waypoints, mode, speed, settings, flying)
     if len(r.path) > 1 or r.legal:
-        r.dangerous = world.areas_touched(model, r.path or [r.end], "dangerous")
+        flight = mode in ("walk", "run") and (flying or bool(
+            set(world.hitbox(model).states) & set(globals()["settings"](settings)["flying_states"])))
+        # a flight passes above the areas it crosses (as a Jump does, and as half-speed areas
+        # do not slow it): it touches only the one it comes down in, where it ends or stops
+        r.dangerous = world.areas_touched(model, [r.end] if flight else (r.path or [r.end]), "dangerous")
     return r
 
 
@@ -1436,6 +1440,9 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
     # a Climb whose declared end names another level takes it where a face carries it
     # there, even where its own level goes on under the base (``_toward_declared``)
     aim = pts[-1][2] if climb else None
+    walk_aim = None if climb else pts[-1][2]
+    walk_dtol = float(st["declared_level_tolerance"])
+    passed_ladder = None          # (x, y, level, ladder) of the last ladder up a Walk kept off
     no_face = None
     _, p0 = ctx.support(hi[:1], nrm[:1], piece[:1], np.array([z]))
     support.append(int(p0[0]))
@@ -1555,6 +1562,13 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                               if wo else ""))
             else:
                 blocked = f"the base cannot pass at ({E[0]:.2f}, {E[1]:.2f})"
+                if passed_ladder is not None:
+                    # it kept to its level past a ladder's head (under the level the ladder
+                    # goes up to): the player meant the ladder
+                    lx, ly, lz_, lname = passed_ladder
+                    blocked += (f": it kept to z {z + 0.0:.2f} past {lname}, which goes up to z {lz_:.2f} at "
+                                f"({lx:.2f}, {ly:.2f}); give that level as the end's z to go "
+                                f"up it there")
                 if climb and up.any():
                     # a face to climb, under scenery that leaves the hitbox no way up
                     over = _piece_above(ctx, xy[i - 1], z)
@@ -1562,6 +1576,21 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
                                 f"{2 * ctx.R:.2f}\") or too low for the hitbox to climb round it")
             break
         j = int(np.argmin(np.where(allowed, np.abs(dz), np.inf)))
+        if walk_aim is not None and not hanging and abs(float(cand[j]) - walk_aim) > walk_dtol:
+            # a Walk or Run whose declared end is on the level a ladder here goes up to takes
+            # the ladder here: kept on its own level it would go on under that level (a roof
+            # over the ladder's head) where it may no longer go up
+            up_lad = allowed & (lad >= 0) & (dz > _EPS) & (np.abs(cand - walk_aim) <= walk_dtol)
+            if up_lad.any():
+                j = int(np.argmin(np.where(up_lad, np.abs(cand - walk_aim), np.inf)))
+        if not climb and not hanging:
+            up_l = allowed & (lad >= 0) & (dz > _EPS)
+            if up_l.any() and abs(float(cand[j]) - z) <= _EPS:
+                kq = int(np.argmax(up_l))
+                passed_ladder = (float(xy[i - 1, 0]), float(xy[i - 1, 1]), float(cand[kq]),
+                                 ctx.ladders[int(lad[kq])].piece)
+            elif float(cand[j]) != z:
+                passed_ladder = None
         if aim is not None and not hanging:
             j, nf = _toward_declared(ctx, xy[i - 1], cand, allowed, z, aim, j)
             if nf and not (no_face and no_face[0] and not nf[0]):
@@ -3487,8 +3516,55 @@ def _build_static(world, R, h, res, st, window=None):
     node_piece = spiece[slot, cell]
     # edges
     ES, ED, EW = [], [], []
-    lad_cells = [_within(lad.poly, cxy, R + float(st["ladder_reach"])) for lad in ladders]
     ltol = float(st["ladder_tolerance"])
+    floors: dict = {}
+
+    def ladder_near(li, A_, B_):
+        """(n,) bool: a ladder step between nodes A_ and B_ (on two levels) touches ladder li
+        where the path check makes it: at its sample before the base first rests on the upper
+        level's flat floor (or, down, its first after it leaves it), at most ``path_step``
+        before the first point where the base (radius R) reaches that floor. The distance to
+        the ladder's footprint is convex along the step, so the base touches the ladder from
+        that point up to the upper node when it does at both (the lower node's own touch is
+        not enough: a long or slanting step meets the floor's edge beyond the ladder)."""
+        import shapely
+        out = np.zeros(len(A_), dtype=bool)
+        reach = R + float(st["ladder_reach"])
+        poly = ladders[li].poly
+        up_ = node_xyz[A_, 2] <= node_xyz[B_, 2]
+        lo_n, hi_n = np.where(up_, A_, B_), np.where(up_, B_, A_)
+        P, Q = node_xyz[lo_n, :2], node_xyz[hi_n, :2]
+        cand = _within(poly, Q, reach) & (np.hypot(*(Q - P).T) > 0)
+        zf_all = np.round(node_xyz[hi_n, 2], 6)
+        for zf in np.unique(zf_all[cand]):
+            fl = floors.get(float(zf))
+            if fl is None:
+                keep = ~cols.skip_tri
+                T = np.asarray(world.rays.triangles)[keep]
+                zmin, zmax = T[:, :, 2].min(axis=1), T[:, :, 2].max(axis=1)
+                sup = (cols.normals[keep, 2] >= 0.9999) & (np.abs(zmin - zf) <= 1e-3) & (np.abs(zmax - zf) <= 1e-3)
+                ring = np.concatenate([T[sup][:, :, :2], T[sup][:, :1, :2]], axis=1)
+                fl = shapely.union_all(shapely.make_valid(shapely.polygons(ring))) if sup.any() else False
+                floors[float(zf)] = fl
+            k = np.nonzero(cand & (zf_all == zf))[0]
+            if fl is False or fl.is_empty:
+                # no flat floor at that level (a sloped top): the lower node must touch it
+                out[k] = _within(poly, P[k], reach)
+                continue
+            Pk, Qk = P[k], Q[k]
+            # the first point of P -> Q within R of the floor (bisection; Q stands on it)
+            t0, t1 = np.zeros(len(k)), np.ones(len(k))
+            near0 = shapely.distance(shapely.points(Pk), fl) <= R
+            for _ in range(24):
+                tm = 0.5 * (t0 + t1)
+                hit = shapely.distance(shapely.points(Pk + tm[:, None] * (Qk - Pk)), fl) <= R
+                t1 = np.where(hit, tm, t1)
+                t0 = np.where(hit, t0, tm)
+            t0 = np.where(near0, 0.0, t0)
+            L_ = np.hypot(*(Qk - Pk).T)
+            t_in = np.maximum(0.0, t0 - (float(st["path_step"]) + 0.02) / L_)
+            out[k] = _within(poly, Pk + t_in[:, None] * (Qk - Pk), reach - 0.005)
+        return out
     zpad = np.vstack([z.T, np.full((1, kmax), np.nan)])                     # (N+1, kmax)
     for dx, dy in _neighbour_offsets(int(st["neighbours"])):
         L = math.hypot(dx, dy) * res
@@ -3532,11 +3608,17 @@ def _build_static(world, R, h, res, st, window=None):
                 dz = zb - za
                 small = np.abs(dz) <= step_h + 1e-9
                 lad = np.zeros(len(A), dtype=bool)
-                for li, lc in enumerate(lad_cells):
+                for li in range(len(ladders)):
                     lz = (np.minimum(za, zb) >= ladders[li].zlo - ltol) & (np.maximum(za, zb) <= ladders[li].zhi + ltol)
-                    # the climb is made where the lower end stands: the base must touch the ladder there
-                    low = np.where(zb >= za, ca, cb)
-                    lad |= lc[low] & lz & ~small
+                    # the climb is made where the base meets the upper level (the path
+                    # check's sample before it): the base must touch the ladder there, not
+                    # only at the grid's lower node (a ladder flush with the upper level's
+                    # face is out of reach of a node kept clear of that face; a long or
+                    # slanting step meets the face beyond the ladder)
+                    more = lz & ~small & ~lad
+                    if more.any():
+                        k = np.nonzero(more)[0]
+                        lad[k] |= ladder_near(li, A[k], B[k])
                 keep = small | lad
                 if step_h > h + 1e-9:
                     # a step higher than the hitbox (a crawl): where a cell has two levels

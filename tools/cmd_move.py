@@ -142,7 +142,7 @@ def describe(r) -> str:
     # left on a vertical surface only by a legal Climb)
     lines = [f"{r.model} {r.mode}: {verdict} ({r.reason})",
              f"  distance {_inches(r.distance)}\" of {r.allowance:g}\" ({_inches(r.left)}\" left); "
-             f"{'ends' if r.legal else 'stops'} at ({r.end[0]:.2f}, {r.end[1]:.2f}, {r.end[2]:.2f})"
+             f"{'ends' if r.legal else 'stops'} at ({r.end[0]:.2f}, {r.end[1]:.2f}, {round(r.end[2], 2) + 0.0:.2f})"
              + ("; on a vertical surface: any action but Nothing makes it fall"
                 if r.ends_on_vertical and r.legal else "")]
     legs = getattr(r, "legs", None) or []
@@ -162,10 +162,10 @@ def describe(r) -> str:
         lines.append(f"  {'falls' if r.legal else 'would fall'} {f.height:.2f}\" onto {f.onto or 'nothing'}: "
                      f"{f.rolls} AG roll{'s' if f.rolls != 1 else ''}")
     for p in r.opportunity_points:
-        lines.append(f"  enters {p.enemy}'s melee reach at ({p.at[0]:.2f}, {p.at[1]:.2f}, {p.at[2]:.2f})"
+        lines.append(f"  enters {p.enemy}'s melee reach at ({p.at[0]:.2f}, {p.at[1]:.2f}, {round(p.at[2], 2) + 0.0:.2f})"
                      " (attack of opportunity)")
     for p in r.awareness_points:
-        lines.append(f"  enters {p.enemy}'s awareness at ({p.at[0]:.2f}, {p.at[1]:.2f}, {p.at[2]:.2f})")
+        lines.append(f"  enters {p.enemy}'s awareness at ({p.at[0]:.2f}, {p.at[1]:.2f}, {round(p.at[2], 2) + 0.0:.2f})")
     return "\n".join(lines)
 
 
@@ -181,7 +181,7 @@ def seen_by(world, result, settings=None) -> list:
 
 def seen_lines(watch) -> list[str]:
     """``seen_by`` in words: one line per enemy that saw the mover, then those that did not."""
-    pt = lambda p: f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})"  # noqa: E731
+    pt = lambda p: f"({p[0]:.2f}, {p[1]:.2f}, {round(p[2], 2) + 0.0:.2f})"  # noqa: E731
     out = []
     for w in watch:
         if w.had_los:

@@ -101,20 +101,66 @@ def _captioned(top: np.ndarray, s: dict) -> np.ndarray:
                             "darkest: no room for the base; north (+y) up")
 
 
-def route_line(grid, summary, path, target, beyond=None) -> str:
+def exact_route(world, model, mode, far, target, speed):
+    """Where the grid has no route to ``target`` within the allowance (the grid is cautious: a
+    model or a piece near its cell's centre leaves no room there, a gap a little wider than
+    the base is closed to it, though the exact check passes): the cheapest route the exact
+    path check accepts straight to the target, or by the grid's route to one of the reached
+    cells within 1" of it and then straight on. (cost, waypoints) or None."""
+    from engine.motion import check_path
+    pts = far.points(max_cost=math.inf)
+    d = np.hypot(pts[:, 0] - target[0], pts[:, 1] - target[1]) if len(pts) else np.zeros(0)
+    best = None
+    tries = [[]] + [int(k) for k in np.argsort(d, kind="stable")[:8] if d[k] <= 1.0]
+    for n in tries:
+        # straight there (a gap the grid's widened clearance misses), or by a reached cell
+        route = [None] if n == [] else far.shortest_path(tuple(float(v) for v in pts[n]))
+        if not route:
+            continue
+        via = [tuple(float(v) for v in q) for q in route[1:]]
+        try:
+            r = check_path(world, model, via + [tuple(target)], mode, speed=speed)
+        except Exception:  # noqa: BLE001 - a route the check cannot take is no route
+            continue
+        if not r.legal or r.stopped_by or math.hypot(r.end[0] - target[0], r.end[1] - target[1]) > 1e-3:
+            continue
+        if len(target) > 2 and abs(r.end[2] - target[2]) > 0.3:
+            continue
+        if best is None or r.distance < best[0]:
+            best = (float(r.distance), [tuple(r.path[0])] + via + [tuple(r.end)])
+    return best
+
+
+def route_line(grid, summary, path, target, beyond=None, exact=None) -> str:
     """The shortest route to ``target`` in words: its cost and the grid cell it ends in (the
     route runs between cell centres, so it ends at the centre of the cell holding the point).
     With no route: ``beyond`` is what the shortest one costs with no allowance (out of reach),
-    None when no route of any length gets there (or it was not asked)."""
+    None when no route of any length gets there (or it was not asked); ``exact`` the
+    (cost, waypoints) of a route the exact path check accepts where the grid has none."""
     at = ", ".join(f"{v:g}" for v in target)
     if not path:
         m, a = summary["mode"], summary["allowance"]
+        if exact is not None and not summary.get("reason"):
+            cost, pts = exact
+            words = " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {round(p[2], 2) + 0.0:.2f})" for p in pts)
+            r = f"{summary['resolution']:g}\""
+            if cost <= a + 1e-9:
+                return (f"  shortest route to ({at}): the {r} grid finds none within the {a:g}\" {m} "
+                        f"(it keeps a margin off scenery and models), but `eldfall move` finds one of "
+                        f"{cost:.2f}\": {words}")
+            if beyond is not None:
+                return (f"  shortest route to ({at}): none: no {m} of {a:g}\" reaches it: out of reach (the "
+                        f"shortest {m} there is {cost:.2f}\", as `eldfall move` checks it: {words}; the {r} "
+                        f"grid, which keeps a margin off scenery and models, finds {beyond:.2f}\")")
+            return (f"  shortest route to ({at}): none: no {m} of {a:g}\" reaches it: out of reach (the "
+                    f"{r} grid finds no route of any length, but `eldfall move` finds one of {cost:.2f}\": "
+                    f"{words})")
         if summary.get("reason"):
             why = f"the model cannot {m}"
         elif beyond is not None:
             why = f"out of reach (the shortest {m} there is {beyond:.2f}\")"
         else:
-            why = (f"none of any length gets there (scenery in the way, a rise or drop taller than the "
+            why = (f"none of any length gets there (scenery or a model in the way, a rise or drop taller than the "
                    f"hitbox, or no room for the base there): a Climb or a Jump may "
                    f"(`eldfall move --mode climb` or `--mode jump`)")
         return f"  shortest route to ({at}): none: no {m} of {a:g}\" reaches it: {why}"
@@ -127,15 +173,15 @@ def route_line(grid, summary, path, target, beyond=None) -> str:
     r = float(summary["resolution"])
     cx, cy = (math.floor(target[0] / r) + 0.5) * r, (math.floor(target[1] / r) + 0.5) * r
     if math.hypot(end[0] - cx, end[1] - cy) <= 1e-6:
-        to = f"to the centre of its {r:g}\" cell ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f})"
+        to = f"to the centre of its {r:g}\" cell ({end[0]:.2f}, {end[1]:.2f}, {round(end[2], 2) + 0.0:.2f})"
     else:
-        to = (f"to ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}) in its {r:g}\" cell (not its centre "
+        to = (f"to ({end[0]:.2f}, {end[1]:.2f}, {round(end[2], 2) + 0.0:.2f}) in its {r:g}\" cell (not its centre "
               f"({cx:.2f}, {cy:.2f}))")
     return (f"  shortest route to ({at}): {where}, {to}{can_end}: "
-            + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
+            + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {round(p[2], 2) + 0.0:.2f})" for p in path))
 
 
-def describe(grid, summary, path=None, target=None, beyond=None) -> str:
+def describe(grid, summary, path=None, target=None, beyond=None, exact=None) -> str:
     s = summary
     lines = [f"{s['model']} {s['mode']}: allowance {s['allowance']:g}\", {counted(s['cells'], 'end cell')} of "
              f"{s['resolution']:g}\" ({s['area_sq_in']:.1f} sq in), dearest {s['max_cost']:.2f}\""]
@@ -149,9 +195,9 @@ def describe(grid, summary, path=None, target=None, beyond=None) -> str:
                  f"query {s['query_ms']:.0f} ms)")
     if path is not None:
         if target is not None:
-            lines.append(route_line(grid, summary, path, target, beyond))
+            lines.append(route_line(grid, summary, path, target, beyond, exact))
         elif path:
-            lines.append("  shortest route: " + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {p[2]:.2f})" for p in path))
+            lines.append("  shortest route: " + " -> ".join(f"({p[0]:.2f}, {p[1]:.2f}, {round(p[2], 2) + 0.0:.2f})" for p in path))
         else:
             lines.append("  shortest route: not reachable")
     return "\n".join(lines)
@@ -212,7 +258,7 @@ def run(args) -> int:
         # ``eldfall move`` does, with why it cannot use it
         summary["allowance"] = real_allowance(world, args.model, args.mode, speed)
     route = grid.shortest_path(target) if target is not None else None
-    beyond = None
+    beyond = exact = None
     if target is not None and not route and not summary.get("reason"):
         # no route within the allowance: is the point out of reach, or cut off for this
         # movement whatever its length? (the same grid, no limit: one more query)
@@ -220,6 +266,12 @@ def run(args) -> int:
         far = reachable(world, args.model, args.mode, resolution=res, speed=4.0 * (W + D))
         if far.shortest_path(target) and math.isfinite(far.cost_at(*target)):
             beyond = float(far.cost_at(*target))
+        # "out of reach" or "none of any length" from the grid alone may be its caution: ask
+        # the exact check, and say what it finds where that is cheaper
+        exact = exact_route(world, args.model, args.mode, far, target, 4.0 * (W + D))
+        if exact is not None and beyond is not None and exact[0] > summary["allowance"] + 1e-9 \
+                and exact[0] >= beyond - 0.2:
+            exact = None        # out of reach either way, for about the grid's figure
     pictures = []
     if args.picture:
         pictures.append(write_png(os.path.join(args.picture, "reach-top.png"),
@@ -243,11 +295,19 @@ def run(args) -> int:
             if not route:
                 # what the shortest route costs with no allowance (null: none of any length)
                 out["shortest_path_cost_unlimited"] = round(beyond, 4) if beyond is not None else None
+                if exact is not None:
+                    # the grid found none (or a dearer one); the exact path check did (its cost
+                    # and waypoints)
+                    out["shortest_path_cost_unlimited"] = round(min(exact[0], beyond if beyond is not None
+                                                                    else math.inf), 4)
+                    out["exact_path"] = [[round(v, 4) for v in p] for p in exact[1]]
+                    out["exact_path_cost"] = round(exact[0], 4)
+                    out["exact_path_within_allowance"] = bool(exact[0] <= summary["allowance"] + 1e-9)
         if pictures:
             out["pictures"] = pictures
         print(json.dumps(out, indent=2))
     else:
-        print(describe(grid, summary, route, target, beyond))
+        print(describe(grid, summary, route, target, beyond, exact))
         spd = speed_line(world, args.model, args.mode, speed)
         if spd:
             print(spd)
