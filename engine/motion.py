@@ -39,7 +39,7 @@ import numpy as np
 import yaml
 
 from engine.errors import InputError, Problem
-
+from engine.units import inches_over
 from engine.world import cylinder_distance, plan_footprint
 
 SETTINGS_FILE = Path(__file__).with_name("data") / "motion.yaml"
@@ -1101,7 +1101,7 @@ def _fly(ctx, model, mode, start, pts, spd, allowance, keep: float | None = None
     end = tuple(float(v) for v in route.at(s_fin))
     legal, reason = True, "ok (Flying)"
     if total > allowance + 1e-9:
-        legal, reason = False, f"the route measures {_over(total, allowance)}\" and the allowance is {allowance:g}\" (Flying)"
+        legal, reason = False, f"the route measures {inches_over(total, allowance)}\" and the allowance is {allowance:g}\" (Flying)"
     else:
         end = (float(xy[-1, 0]), float(xy[-1, 1]), float(top[-1]))
         why = _end_problems(ctx, np.array(end))
@@ -2068,17 +2068,6 @@ def _narrow_blocks(world, R, h, res, st, ix, iy):
     return out
 
 
-def _over(value: float, limit: float) -> str:
-    """``value`` (more than ``limit``) with two decimals, or as many more (up to six) as it
-    takes to print it above the limit: a route costing 10.004" against 10" reads "10.004",
-    not "10.00" (which a player reads as within the allowance)."""
-    for d in range(2, 7):
-        text = f"{value:.{d}f}"
-        if float(text) > limit:
-            return text
-    return f"{value:.6f}"
-
-
 def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked,
             no_face=None) -> MoveResult:
     st = ctx.st
@@ -2121,9 +2110,9 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked,
         legal = False
         if blocked:       # the route was followed only up to what blocks it
             reason = (f"{blocked}; the allowance of {allowance:g}\" runs out even before that "
-                      f"(the route to there costs {_over(route.c[-1], allowance)}\")")
+                      f"(the route to there costs {inches_over(route.c[-1], allowance)}\")")
         else:
-            reason = f"the route costs {_over(route.c[-1], allowance)}\" and the allowance is {allowance:g}\""
+            reason = f"the route costs {inches_over(route.c[-1], allowance)}\" and the allowance is {allowance:g}\""
     elif truncated and _in_the_air(ctx, end):
         # cut short where no face holds the base (hanging from an overhang's edge by its
         # hitbox): a scene could not place it there (rulings "Climb down an overhang")
@@ -2131,7 +2120,7 @@ def _finish(ctx, model, mode, start, pts, spd, allowance, route, blocked,
         reason = (f"the allowance of {allowance:g}\" runs out at ({end[0]:.2f}, {end[1]:.2f}, {end[2]:.2f}), "
                   f"under the overhang of {_ledge_piece(ctx, end[:2], _overhang_z(ctx, end))}, where the base "
                   f"touches no face (a Climb may end on a vertical surface, not in the air; the route "
-                  f"costs {_over(route.c[-1], allowance)}\"): end the Climb before the edge, or Jump down")
+                  f"costs {inches_over(route.c[-1], allowance)}\"): end the Climb before the edge, or Jump down")
     elif truncated:
         reason = "allowance spent: the model ends on a vertical surface"
     if legal and stopped_by is not None and not truncated:
