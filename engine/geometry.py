@@ -92,6 +92,14 @@ class WorldGeometry:
         self._motion_st_cache = None
         self._cache.clear()
 
+    def set_walk_drop(self, height: float | None) -> None:
+        key = "step" if height is None else "any" if math.isinf(height) else float(height)
+        if (self.motion_settings or {}).get("drop_height", "step") == key:
+            return
+        self.motion_settings = {**(self.motion_settings or {}), "drop_height": key}
+        self._motion_st_cache = None
+        self._cache.clear()
+
     def remove(self, model: str) -> None:
         if model in self.world.models:
             self.world.remove_model(model)

@@ -86,6 +86,9 @@ def settings(overrides: dict | None = None) -> dict:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
         elif key == "step_height":
             ok = value == "hitbox" or (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0)
+        elif key == "drop_height":
+            ok = value in ("step", "any") or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                              and value >= 0)
         elif isinstance(ref, list):
             ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
         else:
@@ -278,6 +281,12 @@ def allowance_for(mode: str, spd: float, st: dict) -> float:
 def _step_height(h: float, st: dict) -> float:
     v = st["step_height"]
     return float(h) if v == "hitbox" else float(v)
+
+
+def _drop_height(step: float, st: dict) -> float:
+    """The deepest drop a Walk or Run steps down (``drop_height``): never less than ``step``."""
+    v = st.get("drop_height", "step")
+    return step if v == "step" else math.inf if v == "any" else max(step, float(v))
 
 
 # A game's crawl (Legends of Norova, seed "Crawling": "move while staying low to the
@@ -650,6 +659,7 @@ class _Ctx:
         self.R = float(self.hb.radius)
         self.h = float(self.hb.height)
         self.step = _step_height(self.h, st)
+        self.drop = _drop_height(self.step, st)
         self.cols = _columns(world, st)
         self.areas, self.ladders = _regions_cached(world, st)
         self.pattern = _disc_pattern(self.R, float(st["disc_step"]))
@@ -1498,7 +1508,9 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
             k = np.nonzero(down)[0]
             ok[k] &= _free(np.repeat(lo[i:i + 1], len(k), 0), np.repeat(hi[i:i + 1], len(k), 0),
                            cand[k], np.full(len(k), z + ctx.h))
-        small = np.abs(dz) <= ctx.step + 1e-9
+        # up to the step height; down to the drop height (the step height, but for a game
+        # that judges a jump down itself: ``drop_height``)
+        small = np.where(dz > 0, dz <= ctx.step + 1e-9, -dz <= ctx.drop + 1e-9)
         lad = np.full(len(cand), -1)
         if not climb:
             tall = ok & ~small
@@ -1613,7 +1625,10 @@ def _walk(ctx, model, mode, start, pts, spd, allowance, keep: float | None = Non
             h_cost = L
         # a climb taller than the free-climbing height, or the rest of one begun
         # in an earlier activation (from a hanging start), counts its height
-        vertical = abs(dzj) > ctx.step + 1e-9 or (hanging and abs(dzj) > _EPS)
+        # (a drop down to ``drop_height`` is stepped down free by a Walk or Run, as a game
+        # whose rules judge it as a fall asks; a Climb counts every face it goes down)
+        vertical = (abs(dzj) > ctx.step + 1e-9 if climb else (dzj > ctx.step + 1e-9 or -dzj > ctx.drop + 1e-9)) \
+            or (hanging and abs(dzj) > _EPS)
         # hanging on a face with that level free below it: down where it hangs, then across
         down_here = hanging and dzj < 0 and bool(np.any(np.abs(stn[i - 1] - znew) <= _EPS)) and \
             bool(_free(lo[i - 1:i], hi[i - 1:i], np.array([znew]), np.array([z + ctx.h]))[0])

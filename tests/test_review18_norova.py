@@ -178,7 +178,27 @@ def test_a_refused_ledge_names_norovas_climb_not_a_jump():
     up = g.why_illegal(Move("knight", "walk", ((12.0, 16.0, 2.5),), 90))
     assert up.startswith('illegal route: scenery 2.50" high at (12.00, 15.12)'), up
     assert up.endswith("it needs a climb move (or a ladder)") and "Jump" not in up, up
-    # on its top: walking off is a drop the table's walk does not take
-    g.geometry.place("knight", (12.0, 16.0), 90)
-    down = g.why_illegal(Move("knight", "walk", ((12.0, 17.5, 0.0),), 90))
-    assert down.startswith('illegal route: a drop of 2.50"') and down.endswith("climb down it (a climb move)"), down
+
+
+
+def test_a_walk_jumps_down_a_ledge_taller_than_the_figure_and_falls():
+    """docs/rulings.md, "Climbing and swimming": "a character may jump down, and the drop is
+    the falling rule (1d6 per full 2")". The table's walk refused every drop taller than the
+    figure (1.77"), so the knight could not walk off the 2.5" ruined wall; it now jumps down
+    and falls, and ``move.drop_needs_climb`` refuses it in the rules' own words."""
+    from rules.norova.actions import Move
+    from test_norova_helpers import arena_game
+    for settings, want in ((None, None), ({"move.drop_needs_climb": True}, "the ruined-wall's 2.5\" drop needs a climb")):
+        g = arena_game(seed=1, settings=settings) if settings else arena_game(seed=1)
+        while g.active_model != "knight":
+            g.apply(EndTurn(g.active_model))
+        g.geometry.place("knight", (12.0, 16.0), 90)          # on the wall's top
+        m = Move("knight", "walk", ((12.0, 17.5, 0.0),), 90)
+        assert g.why_illegal(m) == want
+        if want is None:
+            before = g.fighters["knight"].vitality
+            rolls(g, [2])
+            lines = _narrate(g.apply(m))
+            assert any(ln.strip().startswith('knight falls 2.5"') and ln.strip().endswith("(1d6)") for ln in lines), lines
+            assert tuple(g.pos("knight")) == (12.0, 17.5, 0.0)
+            assert g.fighters["knight"].vitality == before - 2

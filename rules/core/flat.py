@@ -94,6 +94,9 @@ class FlatGeometry:
     def set_engaged_tolerance(self, degrees: float) -> None:
         self.engaged_tolerance_deg = float(degrees)    # the flat table checks no headings
 
+    def set_walk_drop(self, height: float | None) -> None:
+        self.walk_drop = height       # the flat table's boxes stop a route; it has no drops to refuse
+
     def set_awareness(self, model: str, ag: float | None) -> None:
         m = self.models[model]
         if m.profile_ag is None:

@@ -114,6 +114,11 @@ class Geometry(Protocol):
         ("directly toward"), for the geometry's own path check: one number for
         the rules and the table."""
         ...
+    def set_walk_drop(self, height: float | None) -> None:
+        """The deepest drop a walk steps down in the geometry's own path check, for
+        rules that judge a jump down themselves (as a fall): None, the table's
+        own rule (no deeper than the step it climbs for free); math.inf, any."""
+        ...
     def remove(self, model: str) -> None: ...
 
     # sight

@@ -144,6 +144,10 @@ class NorovaGame(Game):
         for u in self.units:
             self.geometry.place(u.id, tuple(u.at), u.facing)
             self._sync_states(self.fighters[u.id])
+        # a walk may jump down any drop, which these rules judge as a fall, or refuse with
+        # ``move.drop_needs_climb`` (``_step_problem``; docs/rulings.md, "Climbing and
+        # swimming"): the table's own limit (its free climbing) is Eldfall's
+        self.geometry.set_walk_drop(math.inf)
         self.round = 0
         self.clock = 0              # counts turn starts and fights (the Attack of Opportunity's memory)
         self.queue: list[str] = []
