@@ -202,3 +202,24 @@ def test_a_walk_jumps_down_a_ledge_taller_than_the_figure_and_falls():
             assert any(ln.strip().startswith('knight falls 2.5"') and ln.strip().endswith("(1d6)") for ln in lines), lines
             assert tuple(g.pos("knight")) == (12.0, 17.5, 0.0)
             assert g.fighters["knight"].vitality == before - 2
+
+
+def test_the_greedy_harpy_comes_down_off_a_pillar_to_fight():
+    """`eldfall play scenes/norova-arena.yaml --game norova --bots greedy --seed 4`: the harpy
+    flew onto pillar-e (a flight lands on the highest surface under its base) 4" over the
+    knight and sat there six turns: the bot measured its approach in plan, where no move is
+    nearer. It now measures in 3D where the heights differ and where a flight comes down."""
+    from rules.norova.actions import Move
+    from rules.norova.bots import GreedyBot
+    from tools import gameplay
+    _, g = gameplay.new_game("scenes/norova-arena.yaml", "norova", 4)
+    while g.active_model != "harpy":
+        g.apply(EndTurn(g.active_model))
+    g.geometry.place("harpy", (18.83, 12.02, 4.0), 338)       # on pillar-e's top (r 1 at (18, 12))
+    g.geometry.place("knight", (20.73, 11.23, 0.0), 90)       # at its foot, out of the harpy's reach
+    assert g.geometry.position("harpy")[2] == pytest.approx(4.0)
+    a = GreedyBot(seed=4, side="foes").choose(g)
+    assert isinstance(a, Move), a
+    g.apply(a)
+    assert g.geometry.position("harpy")[2] == pytest.approx(0.0), (a, g.geometry.position("harpy"))
+    assert g.geometry.distance("harpy", "knight") < 2.0

@@ -360,12 +360,35 @@ class GreedyBot:
             here = game.pos(mid)
             ep = game.pos(near)
 
+            # in plan, but in 3D where the two stand at different heights, or where a flight
+            # comes down (a harpy that lands on a pillar over its enemy is no nearer in plan
+            # anywhere it could fly: it must come down off it)
+            high = abs(here[2] - ep[2]) > 0.5
+            wm = walk_map(game)
+
             def score(a):
                 end = a.route[-1]
+                dims = 3 if wm is not None and (high or a.mode == "fly") else 2
+                if dims == 3:
+                    # where it comes to rest, as far as the bot tells before the route check:
+                    # on the highest ground under its base (as a flight lands)
+                    end = (end[0], end[1], wm.highest_under(end[0], end[1], f.radius))
                 cost = {"walk": 0.0, "fly": 0.0, "crawl": 0.3, "climb": 0.3, "sprint": 0.6}[a.mode]
-                return (math.dist(end[:2], ep[:2]) + cost, str(a))
+                return (math.dist(end[:dims], ep[:dims]) + cost, str(a))
             best = best_approach(game, mid, score)
-            if best is not None and score(best)[0] + 1e-6 < math.dist(here[:2], ep[:2]):
+            perched = best is not None and best.mode == "fly" and wm is not None and \
+                wm.highest_under(best.route[-1][0], best.route[-1][1], f.radius) > ep[2] + 0.5
+            if wm is not None and (high or perched):
+                # ``best_approach`` takes each sequence's first legal move, and a flight's first
+                # may land on scenery high over the enemy: the others of each sequence too
+                for a in sorted((a for seq in game.approach_sequences(mid) for a in seq), key=score):
+                    if best is not None and score(a) >= score(best):
+                        break
+                    if game.why_illegal(a) is None:
+                        best = a
+                        break
+            dims = 3 if wm is not None and (high or (best is not None and best.mode == "fly")) else 2
+            if best is not None and score(best)[0] + 1e-6 < math.dist(here[:dims], ep[:dims]):
                 return best
             # no straight move gets nearer (a wall or a pillar between): walk round it
             detour = self._detour(game, mid, enemies)

@@ -90,6 +90,21 @@ class WalkMap:
                     return False
         return True
 
+    def highest_under(self, x: float, y: float, r: float) -> float:
+        """The highest ground sample under a base of radius ``r`` at (x, y): where a flight
+        comes down (it lands on the highest surface under the base)."""
+        r2 = r * r
+        # (the samples on the table: those ``_fill`` asks at once)
+        na, nb = int(math.floor(self.W / SAMPLE + 1e-9)), int(math.floor(self.D / SAMPLE + 1e-9))
+        z = self.z(min(max(round(x / SAMPLE), 0), na), min(max(round(y / SAMPLE), 0), nb))
+        for a in range(max(math.ceil((x - r) / SAMPLE), 0), min(math.floor((x + r) / SAMPLE), na) + 1):
+            dx = a * SAMPLE - x
+            for b in range(max(math.ceil((y - r) / SAMPLE), 0), min(math.floor((y + r) / SAMPLE), nb) + 1):
+                dy = b * SAMPLE - y
+                if dx * dx + dy * dy <= r2:
+                    z = max(z, self.z(a, b))
+        return z
+
     def cell_free(self, i: int, j: int, r: float, z0: float, step: float) -> bool:
         k = (i, j, r, z0, step)
         v = self._free.get(k)
