@@ -408,6 +408,10 @@ class TableScene:
         self.drops: dict[str, NodePath] = {}         # a Flying model's drop line and shadow
         self._drop_key: dict[str, tuple] = {}
         self.ground: dict[str, float] = {}           # the surface under a Flying model
+        # a game's words for a model out of the fight (``label_text``): Legends of
+        # Norova's "dying", "stable", "dead", "down"; None: the World's States say
+        # it (Eldfall: Dead, Incapacitated)
+        self.status_of = None
         self._version = None
         self.changed = True
         self.sync(force=True)
@@ -577,13 +581,36 @@ class TableScene:
             return None
         return float(self.world.hitbox(mid).z) - self.ground[mid]
 
+    def status_words(self, mid: str) -> str | None:
+        """What puts a model out of the fight, in words (None: nothing): the game's
+        (``status_of``: a Legends of Norova character dying, stable, dead or down),
+        else the World's States (Dead, Incapacitated). A Crouched model, a Dead one and
+        a dying Norova character are all drawn as their base (with the standing
+        hitbox's ghost): only the label tells them apart."""
+        if self.status_of is not None:
+            return self.status_of(mid) or None
+        return self.state_words(mid)
+
+    def state_words(self, mid: str) -> str | None:
+        """The World's States that put a model out of the fight: Dead, Incapacitated."""
+        states = set(getattr(self.world.hitbox(mid), "states", ()) or ())
+        for s in ("Dead", "Incapacitated"):
+            if s in states:
+                return s
+        return None
+
     def label_text(self, mid: str) -> str:
         """A model's label: its id; a Flying model's says so and how high it is, so
-        that it is not taken for the label of a model standing near it on screen."""
+        that it is not taken for the label of a model standing near it on screen; a
+        model out of the fight says so (``status_words``: "hexer (dying)")."""
+        words = []
         h = self.flying_height(mid)
-        if h is None:
-            return mid
-        return f'{mid} (Flying {h:.1f}" up)' if h >= DROP_MIN else f"{mid} (Flying)"
+        if h is not None:
+            words.append(f'Flying {h:.1f}" up' if h >= DROP_MIN else "Flying")
+        status = self.status_words(mid)
+        if status:
+            words.append(status)
+        return f"{mid} ({', '.join(words)})" if words else mid
 
     def _sync_drop(self, mid: str, hb, flying: bool) -> None:
         """A Flying model's drop line and shadow disc, down to the surface under it."""
@@ -640,6 +667,7 @@ class TableScene:
                tuple(n.isHidden() for n in self.tokens.label_nodes.values()),
                tuple(n.isHidden() for n, _ in self.area_labels.values()),
                tuple(sorted(self.marks)),
+               tuple(n.node().getText() for n in self.label_nodes.values()),
                tuple((n.getKey(), np.asarray(n.getPythonTag(FLOAT_TAG)[0], float).round(4).tobytes())
                      for n in floating))
         if key == getattr(self, "_layout_key", None):

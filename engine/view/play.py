@@ -179,10 +179,11 @@ def point_to_hitbox(world, p, mid) -> tuple[float, np.ndarray]:
     return float(np.linalg.norm(p - c)), c
 
 
-def live_los(world, a: str, b: str):
-    """The engine's LoS verdict (with cover) between two models."""
+def live_los(world, a: str, b: str, *, settings=None, moving: bool = False):
+    """The engine's LoS verdict (with cover) between two models, on the table's sight
+    ``settings`` (None: the defaults); ``moving``: all round (Legends of Norova's sight)."""
     from engine import sight
-    return sight.los(world, a, b, fraction=True, cover=True)
+    return sight.los(world, a, b, fraction=True, cover=True, settings=settings, moving=moving)
 
 
 def verdict_text(res) -> str:
@@ -258,6 +259,18 @@ class TableView:
         app.on_frame("view", self.update)
         self.refresh()
 
+    def los_options(self) -> dict:
+        """How the table's LoS questions are asked (``live_los``): the game's sight
+        settings (``eldfall view --settings FILE``, a loaded log's) and, for Legends of
+        Norova, all round (its rules ask the table with ``moving=True``: its arcs are
+        its own); the table alone: the defaults."""
+        geo = getattr(self, "geometry", None)
+        out = {"settings": getattr(geo, "sight_settings", None)}
+        game = getattr(self, "game", None)
+        if game is not None and type(game).__module__.startswith("rules.norova"):
+            out["moving"] = True
+        return out
+
     # ------------------------------------------------------------ events
     def on_event(self, name: str, **kw):
         if self.camera.on_event(name):
@@ -277,8 +290,55 @@ class TableView:
             return None
         return pick(self.app, self.world, self.app.pointer)
 
+    def label_clicks(self) -> bool:
+        """Whether a click on a name label now means its model: not while measuring
+        (a point is clicked); in the hotseat, not where a click on the ground means a
+        point (``PlayController.label_clicks``)."""
+        return not self.measuring
+
+    def label_under_pointer(self) -> str | None:
+        """The model whose name label is under the pointer, or None. The labels are
+        drawn over the scenery and the models: what shows at that pixel is the name,
+        so a click there means its model (not the ground or the wall behind it)."""
+        if self.app.pointer is None or self.table.labels_root.isHidden():
+            return None
+        from panda3d.core import Point2, Point3
+        w, h = self.app.size
+        px, py = self.app.film_to_pixel(*self.app.pointer)
+        py = h - py                                   # y up, as the projections below
+        best = None
+        for mid, node in self.table.label_nodes.items():
+            if node.isHidden() or mid not in self.world.models or node.getScale()[0] < 1e-3:
+                continue
+            bounds = node.getTightBounds(self.app.cam)
+            if not bounds:
+                continue
+            lo, hi = bounds
+            if lo[1] <= 0.0:                          # behind the lens
+                continue
+            xs, ys = [], []
+            for x in (lo[0], hi[0]):
+                for z in (lo[2], hi[2]):
+                    p2 = Point2()
+                    self.app.camLens.project(Point3(x, lo[1], z), p2)
+                    xs.append((p2.x + 1.0) * w / 2.0)
+                    ys.append((p2.y + 1.0) * h / 2.0)
+            if min(xs) <= px <= max(xs) and min(ys) <= py <= max(ys):
+                if best is None or lo[1] < best[0]:
+                    best = (float(lo[1]), mid)
+        return None if best is None else best[1]
+
     def click(self):
         hit = self.pick_now()
+        if (hit is None or hit.kind != "model") and self.label_clicks():
+            # a click on a model's name label (over the ground or scenery) is a click on
+            # the model; a model hit itself stays the model hit
+            mid = self.label_under_pointer()
+            if mid is not None:
+                from engine.world import Pick
+                hb = self.world.hitbox(mid)
+                hit = Pick("model", mid, (float(hb.x), float(hb.y), float(hb.z) + float(hb.height) / 2.0),
+                           float(hit.distance) if hit is not None else 0.0)
         if hit is None or hit.kind is None:
             return None
         if self.measuring:
@@ -517,7 +577,7 @@ class TableView:
         self._verdict_key = key
         self._clear_live()
         try:
-            res = live_los(self.world, a, b)
+            res = live_los(self.world, a, b, **self.los_options())
         except Exception as exc:                       # a geometry error must not kill the window
             self.verdict = None
             self.hud.verdict.set(f"LoS {a} -> {b}: error {exc}", ov.RED)
@@ -546,7 +606,7 @@ class TableView:
             self.message = "F12: select a model and hover another (or hover two models)"
             self.refresh()
             return None
-        res = live_los(self.world, *pair)
+        res = live_los(self.world, *pair, **self.los_options())
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         folder = os.path.join(self.out_dir, f"{stamp}-{pair[0]}-vs-{pair[1]}")
         n = 1
@@ -756,6 +816,10 @@ class PlayController(TableView):
         self.log_path = log_path or os.path.join(out_dir, "logs", "game.jsonl")
         self.applied: list = []         # (action, events) applied through this controller
         super().__init__(app, world, out_dir=os.path.join(out_dir, "disputes"), labels=labels)
+        # the labels say who is out of the fight in the game's own words (a Norova
+        # character dying, stable, dead or down: all drawn as their base alone)
+        self.table.status_of = self.model_status
+        self.table.sync(force=True)
         self.play_live = app.root.attachNewNode("play-overlay")
         self.sync_tokens()
         if self.active_model() in self.world.models:    # a game that opens on a model's turn: it is ringed
@@ -966,6 +1030,23 @@ class PlayController(TableView):
             self.refresh()
         return events
 
+    #: Legends of Norova's words for a character out of the fight (its ``status``),
+    #: then for one knocked down (``prone``)
+    NOROVA_STATUS = {"dead": "dead", "dying": "dying", "stable": "stable"}
+
+    def model_status(self, mid: str) -> str | None:
+        """A model's label words for what puts it out of the fight (``TableScene.
+        status_words``): a Legends of Norova character's status ("dying", "stable",
+        "dead") or "down" when it lies prone; else the World's States (Eldfall: Dead,
+        Incapacitated)."""
+        f = (getattr(self.game, "fighters", None) or {}).get(mid)
+        if f is None or not hasattr(f, "status"):
+            return self.table.state_words(mid)
+        word = self.NOROVA_STATUS.get(str(f.status))
+        if word is None and getattr(f, "prone", False):
+            word = "down"
+        return word
+
     def world_sync(self):
         """The rules moved models through the geometry (summoned creatures
         entered, fallen ones left): redraw them, and the tokens as the game
@@ -1087,6 +1168,18 @@ class PlayController(TableView):
             h[str(i)] = (lambda i=i: self.choose(i - 1))
         h["0"] = lambda: self.choose(9)
         return h
+
+    def label_clicks(self) -> bool:
+        """A name label is its model's in the idle step and a target step that takes
+        only models; a route's waypoint, a template laid on the ground, a Knockback's
+        direction, a token laid or a point of the mover's path are points of the
+        ground, labels or not."""
+        if not super().label_clicks() or self.state == "move":
+            return False
+        if self.state == "target":
+            return not any(getattr(self, k, None) for k in ("push_mode", "ground_aim", "place_kind",
+                                                             "aim_points", "token_place"))
+        return True
 
     def handle_click(self, hit):
         if self.state == "target" and self.push_mode:
@@ -1597,6 +1690,25 @@ class PlayController(TableView):
             extra["land"] = self.move_land      # a Flying model landing, or not
         return dataclasses.replace(sample, mode=self.move_mode, **{path_field(sample): tuple(self.waypoints)}, **extra)
 
+    def rules_opportunities(self, action) -> list[tuple[str, tuple]] | None:
+        """Legends of Norova: the Attacks of Opportunity its rules give along the move
+        ``action`` (enemy, point), in the order the mover reaches them, as
+        ``game.apply`` will find them; None for a game whose Attacks of Opportunity are
+        the engine's path check's (Eldfall)."""
+        game = self.game
+        triggers = getattr(game, "_aoo_triggers", None)
+        if triggers is None or not type(game).__module__.startswith("rules.norova"):
+            return None
+        try:
+            f = game.fighters[action.actor]
+            if getattr(f, "hidden", False) and action.mode == "crawl":
+                return []                    # a hidden crawler: no enemy sees it to strike
+            mv, _ = game.move_check(action)
+            route = [tuple(game.pos(f.id))] + [tuple(p) for p in action.route[:-1]] + [tuple(mv.end)]
+            return [(t[1], tuple(float(v) for v in t[2])) for t in triggers(f, route, action.mode)]
+        except Exception:
+            return None
+
     def update_path_preview(self):
         for c in self.play_live.getChildren():
             if c.getName() == "path-overlay":
@@ -1634,6 +1746,15 @@ class PlayController(TableView):
         except Exception:
             hb = self.world.hitbox(mid)
             pts = [(hb.x, hb.y, hb.z)] + list(self.waypoints)
+        rules_opp = self.rules_opportunities(action) if reason is None else None
+        if rules_opp is not None:
+            # the game's own Attacks of Opportunity (Legends of Norova: entering an
+            # enemy's range in its front arc, moving away after a fight), not Eldfall's
+            opp = [p for _, p in rules_opp]
+            if label:
+                label = label.split("\nopportunity: ")[0]
+                if rules_opp:
+                    label += "\nopportunity: " + ", ".join(e for e, _ in rules_opp)
         self.preview = (action, reason)
         with self._as_declared(mid):
             self.path_watchers = self.watchers(mid, pts)
@@ -1660,7 +1781,7 @@ class PlayController(TableView):
             return []
         try:
             from engine import sight
-            return sight.watchers(self.world, mid, pts)
+            return sight.watchers(self.world, mid, pts, settings=self.los_options()["settings"])
         except Exception:
             return []
 
