@@ -276,7 +276,10 @@ def test_the_hud_shows_the_four_action_slots():
     assert "Actions: Attack free  Move used  Support free  Magic free" in lines
     assert lines[0] == "Legends of Norova - round 1" and lines[1].startswith("Active: A (red)")
     assert "Vitality 30/30  Soul 10/10  Power 10/10" in lines
-    assert g.hud_lines()[2].startswith("A [A, red] active")
+    # the standing character's status is not shown ("active" read as "its turn"); the fallen's is
+    assert g.hud_lines()[2].startswith("A [A, red]  initiative")
+    g.f("B").status = "dying"
+    assert g.hud_lines("B")[2].startswith("B [B, blue] dying  initiative")
 
 
 # ---- the package boundary ---------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def test_a_scene_crouched_model_starts_low_not_fallen():
     assert c.prone                                   # Norova's own fallen state still is
     # before: A was fallen ("A is down and cannot attack (stand up first)")
     assert g.why_illegal(Attack("A", "B", "main")) is None
-    assert "A [A, red] active low " in g.hud_lines("A")[2], g.hud_lines("A")
+    assert "A [A, red] low " in g.hud_lines("A")[2], g.hud_lines("A")
 
 
 # ---- a face taller than the figure: the table's refusal named moves Norova does not have

@@ -2246,8 +2246,10 @@ class NorovaGame(Game):
             return lines + [score]
         f = self.fighters[mid]
         s = f.sheet
-        flags = [f.status] + (["down"] if f.prone else ["low"] if f.low else []) + (["hidden"] if f.hidden else [])
-        lines.append(f"{f.name} [{f.id}, {f.side}] {' '.join(flags)}  initiative {f.initiative}")
+        # its status only when it is out of the fight ("active" read as "its turn now")
+        flags = ([] if f.status == "active" else [f.status]) + (["down"] if f.prone else ["low"] if f.low else []) \
+            + (["hidden"] if f.hidden else [])
+        lines.append(f"{f.name} [{f.id}, {f.side}]" + "".join(" " + x for x in flags) + f"  initiative {f.initiative}")
         lines.append(f"Vitality {f.vitality}/{s.vitality}  Soul {f.soul}/{s.soul}  Power {f.power}/{s.power}")
         slots = self.action_slots(mid)
         lines.append("Actions: " + "  ".join(f"{k} {'used' if used else 'free'}" for k, used in slots.items()))

@@ -240,7 +240,7 @@ def _line(k: str, d: dict) -> str | None:
         on = " on" if _LEGS[0] > 1 else ""
         return f"   {d['model']} {verb}{on} to {_pt(d['end'])}"
     if k == "turn_facing":
-        return f"   {d['model']} turns to {d['facing']:.0f}"
+        return f"   {d['model']} turns to {d['facing']:.0f}\u00b0"
     if k == "stand":
         return f"   {d['model']} gets up"
     if k == "aoo":
