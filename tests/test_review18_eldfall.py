@@ -142,15 +142,21 @@ def _dodger(units, rolls, boxes=()):
     return _to_dodge_move(setup(units, rolls, boxes=boxes))
 
 
-def _to_dodge_move(g):
-    """r1 activates Idle, b1 reacts with a Dodge, r1 does Nothing: b1's move after its Dodge."""
+def _dodging(g, dodger="b1"):
+    """r1 activates Idle and ``dodger`` reacts with a Dodge: r1's Action Step."""
     g.apply(Activate("r1"))
     while g.pending[0] == "crouch":
         g.apply(Pass(g.pending[1]))
     g.apply(Move("r1", "idle"))
-    g.apply(Declare("b1", "Dodge"))
+    g.apply(Declare(dodger, "Dodge"))
     while g.pending[0] != "action":
         g.apply(Pass(g.pending[1]))
+    return g
+
+
+def _to_dodge_move(g):
+    """r1 activates Idle, b1 reacts with a Dodge, r1 does Nothing: b1's move after its Dodge."""
+    _dodging(g)
     g.apply(Declare("r1", "Nothing"))
     assert g.pending == ("dodge-move", "b1")
     return g
@@ -215,13 +221,7 @@ def test_a_shrouded_attackers_template_surprises_every_model_it_covers():
     bomb = weapon_dict("Bomb", "ranged", pw=9, stk=1, traits=["Circular S"], bands=[(0, 12, 0)])
     g = setup([unit("r1", "red", 10, 5, weapons=[bomb], states=["Shrouded"]),
                unit("b1", "blue", 10, 12), unit("b2", "blue", 10 + BASE, 12)], [5] * 20)
-    g.apply(Activate("r1"))
-    while g.pending[0] == "crouch":
-        g.apply(Pass(g.pending[1]))
-    g.apply(Move("r1", "idle"))
-    g.apply(Declare("b2", "Dodge"))
-    while g.pending[0] != "action":
-        g.apply(Pass(g.pending[1]))
+    _dodging(g, "b2")
     ev = g.apply(Declare("r1", "Ranged Attack", weapon="Bomb", targets=(("b1", 1),)))
     while g.pending[0] == "reaction-change":
         ev += g.apply(Pass(g.pending[1]))
