@@ -177,6 +177,8 @@ def test_the_los_picture_legend_explains_a_crouched_models_faint_outline(view_ap
     scene2 = _write(tmp_path, "standing.yaml", standing)
     world2 = build_world(load_scene(str(scene2)), str(scene2))
     assert P.ghost_legend(world2) == "" and P.ghost_legend(world).startswith(P.GHOST_LEGEND)
+    # and it names the model that wears it (a referee looks for it among several)
+    assert P.ghost_legend(world) == P.GHOST_LEGEND + ": croucher (Crouched); "
     # the legend still ends the caption
     assert all(c.endswith(P.LOS_LEGEND) for c in captions)
 

@@ -49,12 +49,17 @@ GHOST_LEGEND = ("faint outline: a Crouched or Dead model's standing hitbox, not 
 def ghost_legend(world) -> str:
     """``GHOST_LEGEND`` (with "; " after it: it goes before the legend, which ends the caption)
     when a model on the table wears the faint outline of its standing hitbox (``TableScene``:
-    shorter than its size, Crouched or Dead), else ""."""
+    shorter than its size, Crouched or Dead), naming those models (": blue-guard
+    (Crouched)"), else ""."""
+    who = []
     for mid in world.models:
         hb = world.hitbox(mid)
         if float(hb.full_height) > float(hb.height) + 1e-6:
-            return GHOST_LEGEND + "; "
-    return ""
+            low = [x for x in ("Crouched", "Dead", "Incapacitated") if x in set(hb.states)]
+            who.append(f"{mid} ({', '.join(low)})" if low else mid)
+    if not who:
+        return ""
+    return GHOST_LEGEND + ": " + ", ".join(who) + "; "
 
 
 #: what a template picture shows (ov.template_overlay, ov.coverage_colour)
