@@ -1,6 +1,7 @@
 """`eldfall measure` bars a ranged Attack where A or B stands in a Hazy area, in the rules
 engine's words (eldfall-facts.md, Environments: Hazy "no ranged attacks through";
-rules/eldfall/resolution.py ``hazy_block``); a melee weapon in reach is not barred."""
+rules/eldfall/resolution.py ``hazy_block``); a melee weapon in reach is not barred. A Dense
+area's Strike fewer is said beside the weapon (``dense_rule``)."""
 from __future__ import annotations
 
 import json
@@ -47,3 +48,40 @@ def test_melee_in_reach_is_not_barred_by_haze(tmp_path, capsys):
     bars = _bars(tmp_path, capsys, 10, b="b2")
     assert bars["Dagger"] is None
     assert bars["Longbow"] is None
+
+
+DENSE = SCENE.replace("tags: [area, hazy]", "tags: [area, dense]")
+
+
+def _dense(tmp_path, capsys, hx, b="b1", scene_text=None):
+    models = tmp_path / "models"
+    models.mkdir(exist_ok=True)
+    (models / "test-snipe.yaml").write_text(PARTY.replace("SKILLS", "").replace("TRAITS", "")
+                                            + "      - {name: Dagger, kind: melee, rch: 1, pw: 5, stk: 1}\n")
+    scene = str(_write(tmp_path, f"d{hx}.yaml", (scene_text or DENSE).replace("HX", str(hx))))
+    rc, out, err = run_cli(capsys, "measure", scene, "r1", b, "--json", "--models-dir", str(models))
+    assert rc == 0, err
+    rc, text, err = run_cli(capsys, "measure", scene, "r1", b, "--models-dir", str(models))
+    assert rc == 0, err
+    return {w["name"]: w for w in json.loads(out)["weapons"]}, text
+
+
+def test_a_target_in_a_dense_area_costs_a_ranged_attack_a_strike(tmp_path, capsys):
+    """eldfall-facts.md, Environments: Dense "-1 STK ... for ranged within or through" (the
+    rules engine's ``dense_strike``): `measure` says it beside the weapon, not barred."""
+    ws, text = _dense(tmp_path, capsys, 10)
+    want = "one Strike fewer (STK -1, at least 1): b1 stands in a Dense area"
+    assert ws["Longbow"]["dense"] == want and ws["Sling"]["dense"] == want
+    assert ws["Longbow"]["barred"] is None
+    assert f"; {want}" in text
+    far, _ = _dense(tmp_path, capsys, 25)
+    assert far["Longbow"]["dense"] is None
+
+
+def test_melee_at_a_model_in_a_dense_area_keeps_its_strikes(tmp_path, capsys):
+    # a small Dense area under b2 only (y 6.7-7.9; r1's base ends at y 5.63): a melee Attack
+    # from outside it loses nothing, a shot at b2 loses a Strike
+    small = DENSE.replace("at: [HX, 20.5, 0], size: [3, 3, 0.2]", "at: [HX, 7.3, 0], size: [1.2, 1.2, 0.2]")
+    ws, _ = _dense(tmp_path, capsys, 10, b="b2", scene_text=small)
+    assert ws["Dagger"]["in_reach"] and ws["Dagger"]["dense"] is None
+    assert ws["Sling"]["dense"] == "one Strike fewer (STK -1, at least 1): b2 stands in a Dense area"

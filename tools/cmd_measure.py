@@ -184,6 +184,30 @@ def weapon_bars(world, m, settings=None) -> dict[str, str]:
     return out
 
 
+def weapon_dense(world, m) -> dict[str, str]:
+    """Where a Dense area takes a Strike off an Attack in reach or range (the rules engine's
+    ``dense_rule``: a ranged Attack when A or B stands in one, a melee one of reach 1" or more
+    when A does): ``{weapon name: why}``."""
+    if world is None:
+        return {}
+    from engine.geometry import WorldGeometry
+    from rules.eldfall.resolution import dense_rule
+    geo = WorldGeometry(world)
+    a_in, b_in = ("dense" in geo.environments(x) for x in (m.a, m.b))
+    if not (a_in or b_in):
+        return {}
+    who = " and ".join(x for x, inside in ((m.a, a_in), (m.b, b_in)) if inside)
+    out = {}
+    for w in m.weapons:
+        action = attack_of(w)
+        if not w.in_reach or action not in ("Ranged Attack", "Spell Attack", "Melee Attack"):
+            continue
+        if dense_rule(a_in, b_in, action == "Melee Attack", float(w.rch or 0.0)):
+            out[w.name] = (f"one Strike fewer (STK -1, at least 1): {who} "
+                           f"{'stand' if ' and ' in who else 'stands'} in a Dense area")
+    return out
+
+
 def side_bar(m, action: str, enemy: bool) -> str | None:
     """An Attack on an ally or an Assist on an enemy, in the rules engine's words
     (rules/eldfall/resolution.py ``_why_not``, spells.py ``why_not_assist``); None otherwise."""
@@ -419,8 +443,10 @@ def describe(m, world=None, why_no_los: str | None = None, settings=None, rest=(
         terms = target_modifiers(world, m, settings) if any(ranged(w) for w in m.weapons) else []
         # an Attack on an ally, an Assist on an enemy: its modifiers are beside the point
         enemy = world is None or world.hitbox(m.a).side != world.hitbox(m.b).side
+        dense = weapon_dense(world, m)
         lines.extend(f"    {w.describe()}" + ("" if side_bar(m, attack_of(w), enemy) else modifier_words(w, terms, m))
-                     + (f"; but {bars[w.name]}" if w.name in bars else "")
+                     + (f"; but {bars[w.name]}" if w.name in bars else
+                        f"; {dense[w.name]}" if w.name in dense else "")
                      for w in m.weapons)
     elif world is not None and world.hitbox(m.a).spec is not None and world.hitbox(m.a).spec.profile is None:
         lines.append(f"  weapons: {m.a} has no profile, so no weapon or spell")
@@ -460,9 +486,11 @@ def run(args) -> int:
         out = m.to_json()
         out["not_measured"] = rest
         bars = weapon_bars(world, m, settings)
+        dense = weapon_dense(world, m)
         terms = target_modifiers(world, m, settings) if any(ranged(w) for w in m.weapons) else []
         for w, wr in zip(out["weapons"], m.weapons):    # why the Attack is barred whatever the distance
             w["barred"] = bars.get(w["name"])
+            w["dense"] = dense.get(w["name"])      # a Strike fewer (Dense)
             if wr.in_reach and not ranged(wr):
                 # a Melee Attack or an Assist: nothing added; halved through the Casting Aura
                 halved, words = aura_only(wr, m)

@@ -398,10 +398,16 @@ def dense_strike(game, attacker: str, targets, melee: bool, rch: float) -> bool:
     line of fire goes through the area to reach it). A line that only crosses a Dense
     area between two models outside it is not seen by the rules (the geometry tells
     only which areas a base touches)."""
-    if "dense" in game.geo.environments(attacker):
+    return dense_rule("dense" in game.geo.environments(attacker),
+                      any("dense" in game.geo.environments(t) for t in targets
+                          if t in game.models and game.models[t].on_table), melee, rch)
+
+
+def dense_rule(attacker_in: bool, target_in: bool, melee: bool, rch: float) -> bool:
+    """``dense_strike`` from which of the two stand in a Dense area."""
+    if attacker_in:
         return not melee or rch >= 1
-    return not melee and any("dense" in game.geo.environments(t) for t in targets
-                             if t in game.models and game.models[t].on_table)
+    return not melee and target_in
 
 
 def hazy_block(game, attacker: str, targets) -> str | None:
