@@ -21,15 +21,23 @@ models:
 """
 
 
-def _bars(tmp_path, capsys, hx, b="b1"):
+def _measured(tmp_path, capsys, text, b="b1"):
+    """{weapon: its JSON} and the text of `measure r1 B` on the scene ``text``."""
     models = tmp_path / "models"
     models.mkdir(exist_ok=True)
     (models / "test-snipe.yaml").write_text(PARTY.replace("SKILLS", "").replace("TRAITS", "")
                                             + "      - {name: Dagger, kind: melee, rch: 1, pw: 5, stk: 1}\n")
-    scene = str(_write(tmp_path, f"s{hx}.yaml", SCENE.replace("HX", str(hx))))
+    scene = str(_write(tmp_path, f"s{abs(hash(text))}.yaml", text))
     rc, out, err = run_cli(capsys, "measure", scene, "r1", b, "--json", "--models-dir", str(models))
     assert rc == 0, err
-    return {w["name"]: w.get("barred") for w in json.loads(out)["weapons"]}
+    rc, words, err = run_cli(capsys, "measure", scene, "r1", b, "--models-dir", str(models))
+    assert rc == 0, err
+    return {w["name"]: w for w in json.loads(out)["weapons"]}, words
+
+
+def _bars(tmp_path, capsys, hx, b="b1"):
+    ws, _ = _measured(tmp_path, capsys, SCENE.replace("HX", str(hx)), b)
+    return {name: w.get("barred") for name, w in ws.items()}
 
 
 def test_a_target_standing_in_haze_bars_the_ranged_weapons(tmp_path, capsys):
@@ -54,16 +62,7 @@ DENSE = SCENE.replace("tags: [area, hazy]", "tags: [area, dense]")
 
 
 def _dense(tmp_path, capsys, hx, b="b1", scene_text=None):
-    models = tmp_path / "models"
-    models.mkdir(exist_ok=True)
-    (models / "test-snipe.yaml").write_text(PARTY.replace("SKILLS", "").replace("TRAITS", "")
-                                            + "      - {name: Dagger, kind: melee, rch: 1, pw: 5, stk: 1}\n")
-    scene = str(_write(tmp_path, f"d{hx}.yaml", (scene_text or DENSE).replace("HX", str(hx))))
-    rc, out, err = run_cli(capsys, "measure", scene, "r1", b, "--json", "--models-dir", str(models))
-    assert rc == 0, err
-    rc, text, err = run_cli(capsys, "measure", scene, "r1", b, "--models-dir", str(models))
-    assert rc == 0, err
-    return {w["name"]: w for w in json.loads(out)["weapons"]}, text
+    return _measured(tmp_path, capsys, (scene_text or DENSE).replace("HX", str(hx)), b)
 
 
 def test_a_target_in_a_dense_area_costs_a_ranged_attack_a_strike(tmp_path, capsys):
