@@ -3441,20 +3441,24 @@ def _at(path, cum, d):
     return path[k] + (path[k + 1] - path[k]) * u[:, None]
 
 
-def watchers(world, mover: str, path_points, settings: SightSettings | None = None) -> list[PathLos]:
+def watchers(world, mover: str, path_points, settings: SightSettings | None = None,
+             all_round: bool = False) -> list[PathLos]:
     """``los_along_path`` for every enemy of ``mover`` (another side, not Dead) along its
     route: who had LoS to it where, and who it came within the Awareness of (what decides
-    who may react to a move, eldfall-reactions.txt "LoS Requirement")."""
+    who may react to a move, eldfall-reactions.txt "LoS Requirement"). ``all_round``: every
+    observer sees all round (a game whose rules keep their own arcs, Legends of Norova)."""
     side = world.hitbox(mover).side
     enemies = [m for m in world.model_ids() if m != mover and world.hitbox(m).side != side
                and "Dead" not in set(world.hitbox(m).states)]
     if not enemies or len(path_points) < 2:
         return []
-    return los_along_path(world, mover, np.asarray(path_points, dtype=float), enemies, settings=settings)
+    return los_along_path(world, mover, np.asarray(path_points, dtype=float), enemies, settings=settings,
+                          all_round=all_round)
 
 
 def los_along_path(world, mover: str, path_points, observers: Sequence[str],
-                   settings: SightSettings | None = None, every_sample: bool = False) -> list[PathLos]:
+                   settings: SightSettings | None = None, every_sample: bool = False,
+                   all_round: bool = False) -> list[PathLos]:
     """For each observer: where along the mover's path it had LoS to the mover.
 
     ``path_points`` (n, 3): the base-bottom centre along the path, inches.
@@ -3469,6 +3473,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
     after the last of those with LoS (the ones between cannot move the first
     or the last point), or all of them with ``every_sample``. ``seen`` lists
     the samples asked that had LoS (with ``every_sample``: every sample with LoS).
+    ``all_round``: no observer is limited to its front arc (as ``los(..., moving=True)``).
     """
     from engine.world import CONTACT_TOLERANCE, cylinder_distance
     s = _settings(settings)
@@ -3508,7 +3513,7 @@ def los_along_path(world, mover: str, path_points, observers: Sequence[str],
             if exc is not None:
                 res[i] = exc
                 continue
-            pending.append((i, vh, th, not _is_360(vh, False, s), {o, mover}))
+            pending.append((i, vh, th, not (all_round or _is_360(vh, False, s)), {o, mover}))
         # every (observer, path point) pair at once (``_settle``); queries for the rest
         def make(j):
             i, vh, th, half, exclude = pending[j]

@@ -227,3 +227,21 @@ def test_a_click_on_a_models_name_label_picks_that_model(view_app, skirmish):
     assert "blue-guard selected, not activated" in ctl.message, ctl.message
     click_label("red-archer")                   # red's: activated
     assert ctl.active_model() == "red-archer", (ctl.game.pending, ctl.message)
+
+
+def test_a_norova_routes_seen_by_line_looks_all_round(view_app, norova):
+    """The route preview's "seen by" (who gains LoS to the mover) used Eldfall's front arcs in
+    Legends of Norova too, whose rules ask the table all round: every foe turned its back
+    and the line named none of them."""
+    ctl = norova
+    for mid in ("brute", "crossbowman", "hexer", "ghoul", "harpy"):
+        hb = ctl.world.hitbox(mid)
+        ctl.world.move_model(mid, hb.x, hb.y, hb.z, facing=90.0)       # their backs to the party
+    ctl.world_sync()
+    k = ctl.world.hitbox("knight")
+    route = [(k.x, k.y, k.z), (k.x, k.y + 4.0, k.z)]
+    seen = {w.observer for w in ctl.watchers("knight", route) if w.had_los}
+    assert seen, "no foe sees the knight all round"
+    from engine import sight
+    arcs = {w.observer for w in sight.watchers(ctl.world, "knight", route) if w.had_los}
+    assert seen > arcs        # by the front arcs, fewer (none: all turned away)

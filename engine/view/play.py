@@ -1781,7 +1781,9 @@ class PlayController(TableView):
             return []
         try:
             from engine import sight
-            return sight.watchers(self.world, mid, pts, settings=self.los_options()["settings"])
+            opts = self.los_options()
+            return sight.watchers(self.world, mid, pts, settings=opts["settings"],
+                                  all_round=bool(opts.get("moving")))
         except Exception:
             return []
 
